@@ -1,0 +1,213 @@
+//! What a handler and a middleware know about the call they serve.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{JsonObject, Meta, Tool};
+
+/// A boxed, sendable future: what handlers and middleware return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The parameters of a `tools/call` request as the client sent them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CallToolRequest {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments; absent means none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<JsonObject>,
+    /// The request's `_meta` (for example `progressToken`).
+    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
+    pub meta: Meta,
+}
+
+impl CallToolRequest {
+    /// A request to call `name` with `arguments`.
+    pub fn new(name: impl Into<String>, arguments: Option<JsonObject>) -> Self {
+        Self {
+            name: name.into(),
+            arguments,
+            meta: Meta::new(),
+        }
+    }
+
+    /// Sets the request's `_meta`, as received from a peer.
+    pub fn meta(mut self, meta: Meta) -> Self {
+        self.meta = meta;
+        self
+    }
+
+    /// The `progressToken` of the request's `_meta`, when the client asked for
+    /// progress notifications.
+    pub fn progress_token(&self) -> Option<&Value> {
+        self.meta.get("progressToken")
+    }
+}
+
+/// One progress update of a running call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Progress {
+    /// The token the client sent with the request.
+    pub progress_token: Value,
+    /// How far the call is; increases with every update.
+    pub progress: f64,
+    /// The total, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<f64>,
+    /// A human-readable message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The connection back to the client during one call: the server
+/// implements it on top of its transport.
+pub trait CallChannel: Send + Sync + fmt::Debug {
+    /// Sends `notifications/progress`.
+    fn notify_progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), ChannelError>>;
+
+    /// Whether the client cancelled the call.
+    fn is_cancelled(&self) -> bool;
+
+    /// Completes when the client cancels the call.
+    fn cancelled(&self) -> BoxFuture<'_, ()>;
+}
+
+/// Why a message could not reach the client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChannelError {
+    /// The connection is gone.
+    #[error("the client connection is closed")]
+    Closed,
+    /// The transport failed.
+    #[error("sending to the client failed: {0}")]
+    Transport(String),
+}
+
+/// The call a handler or middleware serves: the request, the tool it
+/// resolved to, the session and its typed context `C`, and the channel for
+/// progress and cancellation.
+///
+/// `C` is the per-session context a server creates when a session starts
+/// (`()` when there is none).
+pub struct ToolCallContext<C = ()> {
+    request: CallToolRequest,
+    tool: Arc<Tool>,
+    ctx: Arc<C>,
+    session_id: Option<Arc<str>>,
+    channel: Option<Arc<dyn CallChannel>>,
+}
+
+impl<C> ToolCallContext<C> {
+    /// The context of a call of `tool` with `request`, in a session whose
+    /// context is `ctx`. Without a [`channel`](Self::channel), progress is
+    /// dropped and the call is never cancelled.
+    pub fn new(request: CallToolRequest, tool: Arc<Tool>, ctx: Arc<C>) -> Self {
+        Self {
+            request,
+            tool,
+            ctx,
+            session_id: None,
+            channel: None,
+        }
+    }
+
+    /// Sets the id of the session the call belongs to.
+    pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// Sets the channel to the client.
+    pub fn channel(mut self, channel: Arc<dyn CallChannel>) -> Self {
+        self.channel = Some(channel);
+        self
+    }
+
+    /// The request as received. A typed handler has already taken the
+    /// arguments out of it.
+    pub fn request(&self) -> &CallToolRequest {
+        &self.request
+    }
+
+    /// The request, mutably (a middleware may rewrite arguments or `_meta`).
+    pub fn request_mut(&mut self) -> &mut CallToolRequest {
+        &mut self.request
+    }
+
+    /// The tool being called, with all its metadata.
+    pub fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
+    /// The session's id, when the transport has sessions.
+    pub fn session(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
+    /// The per-session context.
+    pub fn ctx(&self) -> &C {
+        &self.ctx
+    }
+
+    /// The per-session context, shared.
+    pub fn ctx_arc(&self) -> &Arc<C> {
+        &self.ctx
+    }
+
+    /// Sends a progress update when the client asked for progress (the
+    /// request's `_meta.progressToken`); does nothing otherwise.
+    pub async fn progress(
+        &self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<(), ChannelError> {
+        let (Some(channel), Some(token)) = (&self.channel, self.request.progress_token()) else {
+            return Ok(());
+        };
+        channel
+            .notify_progress(Progress {
+                progress_token: token.clone(),
+                progress,
+                total,
+                message,
+            })
+            .await
+    }
+
+    /// Whether the client cancelled the call.
+    pub fn is_cancelled(&self) -> bool {
+        self.channel.as_ref().is_some_and(|c| c.is_cancelled())
+    }
+
+    /// Completes when the client cancels the call (never, without a channel).
+    pub async fn cancelled(&self) {
+        match &self.channel {
+            Some(channel) => channel.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    pub(crate) fn take_arguments(&mut self) -> Option<JsonObject> {
+        self.request.arguments.take()
+    }
+}
+
+impl<C> fmt::Debug for ToolCallContext<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolCallContext")
+            .field("request", &self.request)
+            .field("tool", &self.tool.name)
+            .field("session_id", &self.session_id)
+            .finish_non_exhaustive()
+    }
+}

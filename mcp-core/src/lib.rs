@@ -1,0 +1,79 @@
+//! Model Context Protocol tools as Rust values.
+//!
+//! `mcp-core` holds the protocol values of a tool ([`Tool`],
+//! [`ToolAnnotations`] with its lawful [`combine`](ToolAnnotations::combine),
+//! [`Hint`], [`Icon`], [`ToolExecution`], [`Meta`], [`Metadata`]), the fluent
+//! [`tool`] builder that gives a [`ToolDef`] (the value plus its handler), the
+//! [`ToolCallContext`] a handler sees, and [`middleware`].
+//!
+//! The `#[tool]` macro (crate `mcp-macros`) and OpenAPI generation (crate
+//! `mcp-openapi`) both build their tools with this builder, so a tool is the
+//! same value however it was made; `mcp-server` hosts any mix of them.
+//!
+//! ```
+//! use mcp_core::{tool, Hint, ToolDef};
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Add {
+//!     a: i64,
+//!     b: i64,
+//! }
+//!
+//! let add: ToolDef = tool("add")
+//!     .description("Adds two numbers.")
+//!     .annotations([Hint::Read, Hint::Idempotent, Hint::ClosedWorld])
+//!     .input::<Add>()
+//!     .output::<i64>()
+//!     .run(|args: Add| async move { args.a + args.b })?;
+//!
+//! let result = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": 2})));
+//! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 3})));
+//!
+//! let bad = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": "two"})));
+//! assert!(bad.is_error());
+//! assert!(bad.text_content().contains("`b`"));
+//! # Ok::<(), mcp_core::ToolError>(())
+//! ```
+//!
+//! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
+
+mod annotations;
+mod builder;
+mod content;
+mod context;
+mod error;
+mod execution;
+mod handler;
+mod icon;
+mod meta;
+mod metadata;
+pub mod middleware;
+mod name;
+mod result;
+pub mod schema;
+mod tool;
+mod tool_def;
+
+#[cfg(feature = "rmcp")]
+mod rmcp_conversions;
+
+pub use annotations::{Hint, ToolAnnotations};
+pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
+pub use content::{Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, Role, TextContent};
+pub use context::{BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext};
+pub use error::{SchemaError, ToolError};
+pub use execution::{TaskSupport, ToolExecution};
+pub use handler::{Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured};
+pub use icon::{Icon, IconTheme};
+pub use meta::{Meta, validate_meta_key};
+pub use metadata::Metadata;
+pub use middleware::ToolMiddleware;
+pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
+pub use result::{CallToolResult, IntoCallToolResult};
+pub use tool::Tool;
+pub use tool_def::ToolDef;
+
+/// A JSON object: the type of schemas, arguments and `_meta`.
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;

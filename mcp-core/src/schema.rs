@@ -1,0 +1,146 @@
+//! JSON Schemas of tool arguments and outputs, derived with schemars.
+//!
+//! Schemas follow JSON Schema 2020-12 (`$defs` for shared definitions). The
+//! root `$schema`, `title` and `description` are dropped: 2020-12 is the MCP
+//! default, several clients refuse the `$schema` URI, and the tool's own
+//! title and description say the rest.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::Value;
+
+use crate::{JsonObject, SchemaError};
+
+/// The input schema of `T`: its root must describe an object.
+pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {
+    let schema = root_schema_for::<T>();
+    match schema.get("type") {
+        Some(Value::String(kind)) if kind == "object" => Ok(schema),
+        other => Err(SchemaError::InputNotObject {
+            type_name: T::schema_name().into_owned(),
+            found: describe_root(other),
+        }),
+    }
+}
+
+/// The output schema of `T`, and whether it had to be wrapped.
+///
+/// MCP requires an object root. A `T` whose schema is not an object (a
+/// number, a list, an enum) is wrapped as
+/// `{"type":"object","properties":{"result":<schema>},"required":["result"]}`
+/// and its value is sent as `{"result": value}`; shared `$defs` move to the
+/// root so references still resolve.
+pub fn output_schema_for<T: JsonSchema>() -> (JsonObject, bool) {
+    let schema = root_schema_for::<T>();
+    if matches!(schema.get("type"), Some(Value::String(kind)) if kind == "object") {
+        return (schema, false);
+    }
+    (wrap_result(schema), true)
+}
+
+/// Wraps a non-object schema under a required `result` property.
+pub fn wrap_result(mut schema: JsonObject) -> JsonObject {
+    let defs = schema.remove("$defs");
+    let mut properties = JsonObject::new();
+    properties.insert("result".to_owned(), Value::Object(schema));
+    let mut wrapper = JsonObject::new();
+    wrapper.insert("type".to_owned(), "object".into());
+    wrapper.insert("properties".to_owned(), Value::Object(properties));
+    wrapper.insert("required".to_owned(), Value::Array(vec!["result".into()]));
+    if let Some(defs) = defs {
+        wrapper.insert("$defs".to_owned(), defs);
+    }
+    wrapper
+}
+
+fn root_schema_for<T: JsonSchema>() -> JsonObject {
+    let schema = SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>();
+    let mut object = match schema.to_value() {
+        Value::Object(object) => object,
+        // `true` accepts anything, `false` nothing: spelled as objects.
+        Value::Bool(true) => JsonObject::new(),
+        other => {
+            let mut object = JsonObject::new();
+            object.insert("not".to_owned(), serde_json::json!({}));
+            debug_assert!(other == Value::Bool(false));
+            object
+        }
+    };
+    for key in ["$schema", "title", "description"] {
+        object.remove(key);
+    }
+    object
+}
+
+fn describe_root(kind: Option<&Value>) -> String {
+    match kind {
+        Some(Value::String(kind)) => format!("`\"type\": \"{kind}\"`"),
+        Some(other) => format!("`\"type\": {other}`"),
+        None => "a schema without `\"type\": \"object\"`".to_owned(),
+    }
+}
+
+/// The schema of raw JSON object arguments: any object.
+pub(crate) fn any_object() -> JsonObject {
+    let mut object = JsonObject::new();
+    object.insert("type".to_owned(), "object".into());
+    object
+}
+
+/// Checks that a hand-written schema is an object with `"type": "object"`.
+pub(crate) fn check_object_schema(schema: &JsonObject) -> Result<(), SchemaError> {
+    match schema.get("type") {
+        Some(Value::String(kind)) if kind == "object" => Ok(()),
+        other => Err(SchemaError::NotAnObject {
+            found: describe_root(other),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    /// A pair.
+    struct Pair {
+        /// The left one.
+        a: i64,
+        b: Option<String>,
+    }
+
+    #[test]
+    fn object_inputs_keep_field_docs_and_drop_root_noise() {
+        let schema = input_schema_for::<Pair>().unwrap();
+        assert_eq!(
+            Value::Object(schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "format": "int64", "description": "The left one."},
+                    "b": {"type": ["string", "null"]}
+                },
+                "required": ["a"]
+            })
+        );
+    }
+
+    #[test]
+    fn non_object_inputs_are_refused_with_the_type_name() {
+        let err = input_schema_for::<Vec<i64>>().unwrap_err().to_string();
+        assert!(err.contains("`Array_of_int64`") && err.contains("\"type\": \"array\""), "{err}");
+    }
+
+    #[test]
+    fn non_object_outputs_are_wrapped_under_result() {
+        let (schema, wrapped) = output_schema_for::<Vec<Pair>>();
+        assert!(wrapped);
+        assert_eq!(schema["required"], json!(["result"]));
+        assert_eq!(schema["properties"]["result"]["items"], json!({"$ref": "#/$defs/Pair"}));
+        assert!(schema["$defs"]["Pair"].is_object());
+        let (_, wrapped) = output_schema_for::<Pair>();
+        assert!(!wrapped);
+    }
+}

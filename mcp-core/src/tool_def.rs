@@ -1,0 +1,143 @@
+//! A tool value together with its code.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::middleware::{Layer, Next, ToolMiddleware};
+use crate::{BoxFuture, CallToolRequest, CallToolResult, Tool, ToolCallContext, ToolError, ToolHandler};
+
+/// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
+///
+/// Make one with [`tool`](crate::tool) (or the `#[tool]` macro, or OpenAPI
+/// generation). `C` is the server's per-session context type.
+pub struct ToolDef<C = ()> {
+    tool: Arc<Tool>,
+    handler: Arc<dyn ToolHandler<C>>,
+    layers: Arc<[Layer<C>]>,
+}
+
+impl<C: Send + Sync + 'static> ToolDef<C> {
+    /// A tool whose code is a hand-written [`ToolHandler`]. The name and the
+    /// `_meta` keys are checked as the builder checks them.
+    pub fn new(tool: Tool, handler: impl ToolHandler<C>) -> Result<Self, ToolError> {
+        crate::validate_tool_name(&tool.name)?;
+        tool.meta.iter().try_for_each(|(key, _)| crate::validate_meta_key(key))?;
+        Ok(Self::from_parts(tool, Arc::new(handler)))
+    }
+
+    pub(crate) fn from_parts(tool: Tool, handler: Arc<dyn ToolHandler<C>>) -> Self {
+        Self {
+            tool: Arc::new(tool),
+            handler,
+            layers: Arc::from(Vec::new()),
+        }
+    }
+
+    /// The protocol value.
+    pub fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
+    /// The protocol value, shared.
+    pub fn tool_arc(&self) -> &Arc<Tool> {
+        &self.tool
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.tool.name
+    }
+
+    /// Adds a per-tool middleware layer inside the ones added before (see
+    /// [`middleware`](crate::middleware) for the order).
+    pub fn with_middleware(mut self, middleware: impl ToolMiddleware<C>) -> Self {
+        let mut layers = self.layers.to_vec();
+        layers.push(Arc::new(middleware));
+        self.layers = layers.into();
+        self
+    }
+
+    /// Renames the tool (for example to prefix every tool of a source).
+    pub fn rename(mut self, name: impl Into<String>) -> Result<Self, ToolError> {
+        let name = name.into();
+        crate::validate_tool_name(&name)?;
+        Arc::make_mut(&mut self.tool).name = name;
+        Ok(self)
+    }
+
+    /// Changes the protocol value's descriptive fields; the name cannot be
+    /// changed this way (use [`rename`](Self::rename)).
+    pub fn map_tool(mut self, change: impl FnOnce(&mut Tool)) -> Self {
+        let tool = Arc::make_mut(&mut self.tool);
+        let name = tool.name.clone();
+        change(tool);
+        tool.name = name;
+        self
+    }
+
+    /// Calls the tool through its own middleware.
+    pub fn call(&self, cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
+        self.call_through(Arc::from(Vec::new()), cx)
+    }
+
+    /// Calls the tool through `outer` (server-wide layers, outermost first),
+    /// then its own middleware, then its handler.
+    pub fn call_through(&self, outer: Arc<[Layer<C>]>, cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
+        Next::new(outer, self.layers.clone(), self.handler.clone()).run(cx)
+    }
+
+    /// The context of a call of this tool with `request` in a session whose
+    /// context is `ctx`.
+    pub fn context(&self, request: CallToolRequest, ctx: Arc<C>) -> ToolCallContext<C> {
+        ToolCallContext::new(request, self.tool.clone(), ctx)
+    }
+}
+
+impl<C: Default + Send + Sync + 'static> ToolDef<C> {
+    /// Calls the tool with `arguments` and a default context, outside any
+    /// server: handy in tests. Arguments other than an object (or `null`)
+    /// give an error result.
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let echo: ToolDef = tool("echo")
+    ///     .run(|args: serde_json::Map<String, serde_json::Value>| async move { format!("{args:?}") })
+    ///     .unwrap();
+    /// let result = futures_executor::block_on(echo.invoke(serde_json::json!({"a": 1})));
+    /// assert_eq!(result.text_content(), r#"{"a": Number(1)}"#);
+    /// ```
+    pub fn invoke(&self, arguments: Value) -> BoxFuture<'static, CallToolResult> {
+        let arguments = match arguments {
+            Value::Object(object) => Some(object),
+            Value::Null => None,
+            other => {
+                let message = format!("tool arguments must be a JSON object, found {other}");
+                return Box::pin(std::future::ready(CallToolResult::error(message)));
+            }
+        };
+        let request = CallToolRequest::new(self.tool.name.clone(), arguments);
+        self.call(self.context(request, Arc::new(C::default())))
+    }
+}
+
+impl<C> Clone for ToolDef<C> {
+    fn clone(&self) -> Self {
+        Self {
+            tool: self.tool.clone(),
+            handler: self.handler.clone(),
+            layers: self.layers.clone(),
+        }
+    }
+}
+
+impl<C> fmt::Debug for ToolDef<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("tool", &self.tool)
+            .field("middleware_layers", &self.layers.len())
+            .finish_non_exhaustive()
+    }
+}

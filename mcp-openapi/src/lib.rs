@@ -1,0 +1,1 @@
+//! OpenAPI documents become MCP tools (in progress).

@@ -1,0 +1,1 @@
+//! Serve mcp-core tools over stdio and Streamable HTTP (in progress).
