@@ -59,6 +59,13 @@ mod tool_def;
 #[cfg(feature = "rmcp")]
 mod rmcp_conversions;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+#[cfg(feature = "macros")]
+pub use mcp_macros::{tool, toolbox};
+
 pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
 pub use content::{Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, Role, TextContent};
