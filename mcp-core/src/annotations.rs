@@ -177,7 +177,11 @@ impl ToolAnnotations {
     pub fn combine(self, other: Self) -> Self {
         Self {
             title: combine_titles(self.title, other.title),
-            read_only_hint: combine_hint(self.read_only_hint, other.read_only_hint, READ_ONLY_DEFAULT),
+            read_only_hint: combine_hint(
+                self.read_only_hint,
+                other.read_only_hint,
+                READ_ONLY_DEFAULT,
+            ),
             destructive_hint: combine_hint(
                 self.destructive_hint,
                 other.destructive_hint,

@@ -8,7 +8,8 @@ use serde_json::Value;
 use crate::handler::{FnHandler, Handler, IntoToolResult, ToolInput, ToolOutput, Unstructured};
 use crate::schema::{self, any_object, check_object_schema};
 use crate::{
-    Icon, JsonObject, Meta, Metadata, SchemaError, Tool, ToolAnnotations, ToolDef, ToolError, ToolExecution,
+    Icon, JsonObject, Meta, Metadata, SchemaError, Tool, ToolAnnotations, ToolDef, ToolError,
+    ToolExecution,
 };
 
 /// The `_meta` key recording that a tool's structured output is wrapped as

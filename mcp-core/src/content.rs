@@ -191,7 +191,11 @@ pub enum ResourceContents {
 
 impl ResourceContents {
     /// Text contents of `uri`.
-    pub fn text(uri: impl Into<String>, mime_type: Option<String>, text: impl Into<String>) -> Self {
+    pub fn text(
+        uri: impl Into<String>,
+        mime_type: Option<String>,
+        text: impl Into<String>,
+    ) -> Self {
         Self::Text {
             uri: uri.into(),
             mime_type,
@@ -201,7 +205,11 @@ impl ResourceContents {
     }
 
     /// Binary contents of `uri` from base64 data.
-    pub fn blob(uri: impl Into<String>, mime_type: Option<String>, base64: impl Into<String>) -> Self {
+    pub fn blob(
+        uri: impl Into<String>,
+        mime_type: Option<String>,
+        base64: impl Into<String>,
+    ) -> Self {
         Self::Blob {
             uri: uri.into(),
             mime_type,

@@ -52,7 +52,9 @@ pub enum ToolError {
 #[non_exhaustive]
 pub enum SchemaError {
     /// An input schema must describe a JSON object.
-    #[error("the input schema of `{type_name}` does not describe an object (its root is {found}); tool arguments are always an object, so use a struct or a map")]
+    #[error(
+        "the input schema of `{type_name}` does not describe an object (its root is {found}); tool arguments are always an object, so use a struct or a map"
+    )]
     InputNotObject {
         /// The Rust type the schema was derived from.
         type_name: String,

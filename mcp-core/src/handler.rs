@@ -130,7 +130,9 @@ fn structured<T: Serialize>(value: &T, wrapped: bool) -> CallToolResult {
             CallToolResult::structured(Value::Object(object))
         }
         Ok(value) => CallToolResult::structured(value),
-        Err(error) => CallToolResult::error(format!("the tool's output could not be serialized: {error}")),
+        Err(error) => CallToolResult::error(format!(
+            "the tool's output could not be serialized: {error}"
+        )),
     }
 }
 
@@ -156,17 +158,16 @@ impl<T: Serialize + schemars::JsonSchema + Send + 'static> ToolOutput for T {}
 pub(crate) fn parse_arguments<In: DeserializeOwned>(
     tool: &str,
     arguments: Option<JsonObject>,
-) -> Result<In, CallToolResult> {
+) -> Result<In, String> {
     let value = Value::Object(arguments.unwrap_or_default());
     serde_path_to_error::deserialize(value).map_err(|error| {
         let path = error.path().to_string();
         let reason = error.into_inner();
-        let message = if path == "." {
+        if path == "." {
             format!("invalid arguments for tool `{tool}`: {reason}")
         } else {
             format!("invalid arguments for tool `{tool}`: `{path}`: {reason}")
-        };
-        CallToolResult::error(message)
+        }
     })
 }
 
@@ -190,7 +191,7 @@ where
         let arguments = cx.take_arguments();
         let input = match parse_arguments::<In>(&cx.tool().name, arguments) {
             Ok(input) => input,
-            Err(result) => return Box::pin(std::future::ready(result)),
+            Err(message) => return Box::pin(std::future::ready(CallToolResult::error(message))),
         };
         let future = self.handler.call(input, cx);
         let wrapped = self.wrapped;

@@ -31,7 +31,11 @@ impl Meta {
     }
 
     /// Checks the key and inserts the value, returning the value it replaces.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) -> Result<Option<Value>, ToolError> {
+    pub fn insert(
+        &mut self,
+        key: impl Into<String>,
+        value: Value,
+    ) -> Result<Option<Value>, ToolError> {
         let key = key.into();
         validate_meta_key(&key)?;
         Ok(self.0.insert(key, value))
@@ -116,12 +120,12 @@ pub fn validate_meta_key(key: &str) -> Result<(), ToolError> {
     };
     if let Some(prefix) = prefix {
         for label in prefix.split('.') {
-            check_label(label).map_err(|reason| invalid(format!("prefix label `{label}` {reason}")))?;
+            check_label(label)
+                .map_err(|reason| invalid(format!("prefix label `{label}` {reason}")))?;
         }
-        if prefix
-            .split('.')
-            .any(|label| label.eq_ignore_ascii_case("modelcontextprotocol") || label.eq_ignore_ascii_case("mcp"))
-        {
+        if prefix.split('.').any(|label| {
+            label.eq_ignore_ascii_case("modelcontextprotocol") || label.eq_ignore_ascii_case("mcp")
+        }) {
             return Err(ToolError::ReservedMetaKey {
                 key: key.to_owned(),
                 prefix: format!("{prefix}/"),
@@ -137,7 +141,10 @@ fn check_label(label: &str) -> Result<(), &'static str> {
         (None, _) | (_, None) => Err("is empty"),
         (Some(first), _) if !first.is_ascii_alphabetic() => Err("must start with a letter"),
         (_, Some(last)) if !last.is_ascii_alphanumeric() => Err("must end with a letter or digit"),
-        _ if !bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-') => {
+        _ if !bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'-') =>
+        {
             Err("may only contain letters, digits and hyphens")
         }
         _ => Ok(()),
@@ -148,7 +155,9 @@ fn check_name(name: &str) -> Result<(), &'static str> {
     let bytes = name.as_bytes();
     match (bytes.first(), bytes.last()) {
         (None, _) | (_, None) => Ok(()),
-        (Some(first), Some(last)) if !first.is_ascii_alphanumeric() || !last.is_ascii_alphanumeric() => {
+        (Some(first), Some(last))
+            if !first.is_ascii_alphanumeric() || !last.is_ascii_alphanumeric() =>
+        {
             Err("must begin and end with a letter or digit")
         }
         _ if !bytes
@@ -167,14 +176,27 @@ mod tests {
 
     #[test]
     fn accepts_spec_shaped_keys() {
-        for key in ["a", "com.example/x", "com.example.acme/audit-tier", "x1/a.b_c-d", "com.example/", "mcpx.dev/y"] {
+        for key in [
+            "a",
+            "com.example/x",
+            "com.example.acme/audit-tier",
+            "x1/a.b_c-d",
+            "com.example/",
+            "mcpx.dev/y",
+        ] {
             assert!(validate_meta_key(key).is_ok(), "{key}");
         }
     }
 
     #[test]
     fn refuses_reserved_prefixes() {
-        for key in ["io.modelcontextprotocol/x", "dev.mcp/x", "mcp.dev/x", "tools.mcp.com/x", "api.MCP/x"] {
+        for key in [
+            "io.modelcontextprotocol/x",
+            "dev.mcp/x",
+            "mcp.dev/x",
+            "tools.mcp.com/x",
+            "api.MCP/x",
+        ] {
             match validate_meta_key(key) {
                 Err(ToolError::ReservedMetaKey { key: k, .. }) => assert_eq!(k, key),
                 other => panic!("{key}: {other:?}"),
@@ -185,8 +207,14 @@ mod tests {
     #[test]
     fn refuses_malformed_keys_naming_the_part() {
         let cases = [
-            ("1com.example/x", "prefix label `1com` must start with a letter"),
-            ("com-/x", "prefix label `com-` must end with a letter or digit"),
+            (
+                "1com.example/x",
+                "prefix label `1com` must start with a letter",
+            ),
+            (
+                "com-/x",
+                "prefix label `com-` must end with a letter or digit",
+            ),
             ("com..example/x", "prefix label `` is empty"),
             ("co_m/x", "prefix label `co_m` may only contain"),
             ("com.example/-x", "name `-x` must begin and end"),

@@ -30,6 +30,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
@@ -52,7 +53,11 @@ pub struct Next<C = ()> {
 }
 
 impl<C: Send + Sync + 'static> Next<C> {
-    pub(crate) fn new(outer: Arc<[Layer<C>]>, inner: Arc<[Layer<C>]>, handler: Arc<dyn ToolHandler<C>>) -> Self {
+    pub(crate) fn new(
+        outer: Arc<[Layer<C>]>,
+        inner: Arc<[Layer<C>]>,
+        handler: Arc<dyn ToolHandler<C>>,
+    ) -> Self {
         Self {
             outer,
             inner,
@@ -80,7 +85,10 @@ impl<C: Send + Sync + 'static> Next<C> {
 impl<C> fmt::Debug for Next<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Next")
-            .field("remaining_layers", &(self.outer.len() + self.inner.len()).saturating_sub(self.position))
+            .field(
+                "remaining_layers",
+                &(self.outer.len() + self.inner.len()).saturating_sub(self.position),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -95,27 +103,45 @@ impl<C> fmt::Debug for Next<C> {
 /// });
 /// # let _ = deny_all;
 /// ```
-pub fn from_fn<F>(f: F) -> FromFn<F> {
-    FromFn(f)
+pub fn from_fn<C, F, Fut>(f: F) -> FromFn<F, C>
+where
+    F: Fn(ToolCallContext<C>, Next<C>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = CallToolResult> + Send + 'static,
+{
+    FromFn {
+        f,
+        context: PhantomData,
+    }
 }
 
 /// A middleware made by [`from_fn`].
-#[derive(Clone, Copy)]
-pub struct FromFn<F>(F);
+pub struct FromFn<F, C> {
+    f: F,
+    context: PhantomData<fn(C)>,
+}
 
-impl<F> fmt::Debug for FromFn<F> {
+impl<F: Clone, C> Clone for FromFn<F, C> {
+    fn clone(&self) -> Self {
+        Self {
+            f: self.f.clone(),
+            context: PhantomData,
+        }
+    }
+}
+
+impl<F, C> fmt::Debug for FromFn<F, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("FromFn")
     }
 }
 
-impl<F, Fut, C> ToolMiddleware<C> for FromFn<F>
+impl<F, Fut, C> ToolMiddleware<C> for FromFn<F, C>
 where
     F: Fn(ToolCallContext<C>, Next<C>) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = CallToolResult> + Send + 'static,
     C: Send + Sync + 'static,
 {
     fn call<'a>(&'a self, cx: ToolCallContext<C>, next: Next<C>) -> BoxFuture<'a, CallToolResult> {
-        Box::pin((self.0)(cx, next))
+        Box::pin((self.f)(cx, next))
     }
 }

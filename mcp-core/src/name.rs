@@ -91,9 +91,19 @@ mod tests {
         let err = validate_tool_name("añb").unwrap_err().to_string();
         assert!(err.contains("'ñ' at position 1"), "{err}");
         assert!(!is_valid_tool_name("añb"));
-        let err = validate_tool_name(&"a".repeat(129)).unwrap_err().to_string();
-        assert!(err.contains("129 characters long, the limit is 128"), "{err}");
+        let err = validate_tool_name(&"a".repeat(129))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("129 characters long, the limit is 128"),
+            "{err}"
+        );
         assert!(!is_valid_tool_name(&"a".repeat(129)));
-        assert!(validate_tool_name("").unwrap_err().to_string().contains("empty"));
+        assert!(
+            validate_tool_name("")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
     }
 }

@@ -82,7 +82,11 @@ impl CallToolResult {
 
     /// The text of the text blocks, joined with newlines.
     pub fn text_content(&self) -> String {
-        self.content.iter().filter_map(Content::as_text).collect::<Vec<_>>().join("\n")
+        self.content
+            .iter()
+            .filter_map(Content::as_text)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 

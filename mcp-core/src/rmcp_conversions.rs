@@ -19,7 +19,8 @@ impl From<Tool> for rm::Tool {
         out.input_schema = tool.input_schema;
         out.output_schema = tool.output_schema;
         out.annotations = tool.annotations.map(Into::into);
-        out.icons = (!tool.icons.is_empty()).then(|| tool.icons.into_iter().map(Into::into).collect());
+        out.icons =
+            (!tool.icons.is_empty()).then(|| tool.icons.into_iter().map(Into::into).collect());
         out.meta = (!tool.meta.is_empty()).then(|| rm::MetaObject(tool.meta.into_object()));
         out
     }
@@ -34,9 +35,17 @@ impl From<rm::Tool> for Tool {
             input_schema: tool.input_schema,
             output_schema: tool.output_schema,
             annotations: tool.annotations.map(Into::into),
-            icons: tool.icons.unwrap_or_default().into_iter().map(Into::into).collect(),
+            icons: tool
+                .icons
+                .unwrap_or_default()
+                .into_iter()
+                .map(Into::into)
+                .collect(),
             execution: None,
-            meta: tool.meta.map(|meta| Meta::from_wire(meta.0)).unwrap_or_default(),
+            meta: tool
+                .meta
+                .map(|meta| Meta::from_wire(meta.0))
+                .unwrap_or_default(),
         }
     }
 }

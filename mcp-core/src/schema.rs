@@ -54,7 +54,9 @@ pub fn wrap_result(mut schema: JsonObject) -> JsonObject {
 }
 
 fn root_schema_for<T: JsonSchema>() -> JsonObject {
-    let schema = SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>();
+    let schema = SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
     let mut object = match schema.to_value() {
         Value::Object(object) => object,
         // `true` accepts anything, `false` nothing: spelled as objects.
@@ -130,7 +132,10 @@ mod tests {
     #[test]
     fn non_object_inputs_are_refused_with_the_type_name() {
         let err = input_schema_for::<Vec<i64>>().unwrap_err().to_string();
-        assert!(err.contains("`Array_of_int64`") && err.contains("\"type\": \"array\""), "{err}");
+        assert!(
+            err.contains("`Array_of_int64`") && err.contains("\"type\": \"array\""),
+            "{err}"
+        );
     }
 
     #[test]
@@ -138,7 +143,10 @@ mod tests {
         let (schema, wrapped) = output_schema_for::<Vec<Pair>>();
         assert!(wrapped);
         assert_eq!(schema["required"], json!(["result"]));
-        assert_eq!(schema["properties"]["result"]["items"], json!({"$ref": "#/$defs/Pair"}));
+        assert_eq!(
+            schema["properties"]["result"]["items"],
+            json!({"$ref": "#/$defs/Pair"})
+        );
         assert!(schema["$defs"]["Pair"].is_object());
         let (_, wrapped) = output_schema_for::<Pair>();
         assert!(!wrapped);

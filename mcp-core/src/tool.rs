@@ -14,10 +14,10 @@ use crate::{Icon, JsonObject, Meta, ToolAnnotations, ToolExecution};
 /// generation build theirs the same way.
 ///
 /// ```
-/// use mcp_core::{tool, Hint};
+/// use mcp_core::{tool, Hint, ToolDef};
 /// use serde_json::json;
 ///
-/// let def = tool("delete_user")
+/// let def: ToolDef = tool("delete_user")
 ///     .title("Delete user")
 ///     .description("Permanently remove a user account by id.")
 ///     .annotations([Hint::Destroy, Hint::ClosedWorld])
@@ -70,9 +70,9 @@ impl Tool {
     /// (the specification's precedence).
     ///
     /// ```
-    /// use mcp_core::{tool, Hint};
+    /// use mcp_core::{tool, Hint, ToolDef};
     ///
-    /// let def = tool("rm").annotations([Hint::Title("Remove".into())])
+    /// let def: ToolDef = tool("rm").annotations([Hint::Title("Remove".into())])
     ///     .run(|_: serde_json::Map<String, serde_json::Value>| async { "" })
     ///     .unwrap();
     /// assert_eq!(def.tool().display_name(), "Remove");

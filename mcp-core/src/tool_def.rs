@@ -6,7 +6,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::middleware::{Layer, Next, ToolMiddleware};
-use crate::{BoxFuture, CallToolRequest, CallToolResult, Tool, ToolCallContext, ToolError, ToolHandler};
+use crate::{
+    BoxFuture, CallToolRequest, CallToolResult, Tool, ToolCallContext, ToolError, ToolHandler,
+};
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
 ///
@@ -23,7 +25,9 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// `_meta` keys are checked as the builder checks them.
     pub fn new(tool: Tool, handler: impl ToolHandler<C>) -> Result<Self, ToolError> {
         crate::validate_tool_name(&tool.name)?;
-        tool.meta.iter().try_for_each(|(key, _)| crate::validate_meta_key(key))?;
+        tool.meta
+            .iter()
+            .try_for_each(|(key, _)| crate::validate_meta_key(key))?;
         Ok(Self::from_parts(tool, Arc::new(handler)))
     }
 
@@ -84,7 +88,11 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
 
     /// Calls the tool through `outer` (server-wide layers, outermost first),
     /// then its own middleware, then its handler.
-    pub fn call_through(&self, outer: Arc<[Layer<C>]>, cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
+    pub fn call_through(
+        &self,
+        outer: Arc<[Layer<C>]>,
+        cx: ToolCallContext<C>,
+    ) -> BoxFuture<'static, CallToolResult> {
         Next::new(outer, self.layers.clone(), self.handler.clone()).run(cx)
     }
 

@@ -1,3 +1,94 @@
-//! Project automation. `cargo xtask ci` runs what CI runs.
+//! Project automation, std only: `cargo xtask <task>`.
+//!
+//! - `ci`: what CI runs: `peers`, then `cargo fmt --check`, `cargo clippy`
+//!   (warnings are errors), `cargo test --workspace` (unit, integration, doc
+//!   and end-to-end tests) and `tidy`.
+//! - `peers`: installs the real peers the end-to-end tests drive (the Python
+//!   `mcp` client in a venv, Prism from npm) under `target/peers/`.
+//! - `tidy`: checks the dependency edges of the layering rule.
+//! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 
-fn main() {}
+mod peers;
+mod tidy;
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let task = env::args().nth(1).unwrap_or_default();
+    let result = match task.as_str() {
+        "ci" => ci(),
+        "peers" => peers::install(&workspace_root()).map(|_| ()),
+        "tidy" => tidy::check(&workspace_root()),
+        "bless" => bless(),
+        _ => Err(format!(
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless (see xtask/src/main.rs)"
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask {task}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn ci() -> Result<(), String> {
+    let root = workspace_root();
+    let peers = peers::install(&root)?;
+    cargo(&root, &["fmt", "--all", "--check"], &[])?;
+    cargo(
+        &root,
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(&root, &["test", "--workspace"], &peers.env())?;
+    tidy::check(&root)
+}
+
+fn bless() -> Result<(), String> {
+    let root = workspace_root();
+    let peers = peers::install(&root)?;
+    let mut envs = peers.env();
+    envs.push(("INSTA_UPDATE".into(), "always".into()));
+    envs.push(("TRYBUILD".into(), "overwrite".into()));
+    cargo(&root, &["test", "--workspace"], &envs)
+}
+
+/// Runs `cargo` with `args` in `root`, failing with the command line.
+pub(crate) fn cargo(root: &Path, args: &[&str], envs: &[(String, String)]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(cargo)
+        .args(args)
+        .current_dir(root)
+        .envs(envs.iter().cloned()))
+}
+
+/// Runs a command to completion, failing with its command line.
+pub(crate) fn run(command: &mut Command) -> Result<(), String> {
+    eprintln!("xtask: running {command:?}");
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed with {status}"))
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}

@@ -1,0 +1,347 @@
+//! The fluent builder: metadata, typed input and output, errors.
+
+use std::sync::{Arc, LazyLock};
+
+use mcp_core::{
+    CallToolRequest, Hint, Icon, IconTheme, Metadata, Tool, ToolAnnotations, ToolCallContext,
+    ToolDef, ToolError, ToolExecution, tool,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct DeleteRequest {
+    /// The user's id.
+    id: String,
+    /// Also remove their files.
+    #[serde(default)]
+    purge: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct DeleteResponse {
+    ok: bool,
+    purged: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("user {0} does not exist")]
+pub(crate) struct NoSuchUser(String);
+
+async fn do_delete(req: DeleteRequest) -> Result<DeleteResponse, NoSuchUser> {
+    if req.id == "404" {
+        return Err(NoSuchUser(req.id));
+    }
+    Ok(DeleteResponse {
+        ok: true,
+        purged: req.purge,
+    })
+}
+
+pub(crate) fn delete_user() -> ToolDef {
+    tool("delete_user")
+        .title("Delete user")
+        .description("Permanently remove a user account by id. This cannot be undone.")
+        .icon(Icon::png(
+            "https://example.com/icons/delete.png",
+            &["48x48", "any"],
+        ))
+        .icon(Icon::svg("https://example.com/icons/delete.svg", &[]).theme(IconTheme::Dark))
+        .annotations([Hint::Destroy, Hint::ClosedWorld])
+        .execution(ToolExecution::optional())
+        .meta("com.example.acme/audit-tier", json!("high"))
+        .input::<DeleteRequest>()
+        .output::<DeleteResponse>()
+        .run(do_delete)
+        .unwrap()
+}
+
+static BRAND: LazyLock<Metadata> = LazyLock::new(|| {
+    Metadata::new()
+        .title("Brand title")
+        .icon(Icon::svg("https://example.com/brand.svg", &[]))
+        .meta("com.example.acme/team", json!("platform"))
+});
+
+/// The tools this file builds, for the spec-schema test.
+pub(crate) fn every_tool_the_suite_builds() -> Vec<Tool> {
+    let raw: ToolDef = tool("raw")
+        .run(|_: mcp_core::JsonObject| async { "ok" })
+        .unwrap();
+    let wrapped: ToolDef = tool("count")
+        .output::<Vec<u32>>()
+        .run(|| async { vec![1, 2] })
+        .unwrap();
+    let branded: ToolDef = tool("branded")
+        .metadata(&BRAND)
+        .title("Own title")
+        .run(|| async { "" })
+        .unwrap();
+    let all_defaults: ToolDef = tool("defaults")
+        .annotations(ToolAnnotations::defaults())
+        .icon(Icon::data_encode("image/svg+xml", "<svg/>"))
+        .execution(ToolExecution::required())
+        .run(|| async { "" })
+        .unwrap();
+    let titled: ToolDef = tool("titled.v2-x")
+        .annotations([Hint::Read, Hint::Idempotent, Hint::Title("Read it".into())])
+        .icon(Icon::jpeg("https://example.com/a.jpg", &["16x16"]).theme(IconTheme::Light))
+        .icon(Icon::webp("https://example.com/a.webp", &[]))
+        .run(|| async { "" })
+        .unwrap();
+    let schema: ToolDef = tool("hand_schema")
+        .input_schema(
+            serde_json::from_value(
+                json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            )
+            .unwrap(),
+        )
+        .output_schema(serde_json::from_value(json!({"type": "object"})).unwrap())
+        .run(|_: mcp_core::JsonObject| async { "" })
+        .unwrap();
+    let middleware = crate::middleware_order::onion_tool().tool().clone();
+    let mut max_name = "n".repeat(128);
+    max_name.replace_range(0..1, "N");
+    let long: ToolDef = tool(max_name).run(|| async { "" }).unwrap();
+    [
+        delete_user(),
+        raw,
+        wrapped,
+        branded,
+        all_defaults,
+        titled,
+        schema,
+        long,
+    ]
+    .iter()
+    .map(|def| def.tool().clone())
+    .chain([middleware])
+    .collect()
+}
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    futures_executor::block_on(f)
+}
+
+#[test]
+fn typed_input_and_output_give_structured_content() {
+    let result = block_on(delete_user().invoke(json!({"id": "7", "purge": true})));
+    assert!(!result.is_error());
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"ok": true, "purged": true}))
+    );
+    assert_eq!(result.text_content(), r#"{"ok":true,"purged":true}"#);
+}
+
+#[test]
+fn a_handler_error_is_an_error_result_with_its_message() {
+    let result = block_on(delete_user().invoke(json!({"id": "404"})));
+    assert!(result.is_error());
+    assert_eq!(result.text_content(), "user 404 does not exist");
+    assert_eq!(result.structured_content, None);
+}
+
+#[test]
+fn argument_mismatches_name_the_field_and_the_reason() {
+    let cases = [
+        (
+            json!({}),
+            "invalid arguments for tool `delete_user`: missing field `id`",
+        ),
+        (
+            json!({"id": 7}),
+            "`id`: invalid type: integer `7`, expected a string",
+        ),
+        (
+            json!({"id": "7", "purge": "yes"}),
+            "`purge`: invalid type: string \"yes\", expected a boolean",
+        ),
+        (json!([1]), "tool arguments must be a JSON object"),
+    ];
+    for (arguments, expected) in cases {
+        let result = block_on(delete_user().invoke(arguments.clone()));
+        assert!(result.is_error(), "{arguments}");
+        assert!(
+            result.text_content().contains(expected),
+            "{arguments}: {}",
+            result.text_content()
+        );
+    }
+}
+
+#[test]
+fn the_full_builder_chain_serializes_to_the_spec_json() {
+    insta::assert_json_snapshot!("delete_user_tool", delete_user().tool());
+}
+
+#[test]
+fn non_object_outputs_are_wrapped_and_marked() {
+    let count: ToolDef = tool("count")
+        .output::<Vec<u32>>()
+        .run(|| async { vec![1, 2] })
+        .unwrap();
+    assert_eq!(
+        count.tool().meta.get(mcp_core::WRAPPED_OUTPUT_META_KEY),
+        Some(&Value::Bool(true))
+    );
+    let result = block_on(count.invoke(Value::Null));
+    assert_eq!(result.structured_content, Some(json!({"result": [1, 2]})));
+    let schema = count.tool().output_schema.as_deref().unwrap();
+    assert_eq!(schema["properties"]["result"]["type"], "array");
+}
+
+#[test]
+fn bad_names_and_meta_keys_are_reported_by_run() {
+    let err = tool("delete user")
+        .run(|| async { "" })
+        .map(|_: ToolDef| ())
+        .unwrap_err();
+    assert!(matches!(err, ToolError::InvalidName { .. }));
+    assert!(err.to_string().contains("' ' at position 6"), "{err}");
+
+    let err = tool("x")
+        .meta("io.modelcontextprotocol/x", json!(1))
+        .run(|| async { "" })
+        .map(|_: ToolDef| ())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`io.modelcontextprotocol/x`"),
+        "{err}"
+    );
+
+    let err = tool("x").meta("dev.mcp/x", json!(1)).build().unwrap_err();
+    assert!(matches!(err, ToolError::ReservedMetaKey { .. }));
+
+    let mut meta = mcp_core::JsonObject::new();
+    meta.insert("com.example/ok".into(), json!(1));
+    meta.insert("bad key/x".into(), json!(1));
+    let err = tool("x").meta_object(meta).build().unwrap_err();
+    assert!(err.to_string().contains("`bad key/x`"), "{err}");
+
+    let err = tool(String::new()).build().unwrap_err();
+    assert!(err.to_string().contains("empty"), "{err}");
+}
+
+#[test]
+fn non_object_input_types_and_schemas_are_refused() {
+    let err = tool("sum")
+        .input::<Vec<i64>>()
+        .run(|v: Vec<i64>| async move { v.len().to_string() });
+    let err = err.map(|_: ToolDef| ()).unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "tool `sum`: the input schema of `Array_of_int64` does not describe an object"
+        ),
+        "{err}"
+    );
+
+    let schema = serde_json::from_value(json!({"type": "string"})).unwrap();
+    let err = tool("s")
+        .input_schema(schema)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("must be a JSON object") || err.contains("\"type\": \"string\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn metadata_bundle_is_last_write_wins() {
+    let before = tool("b")
+        .title("Mine")
+        .meta("com.example/mine", json!(1))
+        .metadata(&BRAND)
+        .build()
+        .unwrap();
+    assert_eq!(before.title.as_deref(), Some("Brand title"));
+    assert_eq!(before.meta.get("com.example/mine"), None);
+    assert_eq!(
+        before.meta.get("com.example.acme/team"),
+        Some(&json!("platform"))
+    );
+
+    let after = tool("b")
+        .metadata(&BRAND)
+        .title("Mine")
+        .icons([])
+        .build()
+        .unwrap();
+    assert_eq!(after.title.as_deref(), Some("Mine"));
+    assert!(after.icons.is_empty());
+    assert_eq!(
+        after.meta.get("com.example.acme/team"),
+        Some(&json!("platform"))
+    );
+
+    let broken = Metadata::new().meta("mcp.dev/x", json!(1));
+    assert!(matches!(
+        tool("b").metadata(&broken).build(),
+        Err(ToolError::ReservedMetaKey { .. })
+    ));
+}
+
+#[test]
+fn annotation_calls_accumulate_with_combine() {
+    let t = tool("a")
+        .annotations(Hint::Read)
+        .annotations(ToolAnnotations::destroy())
+        .build()
+        .unwrap();
+    assert_eq!(t.annotations, Some(ToolAnnotations::destroy()));
+}
+
+#[test]
+fn handlers_may_take_the_call_context() {
+    #[derive(Default)]
+    struct Session {
+        user: &'static str,
+    }
+    let whoami: ToolDef<Session> = tool("whoami")
+        .run(
+            |_: mcp_core::JsonObject, cx: ToolCallContext<Session>| async move {
+                format!(
+                    "{} via {} in {:?}",
+                    cx.ctx().user,
+                    cx.tool().name,
+                    cx.session()
+                )
+            },
+        )
+        .unwrap();
+    let request = CallToolRequest::new("whoami", None);
+    let cx = whoami
+        .context(request, Arc::new(Session { user: "ada" }))
+        .session_id("s-1");
+    let result = block_on(whoami.call(cx));
+    assert_eq!(result.text_content(), "ada via whoami in Some(\"s-1\")");
+}
+
+#[test]
+fn raw_arguments_reach_a_handler_without_typed_input() {
+    let echo: ToolDef = tool("echo")
+        .run(|args: mcp_core::JsonObject| async move { Value::Object(args).to_string() })
+        .unwrap();
+    assert_eq!(
+        echo.tool().input_schema.as_ref(),
+        json!({"type": "object"}).as_object().unwrap()
+    );
+    let result = block_on(echo.invoke(json!({"x": [1, "a"]})));
+    assert_eq!(result.text_content(), r#"{"x":[1,"a"]}"#);
+}
+
+#[test]
+fn rename_and_map_tool_keep_the_name_rule() {
+    let renamed = delete_user().rename("acme_delete_user").unwrap();
+    assert_eq!(renamed.name(), "acme_delete_user");
+    assert!(delete_user().rename("a b").is_err());
+    let mapped = delete_user().map_tool(|t| {
+        t.name = "ignored".into();
+        t.description = Some("changed".into());
+    });
+    assert_eq!(mapped.name(), "delete_user");
+    assert_eq!(mapped.tool().description.as_deref(), Some("changed"));
+}

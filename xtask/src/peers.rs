@@ -1,0 +1,83 @@
+//! The real peers of the end-to-end tests, installed under `target/peers/`.
+//!
+//! Each install is skipped when its marker file says the pinned version is
+//! already there, so a second run costs nothing.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::run;
+
+/// The Python MCP client the end-to-end tests drive.
+const PYTHON_MCP: &str = "mcp==2.3.0";
+/// Prism, the validating mock upstream (later versions need Node 24).
+const PRISM: &str = "@stoplight/prism-cli@5.14.2";
+
+/// Where the installed peers are.
+#[derive(Debug)]
+pub(crate) struct Peers {
+    python: PathBuf,
+    prism: PathBuf,
+}
+
+impl Peers {
+    /// The environment variables the end-to-end tests read.
+    pub(crate) fn env(&self) -> Vec<(String, String)> {
+        vec![
+            ("MCP_E2E_PYTHON".into(), self.python.display().to_string()),
+            ("MCP_PRISM".into(), self.prism.display().to_string()),
+        ]
+    }
+}
+
+/// Installs every peer (idempotent).
+pub(crate) fn install(root: &Path) -> Result<Peers, String> {
+    let dir = root.join("target/peers");
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(Peers {
+        python: python_client(&dir)?,
+        prism: prism(&dir)?,
+    })
+}
+
+fn python_client(dir: &Path) -> Result<PathBuf, String> {
+    let venv = dir.join("venv");
+    let python = venv.join("bin/python");
+    let marker = venv.join(format!(".installed-{PYTHON_MCP}"));
+    if !marker.exists() {
+        run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+        run(Command::new(&python).args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            PYTHON_MCP,
+        ]))?;
+        touch(&marker)?;
+    }
+    Ok(python)
+}
+
+fn prism(dir: &Path) -> Result<PathBuf, String> {
+    let marker = dir.join(format!(".installed-{}", PRISM.replace('/', "_")));
+    if !marker.exists() {
+        run(Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--prefix",
+            ])
+            .arg(dir)
+            .arg(PRISM))?;
+        touch(&marker)?;
+    }
+    Ok(dir.join("node_modules/.bin/prism"))
+}
+
+fn touch(path: &Path) -> Result<(), String> {
+    fs::write(path, b"").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
