@@ -1,5 +1,70 @@
-//! Attribute macros for `mcp-core` (`#[tool]`, `#[toolbox]`).
+//! Attribute macros for `mcp-core`: `#[tool]` and `#[toolbox]`.
 //!
-//! This crate is being built; it exports no macro yet. Use the fluent
-//! builder `mcp_core::tool(..)` meanwhile: the macros will expand to exactly
-//! that builder chain.
+//! Use them through `mcp_core` (feature `macros`, on by default); the
+//! documentation with examples is on [`macro@tool`].
+
+mod attr;
+mod ctxt;
+mod expand;
+mod fallback;
+mod meta_key;
+mod signature;
+mod suggest;
+mod toolbox;
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+
+use crate::ctxt::Ctxt;
+use crate::expand::Tool;
+
+/// Makes an `async fn` an MCP tool.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_tool(args.into(), item.into()).into()
+}
+
+/// Makes the `#[tool]` methods of an impl block tools that share `self`.
+#[proc_macro_attribute]
+pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item: TokenStream2 = item.into();
+    match syn::parse2::<syn::ItemImpl>(item.clone()) {
+        Ok(block) => toolbox::expand(args.into(), block).into(),
+        Err(_) => {
+            let error = syn::Error::new_spanned(&item, "`#[toolbox]` goes on an `impl` block")
+                .to_compile_error();
+            quote!(#item #error).into()
+        }
+    }
+}
+
+/// `#[tool(args)] item`, on proc-macro2 tokens (unit-testable).
+fn expand_tool(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
+    let function = match syn::parse2::<syn::ItemFn>(item.clone()) {
+        Ok(function) => function,
+        Err(_) => {
+            let error = syn::Error::new_spanned(&item, "`#[tool]` goes on an `async fn`")
+                .to_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    let mut cx = Ctxt::default();
+    let attrs = attr::parse(&mut cx, args);
+    let sig = signature::read(&mut cx, &function.sig, false);
+    let tool = Tool {
+        attrs: &attrs,
+        sig: &sig,
+        fn_attrs: &function.attrs,
+        generics: &function.sig.generics,
+        vis: &function.vis,
+        in_toolbox: false,
+    };
+    if cx.has_errors() {
+        let stub = fallback::stub(&tool);
+        let errors = cx.into_compile_errors();
+        return quote!(#item #errors #stub);
+    }
+    let sibling = tool.sibling();
+    quote!(#item #sibling)
+}

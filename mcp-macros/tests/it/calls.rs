@@ -1,0 +1,47 @@
+//! Generated tools called through `ToolDef` with good and bad arguments.
+
+use futures_executor::block_on;
+use mcp_core::ToolDef;
+use serde_json::json;
+
+use crate::parity::{add_tool, delete_user_tool};
+
+#[test]
+fn struct_argument_good_and_bad() {
+    let def: ToolDef = delete_user_tool().unwrap();
+    let ok = block_on(def.invoke(json!({"id": "7"})));
+    assert_eq!(ok.structured_content, Some(json!({"ok": true})));
+    let err = block_on(def.invoke(json!({"id": "missing"})));
+    assert!(err.is_error());
+    assert_eq!(err.text_content(), "no such user");
+    let bad = block_on(def.invoke(json!({"id": 7})));
+    assert!(bad.is_error());
+    assert!(
+        bad.text_content().contains("`id`"),
+        "{}",
+        bad.text_content()
+    );
+}
+
+#[test]
+fn plain_arguments_good_and_bad() {
+    let def: ToolDef = add_tool().unwrap();
+    let ok = block_on(def.invoke(json!({"a": 1, "b": 2})));
+    assert_eq!(ok.structured_content, Some(json!({"result": 3})));
+    let optional = block_on(def.invoke(json!({"a": 1})));
+    assert_eq!(optional.structured_content, Some(json!({"result": 1})));
+    let missing = block_on(def.invoke(json!({"b": 1})));
+    assert!(missing.is_error());
+    assert!(
+        missing.text_content().contains("missing field `a`"),
+        "{}",
+        missing.text_content()
+    );
+    let wrong = block_on(def.invoke(json!({"a": "one"})));
+    assert!(wrong.is_error());
+    assert!(
+        wrong.text_content().contains("`a`"),
+        "{}",
+        wrong.text_content()
+    );
+}

@@ -1,0 +1,8 @@
+//! Integration tests of `#[tool]` and `#[toolbox]`: parity with the builder,
+//! calls through `ToolDef`, toolboxes and contexts.
+
+// Tests state their expectations with `unwrap`.
+#![allow(clippy::unwrap_used)]
+
+mod calls;
+mod parity;
