@@ -5,5 +5,19 @@
 //! generation consumes.
 
 mod ir;
+// issue 5: request building and execution
+mod body;
+mod http_error;
+mod request;
+mod retry;
+mod server_url;
+mod style;
 
 pub use ir::*;
+// issue 5: request building and execution
+pub use body::{EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type};
+pub use http_error::CallError;
+pub use request::{PreparedRequest, build_request};
+pub use retry::{Attempt, RetryPolicy};
+pub use server_url::resolve_base_url;
+pub use style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};

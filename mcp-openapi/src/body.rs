@@ -1,0 +1,412 @@
+//! Request bodies: a JSON argument value encoded in the operation's media
+//! type.
+//!
+//! | media type | argument |
+//! | --- | --- |
+//! | `application/json`, `*/*+json` | any JSON value, sent as is |
+//! | `application/x-www-form-urlencoded` | an object; properties per their `encoding` (style, explode, allowReserved, contentType) |
+//! | `multipart/form-data` | an object; file properties take base64, a `data:` URI or `{"data", "filename", "contentType"}` |
+//! | `text/*`, XML | a string (other values as JSON text) |
+//! | `application/octet-stream` and other binary types | base64 or a `data:` URI |
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use serde_json::Value;
+
+use crate::style::{query_pairs, scalar_text};
+use crate::{CallError, EncodingInfo, MediaTypeInfo, ParameterStyle};
+
+/// An encoded body with its `Content-Type` header value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedBody {
+    /// The `Content-Type` to send (with the multipart boundary).
+    pub content_type: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Whether `media_type` is JSON (`application/json` or a `+json` type).
+pub fn is_json_media_type(media_type: &str) -> bool {
+    let essence = essence(media_type);
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+fn essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// The media type to send among those a body accepts: JSON first, then form,
+/// multipart, text, and else the first one listed.
+pub fn preferred_media_type(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
+    let rank = |media: &MediaTypeInfo| {
+        let essence = essence(&media.media_type);
+        match essence.as_str() {
+            _ if is_json_media_type(&essence) => 0,
+            "application/x-www-form-urlencoded" => 1,
+            "multipart/form-data" => 2,
+            _ if essence.starts_with("text/") => 3,
+            _ => 4,
+        }
+    };
+    content
+        .iter()
+        .enumerate()
+        .min_by_key(|(index, media)| (rank(media), *index))
+        .map(|(_, media)| media)
+}
+
+/// Encodes `value` as a body of `media_type`; `media` (the document's media
+/// type object, if any) gives the schema and the `encoding` objects.
+pub fn encode_body(
+    media_type: &str,
+    media: Option<&MediaTypeInfo>,
+    value: &Value,
+) -> Result<EncodedBody, CallError> {
+    let essence = essence(media_type);
+    let fail = |reason: String| CallError::Body {
+        media_type: media_type.to_owned(),
+        reason,
+    };
+    let bytes = match essence.as_str() {
+        _ if is_json_media_type(&essence) => {
+            serde_json::to_vec(value).map_err(|e| fail(e.to_string()))?
+        }
+        "application/x-www-form-urlencoded" => {
+            form_urlencoded(media, value).map_err(fail)?.into_bytes()
+        }
+        "multipart/form-data" => return multipart(media, value).map_err(fail),
+        _ if is_textual(&essence) => scalar_text(value).into_owned().into_bytes(),
+        _ => match value {
+            Value::String(text) => decode_binary(text).map_err(fail)?.1,
+            _ => {
+                return Err(fail(
+                    "a binary body takes a base64 string or a data uri".to_owned(),
+                ));
+            }
+        },
+    };
+    Ok(EncodedBody {
+        content_type: media_type.to_owned(),
+        bytes,
+    })
+}
+
+fn is_textual(essence: &str) -> bool {
+    essence.starts_with("text/") || essence.ends_with("/xml") || essence.ends_with("+xml")
+}
+
+fn object(value: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+    value
+        .as_object()
+        .ok_or_else(|| "the body must be an object".to_owned())
+}
+
+fn form_urlencoded(media: Option<&MediaTypeInfo>, value: &Value) -> Result<String, String> {
+    let mut pairs = Vec::new();
+    for (name, inner) in object(value)? {
+        if inner.is_null() {
+            continue;
+        }
+        let encoding = media.and_then(|m| m.encoding.get(name));
+        let content_type = encoding.and_then(|e| e.content_type.as_deref());
+        match content_type {
+            Some(ct)
+                if is_json_media_type(ct) || (!inner.is_string() && !is_textual(&essence(ct))) =>
+            {
+                pairs.extend(query_pairs(
+                    name,
+                    &Value::String(inner.to_string()),
+                    ParameterStyle::Form,
+                    true,
+                    false,
+                ));
+            }
+            _ => {
+                let default = EncodingInfo::default();
+                let encoding = encoding.unwrap_or(&default);
+                let style = encoding.style.unwrap_or(ParameterStyle::Form);
+                let explode = encoding.explode.unwrap_or(style == ParameterStyle::Form);
+                pairs.extend(query_pairs(
+                    name,
+                    inner,
+                    style,
+                    explode,
+                    encoding.allow_reserved,
+                ));
+            }
+        }
+    }
+    Ok(pairs.join("&"))
+}
+
+/// Decodes base64 (standard or URL-safe, padded or not) or a `data:` URI;
+/// gives the data URI's media type too.
+pub fn decode_binary(text: &str) -> Result<(Option<String>, Vec<u8>), String> {
+    let (media_type, payload) = match text
+        .strip_prefix("data:")
+        .and_then(|rest| rest.split_once(','))
+    {
+        Some((header, payload)) => {
+            let Some(media_type) = header.strip_suffix(";base64") else {
+                let decoded = percent_encoding::percent_decode_str(payload).collect();
+                return Ok((Some(header.to_owned()).filter(|h| !h.is_empty()), decoded));
+            };
+            (
+                Some(media_type.to_owned()).filter(|m| !m.is_empty()),
+                payload,
+            )
+        }
+        None => (None, text),
+    };
+    let compact: String = payload
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
+    let trimmed = compact.trim_end_matches('=');
+    [STANDARD_NO_PAD, URL_SAFE_NO_PAD]
+        .iter()
+        .find_map(|engine| engine.decode(trimmed).ok())
+        .map(|bytes| (media_type, bytes))
+        .ok_or_else(|| "the value is neither base64 nor a data uri".to_owned())
+}
+
+/// Whether a multipart property is a file: its schema says binary content
+/// or its encoding names a non-text content type.
+fn is_file(schema: Option<&Value>, encoding: Option<&EncodingInfo>) -> bool {
+    let binary_schema = schema.is_some_and(|s| {
+        let items = s.get("items").unwrap_or(s);
+        matches!(
+            items.get("format").and_then(Value::as_str),
+            Some("binary" | "byte")
+        ) || items.get("contentEncoding").is_some()
+            || items.get("contentMediaType").is_some()
+    });
+    let binary_encoding = encoding
+        .and_then(|e| e.content_type.as_deref())
+        .is_some_and(|ct| {
+            let ct = essence(ct);
+            !(ct.starts_with("text/") || is_json_media_type(&ct))
+        });
+    binary_schema || binary_encoding
+}
+
+struct Part {
+    name: String,
+    filename: Option<String>,
+    content_type: Option<String>,
+    bytes: Vec<u8>,
+}
+
+fn file_part(name: &str, value: &Value, declared: Option<&str>) -> Result<Part, String> {
+    let (data, filename, content_type) = match value {
+        Value::String(data) => (data.as_str(), None, None),
+        Value::Object(file) => {
+            let data = ["data", "content", "base64"]
+                .iter()
+                .find_map(|k| file.get(*k).and_then(Value::as_str))
+                .ok_or_else(|| {
+                    format!("file `{name}` needs a `data` string (base64 or data uri)")
+                })?;
+            let filename = file
+                .get("filename")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let content_type = ["contentType", "content_type", "mimeType"]
+                .iter()
+                .find_map(|k| file.get(*k).and_then(Value::as_str))
+                .map(str::to_owned);
+            (data, filename, content_type)
+        }
+        _ => {
+            return Err(format!(
+                "file `{name}` takes base64, a data uri or an object with `data`"
+            ));
+        }
+    };
+    let (uri_type, bytes) =
+        decode_binary(data).map_err(|reason| format!("file `{name}`: {reason}"))?;
+    let content_type = content_type
+        .or(uri_type)
+        .or(declared.map(str::to_owned))
+        .unwrap_or_else(|| "application/octet-stream".to_owned());
+    Ok(Part {
+        name: name.to_owned(),
+        filename: Some(filename.unwrap_or_else(|| name.to_owned())),
+        content_type: Some(content_type),
+        bytes,
+    })
+}
+
+fn field_part(name: &str, value: &Value, declared: Option<&str>) -> Part {
+    let (content_type, bytes) = match value {
+        Value::Object(_) | Value::Array(_) => (
+            Some(declared.unwrap_or("application/json").to_owned()),
+            value.to_string(),
+        ),
+        other => (declared.map(str::to_owned), scalar_text(other).into_owned()),
+    };
+    Part {
+        name: name.to_owned(),
+        filename: None,
+        content_type,
+        bytes: bytes.into_bytes(),
+    }
+}
+
+fn multipart(media: Option<&MediaTypeInfo>, value: &Value) -> Result<EncodedBody, String> {
+    let properties = media
+        .and_then(|m| m.schema.as_ref())
+        .and_then(|s| s.get("properties"));
+    let mut parts = Vec::new();
+    for (name, inner) in object(value)? {
+        if inner.is_null() {
+            continue;
+        }
+        let encoding = media.and_then(|m| m.encoding.get(name));
+        let declared = encoding.and_then(|e| e.content_type.as_deref());
+        let file = is_file(properties.and_then(|p| p.get(name)), encoding);
+        let items: Vec<&Value> = match inner {
+            Value::Array(items)
+                if file || items.iter().all(|i| !i.is_object() && !i.is_array()) =>
+            {
+                items.iter().collect()
+            }
+            other => vec![other],
+        };
+        for item in items {
+            parts.push(if file {
+                file_part(name, item, declared)?
+            } else {
+                field_part(name, item, declared)
+            });
+        }
+    }
+    let boundary = boundary_for(&parts);
+    let mut bytes = Vec::new();
+    for part in &parts {
+        bytes.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        let name = quote(&part.name);
+        match &part.filename {
+            Some(filename) => bytes.extend_from_slice(
+                format!(
+                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{}\"\r\n",
+                    quote(filename)
+                )
+                .as_bytes(),
+            ),
+            None => bytes.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"\r\n").as_bytes(),
+            ),
+        }
+        if let Some(content_type) = &part.content_type {
+            bytes
+                .extend_from_slice(format!("Content-Type: {}\r\n", quote(content_type)).as_bytes());
+        }
+        bytes.extend_from_slice(b"\r\n");
+        bytes.extend_from_slice(&part.bytes);
+        bytes.extend_from_slice(b"\r\n");
+    }
+    bytes.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    Ok(EncodedBody {
+        content_type: format!("multipart/form-data; boundary={boundary}"),
+        bytes,
+    })
+}
+
+/// Header-safe text: quotes, CR and LF percent-encoded (as browsers do), so
+/// a name or filename cannot break out of its header.
+fn quote(text: &str) -> String {
+    text.replace('"', "%22")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A boundary that occurs in no part: deterministic, so request building
+/// stays a pure function.
+fn boundary_for(parts: &[Part]) -> String {
+    let occurs = |candidate: &str| {
+        parts.iter().any(|p| {
+            p.bytes
+                .windows(candidate.len())
+                .any(|w| w == candidate.as_bytes())
+        })
+    };
+    (0u32..)
+        .map(|n| format!("mcp-openapi-boundary-{n:08x}"))
+        .find(|candidate| !occurs(candidate))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn decodes_base64_variants_and_data_uris() {
+        assert_eq!(decode_binary("aGk=").map(|r| r.1), Ok(b"hi".to_vec()));
+        assert_eq!(decode_binary("aGk").map(|r| r.1), Ok(b"hi".to_vec()));
+        assert_eq!(
+            decode_binary("data:text/plain;base64,aGk="),
+            Ok((Some("text/plain".to_owned()), b"hi".to_vec()))
+        );
+        assert_eq!(decode_binary("data:,a%20b"), Ok((None, b"a b".to_vec())));
+        assert!(decode_binary("not base64!").is_err());
+    }
+
+    #[test]
+    fn prefers_json() {
+        let media = |t: &str| MediaTypeInfo {
+            media_type: t.to_owned(),
+            schema: None,
+            encoding: Default::default(),
+        };
+        let content = [
+            media("application/xml"),
+            media("application/x-www-form-urlencoded"),
+            media("application/vnd.api+json"),
+        ];
+        assert_eq!(
+            preferred_media_type(&content).map(|m| m.media_type.as_str()),
+            Some("application/vnd.api+json")
+        );
+    }
+
+    #[test]
+    fn form_body_uses_encoding_objects() {
+        let mut media = MediaTypeInfo {
+            media_type: "application/x-www-form-urlencoded".to_owned(),
+            schema: None,
+            encoding: Default::default(),
+        };
+        media.encoding.insert(
+            "meta".to_owned(),
+            EncodingInfo {
+                style: Some(ParameterStyle::DeepObject),
+                explode: Some(true),
+                ..EncodingInfo::default()
+            },
+        );
+        media.encoding.insert(
+            "json".to_owned(),
+            EncodingInfo {
+                content_type: Some("application/json".to_owned()),
+                ..EncodingInfo::default()
+            },
+        );
+        let value =
+            json!({"name": "a b&c", "tags": ["x", "y"], "meta": {"k": "v"}, "json": {"a": 1}});
+        let body = encode_body(&media.media_type, Some(&media), &value)
+            .map(|b| String::from_utf8(b.bytes));
+        assert_eq!(
+            body.ok().and_then(Result::ok).as_deref(),
+            Some("name=a%20b%26c&tags=x&tags=y&meta[k]=v&json=%7B%22a%22%3A1%7D")
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! Why a generated tool could not make or complete its HTTP call.
+
+/// An error of request building, authentication or the HTTP exchange.
+///
+/// Messages never hold a credential: secrets are only ever named by their
+/// scheme, and transport errors are reported without the request URL
+/// (which could carry an API key in its query).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// The arguments do not match the tool's input schema (one line per
+    /// violation, each with its JSON pointer).
+    #[error("invalid arguments:\n{}", .0.join("\n"))]
+    InvalidArguments(Vec<String>),
+    /// A required path parameter has no value.
+    #[error("path parameter `{0}` is required")]
+    MissingPathParameter(String),
+    /// A path parameter's value would form a `.` or `..` segment.
+    #[error("path parameter `{0}`: the value would form a `.` or `..` path segment")]
+    DotSegment(String),
+    /// A header (parameter, static header or credential) holds bytes a
+    /// header may not hold (CR, LF, other control characters).
+    #[error(
+        "header `{0}`: the name or value holds characters a header may not hold (for example CR or LF)"
+    )]
+    InvalidHeader(String),
+    /// The request body could not be encoded in its media type.
+    #[error("request body ({media_type}): {reason}")]
+    Body {
+        /// The media type.
+        media_type: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// No usable base URL.
+    #[error("base url: {0}")]
+    BaseUrl(String),
+    /// A security scheme is malformed or its credentials are unusable.
+    #[error("security scheme `{scheme}`: {reason}")]
+    Auth {
+        /// The scheme's name.
+        scheme: String,
+        /// What went wrong (never the secret itself).
+        reason: String,
+    },
+    /// The HTTP client could not be built.
+    #[error("http client: {0}")]
+    Client(String),
+    /// The exchange failed (connection refused, reset, ...).
+    #[error("request failed: {0}")]
+    Transport(String),
+    /// The exchange took longer than the tool's timeout.
+    #[error("request timed out after {0} ms")]
+    Timeout(u128),
+    /// The client cancelled the call.
+    #[error("the call was cancelled")]
+    Cancelled,
+}
