@@ -68,13 +68,18 @@ pub use mcp_macros::{tool, toolbox};
 
 pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
-pub use content::{Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, Role, TextContent};
-pub use context::{BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext};
+pub use content::{
+    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, Role,
+    TextContent,
+};
+pub use context::{
+    BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext,
+};
 pub use error::{SchemaError, ToolError};
 pub use execution::{TaskSupport, ToolExecution};
 pub use handler::{Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured};
 pub use icon::{Icon, IconTheme};
-pub use meta::{Meta, validate_meta_key};
+pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
 pub use metadata::Metadata;
 pub use middleware::ToolMiddleware;
 pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};

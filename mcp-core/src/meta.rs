@@ -110,64 +110,196 @@ impl Meta {
 /// );
 /// ```
 pub fn validate_meta_key(key: &str) -> Result<(), ToolError> {
+    let Some(problem) = meta_key_problem(key) else {
+        return Ok(());
+    };
+    let part = key.get(problem.start..problem.end).unwrap_or(key);
     let invalid = |reason: String| ToolError::InvalidMetaKey {
         key: key.to_owned(),
         reason,
     };
-    let (prefix, name) = match key.rsplit_once('/') {
-        Some((prefix, name)) => (Some(prefix), name),
-        None => (None, key),
+    Err(match problem.kind {
+        MetaKeyProblemKind::ReservedPrefix => ToolError::ReservedMetaKey {
+            key: key.to_owned(),
+            prefix: format!("{part}/"),
+        },
+        MetaKeyProblemKind::EmptyLabel => invalid(format!("prefix label `{part}` is empty")),
+        MetaKeyProblemKind::LabelStart => {
+            invalid(format!("prefix label `{part}` must start with a letter"))
+        }
+        MetaKeyProblemKind::LabelEnd => invalid(format!(
+            "prefix label `{part}` must end with a letter or digit"
+        )),
+        MetaKeyProblemKind::LabelCharacters => invalid(format!(
+            "prefix label `{part}` may only contain letters, digits and hyphens"
+        )),
+        MetaKeyProblemKind::NameEnds => invalid(format!(
+            "name `{part}` must begin and end with a letter or digit"
+        )),
+        MetaKeyProblemKind::NameCharacters => invalid(format!(
+            "name `{part}` may only contain letters, digits, `-`, `_` and `.`"
+        )),
+    })
+}
+
+/// What is wrong with an `_meta` key, and where: the byte range
+/// `start..end` of the offending label, name or (for a reserved prefix) the
+/// whole prefix without its slash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MetaKeyProblem {
+    /// The rule broken.
+    pub kind: MetaKeyProblemKind,
+    /// Where the offending part starts (bytes).
+    pub start: usize,
+    /// Where it ends (bytes, exclusive).
+    pub end: usize,
+}
+
+/// The rules of an `_meta` key; see [`validate_meta_key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MetaKeyProblemKind {
+    /// The prefix has a `modelcontextprotocol` or `mcp` label.
+    ReservedPrefix,
+    /// A prefix label is empty.
+    EmptyLabel,
+    /// A prefix label does not start with a letter.
+    LabelStart,
+    /// A prefix label does not end with a letter or digit.
+    LabelEnd,
+    /// A prefix label has a character other than letters, digits and `-`.
+    LabelCharacters,
+    /// The name does not begin and end with a letter or digit.
+    NameEnds,
+    /// The name has a character other than letters, digits, `-`, `_`, `.`.
+    NameCharacters,
+}
+
+/// The `_meta` key rule as a `const fn` (the one place it is written): the
+/// first problem of `key`, or `None` when the key is valid. The `#[tool]`
+/// macro evaluates it at compile time.
+///
+/// ```
+/// use mcp_core::{meta_key_problem, MetaKeyProblemKind};
+///
+/// const RESERVED: bool = matches!(
+///     meta_key_problem("io.modelcontextprotocol/x"),
+///     Some(p) if matches!(p.kind, MetaKeyProblemKind::ReservedPrefix)
+/// );
+/// assert!(RESERVED);
+/// assert!(meta_key_problem("com.example/x").is_none());
+/// ```
+pub const fn meta_key_problem(key: &str) -> Option<MetaKeyProblem> {
+    let bytes = key.as_bytes();
+    let mut slash = None;
+    let mut i = bytes.len();
+    while i > 0 {
+        i -= 1;
+        if bytes[i] == b'/' {
+            slash = Some(i);
+            break;
+        }
+    }
+    let name_start = match slash {
+        Some(slash) => {
+            if let Some(problem) = prefix_problem(bytes, slash) {
+                return Some(problem);
+            }
+            slash + 1
+        }
+        None => 0,
     };
-    if let Some(prefix) = prefix {
-        for label in prefix.split('.') {
-            check_label(label)
-                .map_err(|reason| invalid(format!("prefix label `{label}` {reason}")))?;
-        }
-        if prefix.split('.').any(|label| {
-            label.eq_ignore_ascii_case("modelcontextprotocol") || label.eq_ignore_ascii_case("mcp")
-        }) {
-            return Err(ToolError::ReservedMetaKey {
-                key: key.to_owned(),
-                prefix: format!("{prefix}/"),
-            });
-        }
-    }
-    check_name(name).map_err(|reason| invalid(format!("name `{name}` {reason}")))
+    name_problem(bytes, name_start)
 }
 
-fn check_label(label: &str) -> Result<(), &'static str> {
-    let bytes = label.as_bytes();
-    match (bytes.first(), bytes.last()) {
-        (None, _) | (_, None) => Err("is empty"),
-        (Some(first), _) if !first.is_ascii_alphabetic() => Err("must start with a letter"),
-        (_, Some(last)) if !last.is_ascii_alphanumeric() => Err("must end with a letter or digit"),
-        _ if !bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'-') =>
-        {
-            Err("may only contain letters, digits and hyphens")
-        }
-        _ => Ok(()),
-    }
+const fn problem(kind: MetaKeyProblemKind, start: usize, end: usize) -> Option<MetaKeyProblem> {
+    Some(MetaKeyProblem { kind, start, end })
 }
 
-fn check_name(name: &str) -> Result<(), &'static str> {
-    let bytes = name.as_bytes();
-    match (bytes.first(), bytes.last()) {
-        (None, _) | (_, None) => Ok(()),
-        (Some(first), Some(last))
-            if !first.is_ascii_alphanumeric() || !last.is_ascii_alphanumeric() =>
-        {
-            Err("must begin and end with a letter or digit")
+/// Checks every label of `bytes[..end]`, then the reserved labels.
+const fn prefix_problem(bytes: &[u8], end: usize) -> Option<MetaKeyProblem> {
+    let mut start = 0;
+    let mut i = 0;
+    while i <= end {
+        if i == end || bytes[i] == b'.' {
+            if let Some(problem) = label_problem(bytes, start, i) {
+                return Some(problem);
+            }
+            start = i + 1;
         }
-        _ if !bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) =>
-        {
-            Err("may only contain letters, digits, `-`, `_` and `.`")
-        }
-        _ => Ok(()),
+        i += 1;
     }
+    start = 0;
+    i = 0;
+    while i <= end {
+        if i == end || bytes[i] == b'.' {
+            if is_reserved_label(bytes, start, i) {
+                return problem(MetaKeyProblemKind::ReservedPrefix, 0, end);
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn label_problem(bytes: &[u8], start: usize, end: usize) -> Option<MetaKeyProblem> {
+    if start == end {
+        return problem(MetaKeyProblemKind::EmptyLabel, start, end);
+    }
+    if !bytes[start].is_ascii_alphabetic() {
+        return problem(MetaKeyProblemKind::LabelStart, start, end);
+    }
+    if !bytes[end - 1].is_ascii_alphanumeric() {
+        return problem(MetaKeyProblemKind::LabelEnd, start, end);
+    }
+    let mut i = start;
+    while i < end {
+        if !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-') {
+            return problem(MetaKeyProblemKind::LabelCharacters, start, end);
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn is_reserved_label(bytes: &[u8], start: usize, end: usize) -> bool {
+    eq_ignore_case(bytes, start, end, b"modelcontextprotocol")
+        || eq_ignore_case(bytes, start, end, b"mcp")
+}
+
+const fn eq_ignore_case(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> bool {
+    if end - start != word.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < word.len() {
+        if bytes[start + i].to_ascii_lowercase() != word[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn name_problem(bytes: &[u8], start: usize) -> Option<MetaKeyProblem> {
+    let end = bytes.len();
+    if start == end {
+        return None;
+    }
+    if !bytes[start].is_ascii_alphanumeric() || !bytes[end - 1].is_ascii_alphanumeric() {
+        return problem(MetaKeyProblemKind::NameEnds, start, end);
+    }
+    let mut i = start;
+    while i < end {
+        let b = bytes[i];
+        if !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.') {
+            return problem(MetaKeyProblemKind::NameCharacters, start, end);
+        }
+        i += 1;
+    }
+    None
 }
 
 #[cfg(test)]
