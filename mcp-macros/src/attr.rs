@@ -238,6 +238,7 @@ fn parse_icon(
     let mut source: Option<(Ident, Expr)> = None;
     let mut sizes = Vec::new();
     let mut theme = None;
+    let mut part_error = false;
     meta.parse_nested_meta(|part| {
         let Some(ident) = part.path.get_ident().cloned() else {
             return Err(part.error("expected `png`, `jpeg`, `svg`, `webp`, `sizes` or `theme`"));
@@ -263,6 +264,7 @@ fn parse_icon(
                 names.extend(["sizes", "theme"]);
                 let message = format!("unknown icon part `{other}`: expected `png`, `jpeg`, `svg`, `webp`, `sizes` or `theme`");
                 cx.error_spanned_by(&ident, with_suggestion(message, other, &names));
+                part_error = true;
             }
         }
         Ok(())

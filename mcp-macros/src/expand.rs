@@ -121,12 +121,16 @@ impl Tool<'_> {
             [single] => {
                 let ty = &single.ty;
                 let whole = self.finish(quote!(__builder.input::<#ty>()), Input::Whole);
-                let args = self.finish(quote!(__builder.input::<__ToolArgs>()), Input::Args);
+                let args_ty = self.args_type();
+                let args = self.finish(quote!(__builder.input::<#args_ty>()), Input::Args);
                 quote! {
                     if #krate::__private::is_object_input::<#ty>() { #whole } else { #args }
                 }
             }
-            _ => self.finish(quote!(__builder.input::<__ToolArgs>()), Input::Args),
+            _ => {
+                let args_ty = self.args_type();
+                self.finish(quote!(__builder.input::<#args_ty>()), Input::Args)
+            }
         };
         let args_struct = self.args_struct(&krate);
         quote! {
@@ -142,6 +146,12 @@ impl Tool<'_> {
         }
     }
 
+    /// `__ToolArgs<A, B, ..>`: the hidden struct at the argument types.
+    fn args_type(&self) -> TokenStream {
+        let types = self.sig.plain().map(|arg| &arg.ty);
+        quote!(__ToolArgs<#(#types),*>)
+    }
+
     /// The hidden struct of the plain arguments, and a spanned check of each
     /// argument type.
     fn args_struct(&self, krate: &TokenStream) -> TokenStream {
@@ -152,9 +162,12 @@ impl Tool<'_> {
         let serde_crate = LitStr::new(&format!("{krate}::__private::serde"), Span::call_site());
         let schemars_crate =
             LitStr::new(&format!("{krate}::__private::schemars"), Span::call_site());
-        let fields = plain.iter().map(|arg| {
-            let (ident, ty) = (&arg.ident, &arg.ty);
-            quote!(#ident: #ty)
+        let params: Vec<Ident> = (0..plain.len())
+            .map(|i| format_ident!("__T{}", i))
+            .collect();
+        let fields = plain.iter().zip(&params).map(|(arg, param)| {
+            let ident = &arg.ident;
+            quote!(#ident: #param)
         });
         let checks = plain.iter().map(|arg| {
             let ty = &arg.ty;
@@ -162,10 +175,12 @@ impl Tool<'_> {
         });
         quote! {
             #(#checks)*
+            // Generic, so that a field type lacking a trait leaves the
+            // derived impl out instead of failing inside it.
             #[derive(#krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
             #[serde(crate = #serde_crate)]
             #[schemars(crate = #schemars_crate)]
-            struct __ToolArgs { #(#fields),* }
+            struct __ToolArgs<#(#params),*> { #(#fields),* }
         }
     }
 
@@ -204,7 +219,8 @@ impl Tool<'_> {
             }
             Input::Args => {
                 let idents = self.sig.plain().map(|arg| &arg.ident);
-                quote!(__ToolArgs { #(#idents),* }: __ToolArgs)
+                let args_ty = self.args_type();
+                quote!(__ToolArgs { #(#idents),* }: #args_ty)
             }
         };
         let args = self.sig.args.iter().map(|arg| match arg.kind {

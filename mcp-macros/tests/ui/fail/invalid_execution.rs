@@ -1,0 +1,6 @@
+#[mcp_core::tool(execution = "optinal")]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

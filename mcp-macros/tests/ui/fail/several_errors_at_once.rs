@@ -1,0 +1,6 @@
+#[mcp_core::tool(name = "ok", annotations(raed), icon(gif = "x.gif"), input = Foo, execution = "sometimes")]
+fn add((a, b): (i64, i64)) -> i64 {
+    a + b
+}
+
+fn main() {}

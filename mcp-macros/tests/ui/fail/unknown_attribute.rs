@@ -1,0 +1,7 @@
+/// Adds.
+#[mcp_core::tool(titel = "Add")]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

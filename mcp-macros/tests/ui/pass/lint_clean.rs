@@ -1,0 +1,23 @@
+//! The generated code passes strict lints in the user's crate.
+#![deny(warnings, missing_docs, unreachable_pub, unused_qualifications, clippy::all)]
+
+/// A tool.
+pub mod tools {
+    /// Adds two numbers.
+    #[mcp_core::tool(title = "Add", annotations(read, idempotent))]
+    pub async fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    #[mcp_core::tool]
+    pub(crate) async fn hidden(r#type: String) -> String {
+        r#type
+    }
+}
+
+fn main() {
+    let def: mcp_core::ToolDef = tools::add_tool().unwrap();
+    assert_eq!(def.name(), "add");
+    let def: mcp_core::ToolDef = tools::hidden_tool().unwrap();
+    assert_eq!(def.tool().input_schema["required"], serde_json::json!(["type"]));
+}
