@@ -7,8 +7,10 @@
 //!   `mcp` client in a venv, Prism from npm) under `target/peers/`.
 //! - `tidy`: checks the dependency edges of the layering rule.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
+//! - `synth N`: prints a synthetic OpenAPI document of N operations.
 
 mod peers;
+mod synth;
 mod tidy;
 
 use std::env;
@@ -22,8 +24,9 @@ fn main() -> ExitCode {
         "peers" => peers::install(&workspace_root()).map(|_| ()),
         "tidy" => tidy::check(&workspace_root()),
         "bless" => bless(),
+        "synth" => synth(),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -53,6 +56,15 @@ fn ci() -> Result<(), String> {
     )?;
     cargo(&root, &["test", "--workspace"], &peers.env())?;
     tidy::check(&root)
+}
+
+fn synth() -> Result<(), String> {
+    let operations = env::args()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .ok_or("usage: cargo xtask synth <operations>")?;
+    println!("{}", synth::document(operations));
+    Ok(())
 }
 
 fn bless() -> Result<(), String> {

@@ -1,0 +1,90 @@
+//! Generation benchmark: load a document, generate every tool and serialize
+//! the `tools/list` JSON, against the floor of `serde_json::from_slice` of the
+//! same bytes, measured in the same process and run.
+//!
+//! `cargo bench -p mcp-openapi --bench generate -- FILE...` prints one JSON
+//! line per document (`cargo xtask bench` collects them into BENCHMARKS.md).
+//! Without `--bench` (as `cargo test --benches` runs it) it is a smoke test:
+//! one iteration on the small corpus documents, asserting nothing about time.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mcp_openapi::OpenApi;
+use serde_json::{Value, json};
+
+/// Loads, generates and serializes; returns (operations, tools, JSON bytes).
+fn generate(bytes: &[u8]) -> Result<(usize, usize, usize), String> {
+    let api = OpenApi::from_slice(bytes).map_err(|e| e.to_string())?;
+    let generated = api.generator().generate().map_err(|e| e.to_string())?;
+    let tools: Vec<&mcp_core::Tool> = generated.tools.iter().map(|t| &t.tool).collect();
+    let json = serde_json::to_vec(&json!({ "tools": tools })).map_err(|e| e.to_string())?;
+    Ok((api.routes().len(), tools.len(), json.len()))
+}
+
+/// The median of timing `f` until `budget` is spent (at least 3, at most 31 runs).
+fn median(budget: Duration, mut f: impl FnMut()) -> Duration {
+    let mut times = Vec::new();
+    let started = Instant::now();
+    while times.len() < 3 || (started.elapsed() < budget && times.len() < 31) {
+        let start = Instant::now();
+        f();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn measure(path: &Path, budget: Duration) -> Value {
+    let file = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => return json!({"file": file, "error": e.to_string()}),
+    };
+    let (operations, tools, json_bytes) = match generate(&bytes) {
+        Ok(counts) => counts,
+        Err(error) => return json!({"file": file, "error": error}),
+    };
+    let is_json = serde_json::from_slice::<Value>(&bytes).is_ok();
+    let floor = is_json.then(|| median(budget, || drop(black_box(serde_json::from_slice::<Value>(&bytes)))));
+    let ours = median(budget, || drop(black_box(generate(&bytes))));
+    json!({
+        "file": file,
+        "bytes": bytes.len(),
+        "operations": operations,
+        "tools": tools,
+        "tools_list_bytes": json_bytes,
+        "floor_ns": floor.map(|d| d.as_nanos() as u64),
+        "ours_ns": ours.as_nanos() as u64,
+        "peak_rss_kib": peak_rss_kib(),
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let full = args.iter().any(|a| a == "--bench");
+    let files: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+    if full {
+        let budget = Duration::from_millis(
+            std::env::var("BENCH_BUDGET_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000),
+        );
+        for file in &files {
+            println!("{}", measure(file, budget));
+        }
+        return;
+    }
+    // Smoke mode: every step runs once on small documents; failures fail.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    for name in ["petstore.yaml", "petstore-expanded.yaml", "uspto.yaml"] {
+        let line = measure(&corpus.join(name), Duration::ZERO);
+        assert!(line.get("error").is_none(), "{line}");
+        assert!(line["tools"].as_u64().unwrap_or(0) > 0, "{line}");
+    }
+}
