@@ -8,7 +8,9 @@
 //! - `tidy`: checks the dependency edges of the layering rule.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
+//! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
 
+mod bench;
 mod peers;
 mod synth;
 mod tidy;
@@ -25,8 +27,9 @@ fn main() -> ExitCode {
         "tidy" => tidy::check(&workspace_root()),
         "bless" => bless(),
         "synth" => synth(),
+        "bench" => bench::run(&workspace_root()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench (see xtask/src/main.rs)"
         )),
     };
     match result {
