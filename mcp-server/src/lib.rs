@@ -1,1 +1,59 @@
-//! Serve mcp-core tools over stdio and Streamable HTTP (in progress).
+//! Serve MCP tools over stdio and Streamable HTTP.
+//!
+//! A [`Server`] hosts any mix of [`mcp_core::ToolDef`]s (from the `#[tool]`
+//! macro, the fluent builder, or OpenAPI generation) behind one middleware
+//! onion, and serves them on [rmcp](https://docs.rs/rmcp) 3.11 to clients of
+//! both protocol generations (2025-11-25 with `initialize`, 2026-07-28 with
+//! `server/discover` and per-request metadata).
+//!
+//! ```no_run
+//! use mcp_server::{HttpConfig, Server};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder()
+//!     .name("greeter")
+//!     .version("1.0.0")
+//!     .tool(mcp_core::tool("greet").description("Says hello.").run(|| async { "hello" })?)
+//!     .with_tool_middleware(mcp_core::middleware::from_fn(|cx, next| async move {
+//!         tracing::info!(tool = cx.tool().name, "call");
+//!         next.run(cx).await
+//!     }))
+//!     .build()?;
+//! // stdio: server.serve_stdio().await?;
+//! let http = server.bind_http("127.0.0.1:8000".parse()?, HttpConfig::new()).await?;
+//! println!("{}", http.url());
+//! http.run().await?; // until SIGINT or SIGTERM
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! What a client sees:
+//! - `tools/list` is paginated ([`ServerBuilder::page_size`], 100 by default), so
+//!   10,000 tools stay far below any message-size limit;
+//! - `tools/call` runs server middleware, then the tool's own, then the
+//!   handler; an unknown tool is JSON-RPC error -32602, a failing tool (or
+//!   invalid arguments) a result with `isError: true`;
+//! - `notifications/cancelled` drops the running handler; handlers send
+//!   progress through [`mcp_core::ToolCallContext::progress`];
+//! - `Tool.execution` appears for 2025-11-25 clients and not for 2026-07-28
+//!   ones. This server runs no tasks, so tools that declare `optional` or
+//!   `required` task support are advertised as `forbidden`.
+
+mod builder;
+mod error;
+mod execution_wire;
+mod pagination;
+mod registry;
+mod rmcp;
+mod server;
+mod session;
+mod source;
+pub mod transport;
+
+pub use builder::ServerBuilder;
+pub use error::{BuildError, ServeError};
+pub use pagination::DEFAULT_PAGE_SIZE;
+pub use server::Server;
+pub use session::{Session, TransportKind};
+pub use source::ToolSource;
+pub use transport::{HttpConfig, HttpServer};

@@ -1,0 +1,188 @@
+//! The fluent builder of a [`Server`].
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use mcp_core::ToolDef;
+use mcp_core::middleware::{Layer, ToolMiddleware};
+
+use crate::pagination::DEFAULT_PAGE_SIZE;
+use crate::registry::ToolSet;
+use crate::server::{ContextFn, Identity, Inner};
+use crate::{BuildError, Server, Session, ToolSource};
+
+const HAND_WRITTEN: &str = "hand-written tools";
+
+/// Configures a [`Server`]: identity, tools, middleware and the per-session
+/// context. Start with [`Server::builder`].
+pub struct ServerBuilder<C = ()> {
+    identity: Identity,
+    sources: Vec<ToolSource<C>>,
+    layers: Vec<Layer<C>>,
+    context: Option<ContextFn<C>>,
+    page_size: usize,
+}
+
+impl<C: Send + Sync + 'static> ServerBuilder<C> {
+    /// A builder for a server whose sessions have a context of type `C`
+    /// (set its constructor with [`context`](Self::context)); for `C = ()`,
+    /// [`Server::builder`] is shorter.
+    ///
+    /// ```
+    /// use mcp_server::{ServerBuilder, TransportKind};
+    ///
+    /// struct Ctx {
+    ///     over_http: bool,
+    /// }
+    ///
+    /// let server = ServerBuilder::new()
+    ///     .context(|session| Ctx { over_http: session.transport() == TransportKind::Http })
+    ///     .tool(mcp_core::tool("where").run(|_: mcp_core::JsonObject, cx: mcp_core::ToolCallContext<Ctx>| async move {
+    ///         if cx.ctx().over_http { "http" } else { "stdio" }
+    ///     })?)
+    ///     .build()?;
+    /// assert!(server.tool("where").is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new() -> Self {
+        Self {
+            identity: Identity {
+                name: env!("CARGO_PKG_NAME").to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                title: None,
+                instructions: None,
+            },
+            sources: Vec::new(),
+            layers: Vec::new(),
+            context: None,
+            page_size: DEFAULT_PAGE_SIZE,
+        }
+    }
+
+    /// The server's name, sent to clients as `serverInfo.name`.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.identity.name = name.into();
+        self
+    }
+
+    /// The server's version, sent as `serverInfo.version`.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.identity.version = version.into();
+        self
+    }
+
+    /// A display name, sent as `serverInfo.title`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.identity.title = Some(title.into());
+        self
+    }
+
+    /// Instructions for the model about using this server.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.identity.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Adds a hand-written tool (from the builder or the `#[tool]` macro).
+    pub fn tool(self, def: ToolDef<C>) -> Self {
+        self.tools([def])
+    }
+
+    /// Adds hand-written tools.
+    pub fn tools(mut self, defs: impl IntoIterator<Item = ToolDef<C>>) -> Self {
+        let position = self
+            .sources
+            .iter()
+            .position(|s| s.label == HAND_WRITTEN && s.prefix.is_none());
+        match position {
+            Some(index) => self.sources[index].tools.extend(defs),
+            None => self.sources.push(ToolSource::new(HAND_WRITTEN, defs)),
+        }
+        self
+    }
+
+    /// Adds a named group of tools, such as those generated from one OpenAPI
+    /// document, optionally prefixed (see [`ToolSource`]).
+    pub fn source(mut self, source: ToolSource<C>) -> Self {
+        self.sources.push(source);
+        self
+    }
+
+    /// Adds a server-wide middleware layer, wrapping every tool's own
+    /// layers. The first added is the outermost: with server layers `a`, `b`
+    /// and tool layers `c`, `d`, a call flows `a → b → c → d → handler`.
+    pub fn with_tool_middleware(mut self, middleware: impl ToolMiddleware<C>) -> Self {
+        self.layers.push(Arc::new(middleware));
+        self
+    }
+
+    /// How each session's context is made; called once per session, when
+    /// its first tool call arrives. Required unless the context type is `()`.
+    pub fn context(mut self, make: impl Fn(&Session) -> C + Send + Sync + 'static) -> Self {
+        self.context = Some(Arc::new(move |session: &Session| Arc::new(make(session))));
+        self
+    }
+
+    /// The number of tools per `tools/list` page (default 100).
+    pub fn page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size;
+        self
+    }
+
+    /// Checks the configuration and builds the server.
+    ///
+    /// Fails on duplicate tool names (naming both sources), on a prefix that
+    /// makes a name invalid, on a zero page size, and when a context type
+    /// other than `()` has no [`context`](Self::context) function.
+    pub fn build(self) -> Result<Server<C>, BuildError> {
+        if self.page_size == 0 {
+            return Err(BuildError::ZeroPageSize);
+        }
+        let context = match self.context {
+            Some(context) => context,
+            None => unit_context::<C>()?,
+        };
+        let tools = ToolSet::from_sources(self.sources)?;
+        Ok(Server::from_inner(Inner {
+            identity: self.identity,
+            tools,
+            layers: self.layers.into(),
+            context,
+            page_size: self.page_size,
+            wire: Default::default(),
+        }))
+    }
+}
+
+/// The context function of a server whose context type is `()`: every
+/// session shares the one `()` value.
+fn unit_context<C: Send + Sync + 'static>() -> Result<ContextFn<C>, BuildError> {
+    let unit: Box<dyn Any> = Box::new(());
+    match unit.downcast::<C>() {
+        Ok(unit) => {
+            let unit: Arc<C> = Arc::from(unit);
+            Ok(Arc::new(move |_: &Session| unit.clone()))
+        }
+        Err(_) => Err(BuildError::MissingContext {
+            type_name: std::any::type_name::<C>(),
+        }),
+    }
+}
+
+impl<C: Send + Sync + 'static> Default for ServerBuilder<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C> fmt::Debug for ServerBuilder<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("name", &self.identity.name)
+            .field("sources", &self.sources.len())
+            .field("middleware_layers", &self.layers.len())
+            .field("page_size", &self.page_size)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,12 @@
+//! The `mcp-server` command line: arguments, subcommands and the demo.
+
+mod args;
+mod demo;
+mod error;
+mod openapi;
+mod petstore_api;
+mod run;
+
+pub(crate) use args::Cli;
+pub(crate) use error::CliError;
+pub(crate) use run::run;

@@ -1,0 +1,173 @@
+//! The command-line contract (see `shared/DESIGN.md`).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Serve MCP tools (generated from OpenAPI documents, or hand-written) over
+/// stdio or Streamable HTTP.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-server", version, propagate_version = true)]
+#[command(
+    after_help = "Logs go to stderr (filter with RUST_LOG); in stdio mode stdout carries only MCP messages."
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Serve the tools generated from each OpenAPI document (stdio by default).
+    Serve(ServeArgs),
+    /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit.
+    Tools(ToolsArgs),
+    /// Print the routes (the intermediate representation) of a document, one a line.
+    Routes(RoutesArgs),
+    /// Serve an embedded Petstore document against an embedded in-process
+    /// Petstore API plus hand-written tools, and print how to connect.
+    Demo(DemoArgs),
+}
+
+/// Where the tools come from.
+#[derive(Debug, Args)]
+pub(crate) struct SpecArgs {
+    /// An OpenAPI document (path, JSON or YAML); `NAME=SPEC` prefixes its tools
+    /// with `NAME_`. Repeatable.
+    #[arg(long = "openapi", value_name = "[NAME=]SPEC")]
+    pub(crate) openapi: Vec<String>,
+    /// The API's base URL (overrides the document's `servers`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+    /// An HTTP header sent with every API call, as `'Name: value'`. Repeatable.
+    #[arg(long = "header", value_name = "'K: V'", value_parser = parse_header)]
+    pub(crate) headers: Vec<(String, String)>,
+    /// A route-map file deciding which operations become tools, resources or nothing.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) route_map: Option<PathBuf>,
+}
+
+/// How to serve.
+#[derive(Debug, Args)]
+pub(crate) struct TransportArgs {
+    /// Streamable HTTP address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+    pub(crate) bind: SocketAddr,
+    /// Serve HTTP without sessions, so replicas can sit behind any load balancer.
+    #[arg(long)]
+    pub(crate) stateless: bool,
+    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCP_SERVER_AUTH_TOKEN",
+        hide_env_values = true
+    )]
+    pub(crate) auth_token: Option<String>,
+    /// Also accept this `Host` header (default: localhost, 127.0.0.1, ::1). Repeatable.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub(crate) allow_hosts: Vec<String>,
+    /// Also accept this browser `Origin` (default: loopback origins). Repeatable.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub(crate) allow_origins: Vec<String>,
+    /// The largest accepted HTTP request body, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub(crate) max_body_bytes: usize,
+    /// The number of tools per `tools/list` page.
+    #[arg(long, value_name = "N", default_value_t = mcp_server::DEFAULT_PAGE_SIZE)]
+    pub(crate) page_size: usize,
+}
+
+/// `serve`.
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    #[command(flatten)]
+    pub(crate) specs: SpecArgs,
+    /// The transport.
+    #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+    pub(crate) transport: Transport,
+    #[command(flatten)]
+    pub(crate) serving: TransportArgs,
+}
+
+/// `tools`.
+#[derive(Debug, Args)]
+pub(crate) struct ToolsArgs {
+    #[command(flatten)]
+    pub(crate) specs: SpecArgs,
+    /// Print counts and sizes to stderr as well.
+    #[arg(long)]
+    pub(crate) stats: bool,
+}
+
+/// `routes`.
+#[derive(Debug, Args)]
+pub(crate) struct RoutesArgs {
+    /// The OpenAPI document.
+    #[arg(long = "openapi", value_name = "SPEC", required = true)]
+    pub(crate) openapi: String,
+}
+
+/// `demo`.
+#[derive(Debug, Args)]
+pub(crate) struct DemoArgs {
+    /// The transport (`stdio` prints the connection notes to stderr).
+    #[arg(long, value_enum, default_value_t = Transport::Http)]
+    pub(crate) transport: Transport,
+    #[command(flatten)]
+    pub(crate) serving: TransportArgs,
+}
+
+/// A transport.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Transport {
+    /// Standard input and output.
+    Stdio,
+    /// Streamable HTTP at `http://ADDR/mcp`.
+    Http,
+}
+
+fn parse_header(raw: &str) -> Result<(String, String), String> {
+    let (name, value) = raw
+        .split_once(':')
+        .ok_or_else(|| format!("`{raw}` is not a header: write it as 'Name: value'"))?;
+    let name = name.trim();
+    http::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| format!("`{name}` is not a valid header name"))?;
+    let value = value.trim();
+    http::HeaderValue::from_str(value)
+        .map_err(|_| format!("the value of header `{name}` is not valid"))?;
+    Ok((name.to_owned(), value.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn headers_parse_or_say_why_not() {
+        assert_eq!(
+            parse_header("X-Key: a b").unwrap(),
+            ("X-Key".to_owned(), "a b".to_owned())
+        );
+        assert!(
+            parse_header("nocolon")
+                .unwrap_err()
+                .contains("'Name: value'")
+        );
+        assert!(
+            parse_header("bad name: x")
+                .unwrap_err()
+                .contains("not a valid header name")
+        );
+    }
+}

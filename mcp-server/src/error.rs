@@ -1,0 +1,70 @@
+//! What can go wrong while building or running a server.
+
+use std::io;
+
+/// A server could not be built from its tools and settings.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools would be listed under the same name.
+    #[error(
+        "duplicate tool `{name}`: defined by {first} and by {second} (rename one, or give one source a prefix)"
+    )]
+    DuplicateTool {
+        /// The clashing name.
+        name: String,
+        /// The source that defined it first.
+        first: String,
+        /// The source that defined it again.
+        second: String,
+    },
+    /// A source prefix makes a tool name invalid.
+    #[error("{source_label}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
+    InvalidPrefix {
+        /// The source's label.
+        source_label: String,
+        /// The prefix.
+        prefix: String,
+        /// The tool's original name.
+        tool: String,
+        /// Why the prefixed name is invalid.
+        reason: String,
+    },
+    /// The page size of `tools/list` is zero.
+    #[error("the tools/list page size must be at least 1")]
+    ZeroPageSize,
+    /// The server's context type needs a constructor.
+    #[error(
+        "the session context type `{type_name}` needs `.context(|session| ..)` on the server builder"
+    )]
+    MissingContext {
+        /// The context type.
+        type_name: &'static str,
+    },
+}
+
+/// A server could not serve.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// Binding the listening socket failed.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: String,
+        /// The cause.
+        source: io::Error,
+    },
+    /// An I/O error while serving.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: &'static str,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The MCP session could not start (for example the peer never sent a
+    /// valid opening request).
+    #[error("the MCP session did not start: {0}")]
+    Session(String),
+}

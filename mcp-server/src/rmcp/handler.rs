@@ -1,0 +1,137 @@
+//! Our `rmcp::ServerHandler`: tools/list with pagination, tools/call through
+//! the middleware onion, and the server's identity.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, OnceLock};
+
+use ::rmcp::ErrorData;
+use ::rmcp::handler::server::ServerHandler;
+use ::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool as WireTool,
+};
+use ::rmcp::service::{RequestContext, RoleServer};
+use futures_util::FutureExt;
+use mcp_core::CallToolRequest;
+
+use super::channel::PeerChannel;
+use super::convert::{WireTools, request_meta, result_to_rmcp};
+use crate::pagination::page;
+use crate::{Server, Session, TransportKind};
+
+/// One connection's (or, in stateless HTTP, one request's) view of a
+/// [`Server`]: the shared tools plus the session's lazily made context.
+pub(crate) struct Handler<C> {
+    server: Server<C>,
+    transport: TransportKind,
+    ctx: OnceLock<Arc<C>>,
+}
+
+impl<C: Send + Sync + 'static> Handler<C> {
+    pub(crate) fn new(server: Server<C>, transport: TransportKind) -> Self {
+        Self {
+            server,
+            transport,
+            ctx: OnceLock::new(),
+        }
+    }
+
+    fn wire(&self) -> &WireTools {
+        let inner = &self.server.inner;
+        inner.wire.get_or_init(|| WireTools::new(inner.tools.all()))
+    }
+
+    fn session_ctx(&self, session_id: Option<String>) -> Arc<C> {
+        self.ctx
+            .get_or_init(|| (self.server.inner.context)(&Session::new(session_id, self.transport)))
+            .clone()
+    }
+}
+
+/// The `Mcp-Session-Id` of an HTTP request.
+fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    Some(id.to_owned())
+}
+
+impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
+    fn get_info(&self) -> ServerConfig {
+        let identity = &self.server.inner.identity;
+        let mut implementation =
+            Implementation::new(identity.name.clone(), identity.version.clone());
+        if let Some(title) = &identity.title {
+            implementation = implementation.with_title(title.clone());
+        }
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(implementation);
+        if let Some(instructions) = &identity.instructions {
+            info = info.with_instructions(instructions.clone());
+        }
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cursor = request.and_then(|request| request.cursor);
+        let len = self.server.inner.tools.all().len();
+        let page = page(cursor.as_deref(), len, self.server.inner.page_size)
+            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+        // `execution` exists on the wire of 2025-11-25 only.
+        let with_execution = context.protocol_version() == Some(ProtocolVersion::V_2025_11_25);
+        let mut result =
+            ListToolsResult::with_all_items(self.wire().page(page.range, with_execution));
+        result.next_cursor = page.next_cursor;
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<WireTool> {
+        let index = self.server.inner.tools.index_of(name)?;
+        self.wire().get(index).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let inner = &self.server.inner;
+        let Some(def) = inner.tools.get(&request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool `{}`", request.name),
+                None,
+            ));
+        };
+        let meta = request_meta(&context.meta, request.meta.as_ref());
+        let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
+        let session_id = session_id(&context);
+        let ctx = self.session_ctx(session_id.clone());
+        let mut cx = def.context(call, ctx).channel(Arc::new(PeerChannel::new(
+            context.peer.clone(),
+            context.ct.clone(),
+        )));
+        if let Some(id) = session_id {
+            cx = cx.session_id(id);
+        }
+        let running = AssertUnwindSafe(def.call_through(inner.layers.clone(), cx)).catch_unwind();
+        let result = tokio::select! {
+            result = running => match result {
+                Ok(result) => result,
+                Err(_) => {
+                    tracing::error!(tool = %request.name, "the tool handler panicked");
+                    mcp_core::CallToolResult::error(format!("tool `{}` failed unexpectedly", request.name))
+                }
+            },
+            () = context.ct.cancelled() => {
+                // The client cancelled: the handler future is dropped here, and
+                // rmcp sends no response for a cancelled request.
+                tracing::debug!(tool = %request.name, "tool call cancelled by the client");
+                mcp_core::CallToolResult::error("the call was cancelled")
+            }
+        };
+        Ok(CallToolResponse::Complete(result_to_rmcp(result)))
+    }
+}

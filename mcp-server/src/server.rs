@@ -1,0 +1,130 @@
+//! The server: hosted tools, middleware and identity, shared by every
+//! session and transport.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use mcp_core::middleware::Layer;
+use mcp_core::{Tool, ToolDef};
+use serde_json::{Value, json};
+
+use crate::registry::ToolSet;
+use crate::{ServerBuilder, Session};
+
+/// Makes a session's context.
+pub(crate) type ContextFn<C> = Arc<dyn Fn(&Session) -> Arc<C> + Send + Sync>;
+
+/// Who the server says it is.
+#[derive(Clone, Debug)]
+pub(crate) struct Identity {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) title: Option<String>,
+    pub(crate) instructions: Option<String>,
+}
+
+pub(crate) struct Inner<C> {
+    pub(crate) identity: Identity,
+    pub(crate) tools: ToolSet<C>,
+    pub(crate) layers: Arc<[Layer<C>]>,
+    pub(crate) context: ContextFn<C>,
+    pub(crate) page_size: usize,
+    /// The tools as rmcp values, converted once on first use.
+    pub(crate) wire: OnceLock<crate::rmcp::WireTools>,
+}
+
+/// An MCP server hosting [`ToolDef`]s from any source (the `#[tool]` macro,
+/// the builder, OpenAPI generation) behind one middleware onion.
+///
+/// Build one with [`Server::builder`], then serve it with
+/// [`serve_stdio`](Self::serve_stdio), [`serve_http`](Self::serve_http),
+/// [`serve_io`](Self::serve_io), or mount [`router`](Self::router) in an
+/// axum app. Cloning is cheap: clones share the tools.
+///
+/// ```
+/// use mcp_server::Server;
+///
+/// let server = Server::builder()
+///     .name("greeter")
+///     .version("1.0.0")
+///     .instructions("Use `greet` to greet someone.")
+///     .tool(mcp_core::tool("greet").description("Greets.").run(|| async { "hello" })?)
+///     .build()?;
+/// assert_eq!(server.tools().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Server<C = ()> {
+    pub(crate) inner: Arc<Inner<C>>,
+}
+
+impl Server {
+    /// A builder of a server without a per-session context, with no tools,
+    /// named after this crate until [`name`](ServerBuilder::name) is called.
+    /// For a typed per-session context use [`ServerBuilder::new`] and
+    /// [`ServerBuilder::context`].
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::new()
+    }
+}
+
+impl<C: Send + Sync + 'static> Server<C> {
+    pub(crate) fn from_inner(inner: Inner<C>) -> Self {
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// The name sent as `serverInfo.name`.
+    pub fn name(&self) -> &str {
+        &self.inner.identity.name
+    }
+
+    /// The version sent as `serverInfo.version`.
+    pub fn version(&self) -> &str {
+        &self.inner.identity.version
+    }
+
+    /// The hosted tools' protocol values, in listing order.
+    pub fn tools(&self) -> impl Iterator<Item = &Tool> {
+        self.inner.tools.all().iter().map(ToolDef::tool)
+    }
+
+    /// The hosted tool called `name`.
+    pub fn tool(&self, name: &str) -> Option<&ToolDef<C>> {
+        self.inner.tools.get(name)
+    }
+
+    /// The number of tools per `tools/list` page.
+    pub fn page_size(&self) -> usize {
+        self.inner.page_size
+    }
+
+    /// Every tool as one `tools/list` result for a 2025-11-25 client
+    /// (`{"tools": [...]}`, unpaginated), as `mcp-server tools` prints it.
+    pub fn tools_json(&self) -> Value {
+        let tools: Vec<Value> = self
+            .tools()
+            .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
+            .collect();
+        json!({ "tools": tools })
+    }
+}
+
+impl<C> Clone for Server<C> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<C> fmt::Debug for Server<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("name", &self.inner.identity.name)
+            .field("version", &self.inner.identity.version)
+            .field("tools", &self.inner.tools.all().len())
+            .field("middleware_layers", &self.inner.layers.len())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,145 @@
+//! Streamable HTTP: the `/mcp` endpoint, its checks, and graceful shutdown.
+
+mod auth;
+mod config;
+mod lift_body;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use ::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use ::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub use self::config::HttpConfig;
+use crate::rmcp::Handler;
+use crate::{ServeError, Server, TransportKind};
+
+impl<C: Send + Sync + 'static> Server<C> {
+    /// The MCP endpoint as an axum [`Router`] to mount in an existing app
+    /// (serving [`HttpConfig::path`], `/mcp` by default), with the Host,
+    /// Origin, bearer-token and body-size checks of `config`.
+    ///
+    /// Cancel [`HttpConfig::cancellation_token`] to end every session.
+    pub fn router(&self, config: &HttpConfig) -> Router {
+        let server = self.clone();
+        let mut rmcp_config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(config.allowed_hosts.iter().cloned())
+            .with_allowed_origins(config.allowed_origins.iter().cloned())
+            .enforce_origin_validation()
+            .with_legacy_session_mode(!config.stateless)
+            .with_json_response(config.stateless)
+            .with_max_request_body_bytes(config.max_body_bytes)
+            .with_cancellation_token(config.cancellation.clone());
+        if config.allowed_hosts.is_empty() {
+            rmcp_config = rmcp_config.disable_allowed_hosts();
+        }
+        let service = StreamableHttpService::new(
+            move || Ok(Handler::new(server.clone(), TransportKind::Http)),
+            Arc::new(LocalSessionManager::default()),
+            rmcp_config,
+        );
+        let router = Router::new()
+            .route_service(&config.path, service)
+            .layer(axum::middleware::map_response(lift_body::lift_execution));
+        match &config.bearer_token {
+            Some(token) => router.layer(axum::middleware::from_fn_with_state(
+                auth::BearerToken::new(token),
+                auth::require_bearer,
+            )),
+            None => router,
+        }
+    }
+
+    /// Serves Streamable HTTP at `http://{addr}/mcp` with the default
+    /// [`HttpConfig`] until SIGINT or SIGTERM.
+    pub async fn serve_http(self, addr: SocketAddr) -> Result<(), ServeError> {
+        self.bind_http(addr, HttpConfig::default())
+            .await?
+            .run()
+            .await
+    }
+
+    /// Binds the listening socket (port 0 picks a free port) without serving
+    /// yet, so the caller can learn the address first.
+    pub async fn bind_http(
+        self,
+        addr: SocketAddr,
+        config: HttpConfig,
+    ) -> Result<HttpServer, ServeError> {
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: addr.to_string(),
+                source,
+            })?;
+        let local_addr = listener.local_addr().map_err(|source| ServeError::Io {
+            context: "reading the bound address",
+            source,
+        })?;
+        Ok(HttpServer {
+            router: self.router(&config),
+            listener,
+            local_addr,
+            config,
+        })
+    }
+}
+
+/// A bound Streamable HTTP server, ready to [`run`](Self::run).
+#[derive(Debug)]
+pub struct HttpServer {
+    listener: TcpListener,
+    local_addr: SocketAddr,
+    router: Router,
+    config: HttpConfig,
+}
+
+impl HttpServer {
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The endpoint URL, for example `http://127.0.0.1:8000/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.local_addr, self.config.path)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops accepting connections and
+    /// lets in-flight calls finish (up to [`HttpConfig::shutdown_grace`]).
+    pub async fn run(self) -> Result<(), ServeError> {
+        self.run_until(super::shutdown::signal()).await
+    }
+
+    /// Serves until `shutdown` completes, then shuts down gracefully as
+    /// [`run`](Self::run) does.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        let sessions: CancellationToken = self.config.cancellation.clone();
+        let grace = self.config.shutdown_grace;
+        let end_sessions = sessions.clone();
+        let graceful = async move {
+            shutdown.await;
+            tracing::info!("shutting down: no new connections, finishing in-flight calls");
+            tokio::spawn(async move {
+                tokio::time::sleep(grace).await;
+                end_sessions.cancel();
+            });
+        };
+        tracing::info!(url = %self.url(), "serving MCP over Streamable HTTP");
+        let served = axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(graceful)
+            .await;
+        sessions.cancel();
+        served.map_err(|source| ServeError::Io {
+            context: "serving HTTP",
+            source,
+        })
+    }
+}

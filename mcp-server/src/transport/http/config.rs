@@ -1,0 +1,119 @@
+//! The settings of the Streamable HTTP endpoint.
+
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+/// Settings of the Streamable HTTP endpoint.
+///
+/// Defaults: path `/mcp`; stateful sessions; `Host` must be `localhost`,
+/// `127.0.0.1` or `::1` (any port); a present `Origin` must be a loopback
+/// origin (`http(s)://localhost|127.0.0.1|[::1]`, any port), so a web page
+/// cannot reach a local server through DNS rebinding (403 otherwise); no
+/// bearer token; request bodies up to 4 MiB (413 beyond); 10 s for in-flight
+/// calls at shutdown.
+///
+/// **Stateless mode** ([`stateless`](Self::stateless)) keeps no state
+/// between requests: every POST is served on its own (no `Mcp-Session-Id`,
+/// no standalone SSE stream, JSON responses when the call sends no
+/// notifications), so replicas can sit behind any load balancer without
+/// sticky sessions. The per-session context is then made per request.
+#[derive(Clone, Debug)]
+pub struct HttpConfig {
+    pub(crate) path: String,
+    pub(crate) stateless: bool,
+    pub(crate) allowed_hosts: Vec<String>,
+    pub(crate) allowed_origins: Vec<String>,
+    pub(crate) bearer_token: Option<String>,
+    pub(crate) max_body_bytes: usize,
+    pub(crate) shutdown_grace: Duration,
+    pub(crate) cancellation: CancellationToken,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            path: "/mcp".to_owned(),
+            stateless: false,
+            allowed_hosts: ["localhost", "127.0.0.1", "::1"]
+                .map(str::to_owned)
+                .to_vec(),
+            allowed_origins: ["http", "https"]
+                .into_iter()
+                .flat_map(|scheme| {
+                    ["localhost", "127.0.0.1", "[::1]"]
+                        .map(move |host| format!("{scheme}://{host}:*"))
+                })
+                .collect(),
+            bearer_token: None,
+            max_body_bytes: 4 * 1024 * 1024,
+            shutdown_grace: Duration::from_secs(10),
+            cancellation: CancellationToken::new(),
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The defaults described on the type.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The endpoint's path (default `/mcp`).
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Serves without sessions (see the type's docs).
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// Also accepts `Host` (a hostname, or `host:port`), for example the
+    /// public name of a deployment.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.allowed_hosts.push(host.into());
+        self
+    }
+
+    /// Accepts any `Host` header. Only for servers behind a proxy that
+    /// checks it: this disables DNS-rebinding protection by `Host`.
+    pub fn any_host(mut self) -> Self {
+        self.allowed_hosts.clear();
+        self
+    }
+
+    /// Also accepts `Origin` (scheme, host and optional port, `:*` for any
+    /// port), for example `https://app.example.com`.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// Requires `Authorization: Bearer {token}` on every request (401
+    /// without it).
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+
+    /// The largest accepted request body (413 beyond).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// How long in-flight calls may run on after a shutdown signal.
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// A token that ends every session when cancelled.
+    pub fn cancellation_token(mut self, token: CancellationToken) -> Self {
+        self.cancellation = token;
+        self
+    }
+}

@@ -1,0 +1,53 @@
+//! One session over stdio or any pair of byte streams.
+
+use ::rmcp::ServiceExt;
+use ::rmcp::transport::IntoTransport;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::lift::LiftExecution;
+use crate::rmcp::Handler;
+use crate::{ServeError, Server, TransportKind};
+
+impl<C: Send + Sync + 'static> Server<C> {
+    /// Serves one session over standard input and output until the client
+    /// closes it. Nothing but protocol messages is written to stdout; log
+    /// through `tracing` to stderr.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        let (reader, writer) = ::rmcp::transport::stdio_pipes();
+        self.serve_rw(reader, writer, TransportKind::Stdio).await
+    }
+
+    /// Serves one session over a reader and a writer (for example the two
+    /// halves of a `tokio::io::duplex`) until the client closes it.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        self.serve_rw(reader, writer, TransportKind::Io).await
+    }
+
+    async fn serve_rw<R, W>(
+        self,
+        reader: R,
+        writer: W,
+        kind: TransportKind,
+    ) -> Result<(), ServeError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let transport = LiftExecution::new(IntoTransport::<_, std::io::Error, _>::into_transport(
+            (reader, writer),
+        ));
+        let running = Handler::new(self, kind)
+            .serve(transport)
+            .await
+            .map_err(|error| ServeError::Session(error.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|error| ServeError::Session(format!("the session task failed: {error}")))?;
+        Ok(())
+    }
+}

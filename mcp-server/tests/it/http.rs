@@ -1,0 +1,245 @@
+//! Streamable HTTP: sessions, stateless mode, Host/Origin, bearer token,
+//! body limit, and `execution` through the body rewrite.
+
+use std::net::SocketAddr;
+
+use mcp_server::{HttpConfig, Server};
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::support::meta_2026;
+
+struct Running {
+    url: String,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+async fn start(server: Server, config: HttpConfig) -> Running {
+    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let http = server.bind_http(addr, config).await.unwrap();
+    let url = http.url();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    Running {
+        url,
+        stop: Some(stop),
+    }
+}
+
+fn headers() -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        "accept",
+        HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    headers.insert("content-type", HeaderValue::from_static("application/json"));
+    headers
+}
+
+/// The JSON-RPC message of a response body (JSON, or the SSE event with an id).
+async fn message(response: reqwest::Response) -> Value {
+    let is_sse = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|v| v.to_str().unwrap().starts_with("text/event-stream"));
+    let text = response.text().await.unwrap();
+    if !is_sse {
+        return serde_json::from_str(&text).unwrap();
+    }
+    text.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(str::trim_start)
+                .collect();
+            serde_json::from_str::<Value>(&data.join("\n")).ok()
+        })
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC reply in {text}"))
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+}
+
+#[tokio::test]
+async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
+    let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
+    let http = reqwest::Client::new();
+    let init = http
+        .post(&running.url)
+        .headers(headers())
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(init.status(), 200);
+    let session = init
+        .headers()
+        .get("mcp-session-id")
+        .expect("a session id")
+        .clone();
+    assert_eq!(
+        message(init).await["result"]["serverInfo"]["name"],
+        "mcp-server"
+    );
+    let notified = http
+        .post(&running.url)
+        .headers(headers())
+        .header("mcp-session-id", session.clone())
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(notified.status(), 202);
+    let list = http
+        .post(&running.url)
+        .headers(headers())
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .send()
+        .await
+        .unwrap();
+    let list = message(list).await;
+    assert_eq!(
+        list["result"]["tools"][1]["execution"],
+        json!({"taskSupport": "forbidden"}),
+        "{list}"
+    );
+    assert!(!list.to_string().contains("rs.mcp-toolkit/execution"));
+}
+
+#[tokio::test]
+async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
+    let running = start(
+        crate::execution_wire::server(),
+        HttpConfig::new().stateless(true),
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let list = http
+        .post(&running.url)
+        .headers(headers())
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .json(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta_2026()}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(list.status(), 200);
+    assert!(list.headers().get("mcp-session-id").is_none());
+    let list = message(list).await;
+    assert_eq!(
+        list["result"]["tools"].as_array().unwrap().len(),
+        3,
+        "{list}"
+    );
+    assert!(
+        list["result"]["tools"][1].get("execution").is_none(),
+        "{list}"
+    );
+}
+
+#[tokio::test]
+async fn foreign_host_and_origin_are_forbidden() {
+    let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
+    let http = reqwest::Client::new();
+    let origin = http
+        .post(&running.url)
+        .headers(headers())
+        .header("origin", "https://evil.example")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(origin.status(), 403);
+    let host = http
+        .post(&running.url)
+        .headers(headers())
+        .header("host", "evil.example")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(host.status(), 403);
+    let local = http
+        .post(&running.url)
+        .headers(headers())
+        .header("origin", "http://localhost:3000")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(local.status(), 200);
+}
+
+#[tokio::test]
+async fn a_bearer_token_is_required_when_configured() {
+    let running = start(
+        crate::execution_wire::server(),
+        HttpConfig::new().bearer_token("s3cret"),
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let missing = http
+        .post(&running.url)
+        .headers(headers())
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 401);
+    assert_eq!(missing.headers()["www-authenticate"], "Bearer");
+    let wrong = http
+        .post(&running.url)
+        .headers(headers())
+        .bearer_auth("guess")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 401);
+    let right = http
+        .post(&running.url)
+        .headers(headers())
+        .bearer_auth("s3cret")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(right.status(), 200);
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_rejected() {
+    let running = start(
+        crate::execution_wire::server(),
+        HttpConfig::new().max_body_bytes(1024),
+    )
+    .await;
+    let mut big = initialize();
+    big["params"]["clientInfo"]["name"] = json!("x".repeat(4096));
+    let reply = reqwest::Client::new()
+        .post(&running.url)
+        .headers(headers())
+        .json(&big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 413);
+}

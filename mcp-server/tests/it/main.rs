@@ -1,0 +1,12 @@
+//! Integration tests of `mcp-server`: in-process sessions over
+//! `tokio::io::duplex` with an rmcp client or raw JSON-RPC, HTTP checks, the
+//! CLI, and the official Python SDK as a real peer.
+
+mod call_tool;
+mod cli;
+mod e2e_python;
+mod execution_wire;
+mod http;
+mod middleware_order;
+mod pagination;
+mod support;

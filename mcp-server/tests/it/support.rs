@@ -1,0 +1,137 @@
+//! Shared helpers: serve a server in process and talk to it.
+
+use std::sync::Arc;
+
+use mcp_server::Server;
+use rmcp::model::{ClientConfig, ProgressNotificationParam, ProtocolVersion};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+use tokio::sync::mpsc;
+
+/// Starts `server` on one end of a duplex pipe and returns the other end.
+pub(crate) fn spawn_server<C: Send + Sync + 'static>(server: Server<C>) -> DuplexStream {
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let (reader, writer) = tokio::io::split(server_end);
+    tokio::spawn(async move {
+        if let Err(error) = server.serve_io(reader, writer).await {
+            eprintln!("server ended: {error}");
+        }
+    });
+    client_end
+}
+
+/// A client that forwards progress notifications to a channel.
+#[derive(Clone)]
+pub(crate) struct TestClient {
+    pub(crate) progress: mpsc::UnboundedSender<ProgressNotificationParam>,
+    pub(crate) version: ProtocolVersion,
+}
+
+impl ClientHandler for TestClient {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default().with_protocol_version(self.version.clone())
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.progress.send(params);
+    }
+}
+
+/// An rmcp client session with `server` speaking `version`, plus its
+/// progress notifications.
+pub(crate) async fn connect<C: Send + Sync + 'static>(
+    server: Server<C>,
+    version: ProtocolVersion,
+) -> (
+    RunningService<RoleClient, TestClient>,
+    mpsc::UnboundedReceiver<ProgressNotificationParam>,
+) {
+    let (progress, received) = mpsc::unbounded_channel();
+    let client = TestClient { progress, version }
+        .serve(spawn_server(server))
+        .await
+        .expect("the client connects");
+    (client, received)
+}
+
+/// A raw JSON-RPC session: newline-delimited JSON over the pipe.
+pub(crate) struct Raw {
+    reader: BufReader<ReadHalf<DuplexStream>>,
+    writer: WriteHalf<DuplexStream>,
+    pub(crate) notifications: Vec<Value>,
+}
+
+impl Raw {
+    pub(crate) fn new<C: Send + Sync + 'static>(server: Server<C>) -> Self {
+        let (reader, writer) = tokio::io::split(spawn_server(server));
+        Self {
+            reader: BufReader::new(reader),
+            writer,
+            notifications: Vec::new(),
+        }
+    }
+
+    pub(crate) async fn send(&mut self, message: Value) {
+        let mut line = serde_json::to_vec(&message).unwrap();
+        line.push(b'\n');
+        self.writer.write_all(&line).await.unwrap();
+    }
+
+    /// The response with `id`, keeping notifications that come first.
+    pub(crate) async fn response(&mut self, id: i64) -> Value {
+        loop {
+            let mut line = String::new();
+            let read = tokio::time::timeout(
+                std::time::Duration::from_secs(10),
+                self.reader.read_line(&mut line),
+            )
+            .await
+            .expect("a reply within 10 s")
+            .unwrap();
+            assert!(read > 0, "the server closed the pipe");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message.get("id") == Some(&json!(id)) {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    pub(crate) async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.response(id).await
+    }
+
+    /// The 2025-11-25 handshake.
+    pub(crate) async fn initialize_2025(&mut self) -> Value {
+        let reply = self
+            .request(
+                0,
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}),
+            )
+            .await;
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        reply
+    }
+}
+
+/// The per-request `_meta` a 2026-07-28 client sends.
+pub(crate) fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}
+    })
+}
+
+/// A shared log of events, for ordering assertions.
+pub(crate) type Log = Arc<std::sync::Mutex<Vec<String>>>;
