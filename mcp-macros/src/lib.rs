@@ -68,3 +68,45 @@ fn expand_tool(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     let sibling = tool.sibling();
     quote!(#item #sibling)
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The expansion of the issue's `delete_user` example, pretty-printed.
+    #[test]
+    fn delete_user_expansion() {
+        let args = quote! {
+            name = "delete_user",
+            title = "Delete user",
+            annotations(destroy, closed_world),
+            icon(png = "https://example.com/delete.png", sizes = ["48x48", "any"]),
+            execution = "optional",
+            meta("com.example.acme/audit-tier" = "high"),
+        };
+        let item = quote! {
+            /// Permanently remove a user account by id. This cannot be undone.
+            async fn delete_user(req: DeleteRequest) -> Result<DeleteResponse, MyError> {
+                do_delete(req.id).await
+            }
+        };
+        let expanded = super::expand_tool(args, item);
+        let file = syn::parse2::<syn::File>(expanded).expect("the expansion parses as items");
+        insta::assert_snapshot!(prettyplease::unparse(&file));
+    }
+
+    /// Errors leave the function alone and add a stub, not a cascade.
+    #[test]
+    fn errors_expand_to_the_fallback() {
+        let expanded = super::expand_tool(
+            quote!(execution = "sometimes"),
+            quote!(
+                fn add(a: i64) -> i64 {
+                    a
+                }
+            ),
+        );
+        let file = syn::parse2::<syn::File>(expanded).expect("the expansion parses as items");
+        insta::assert_snapshot!(prettyplease::unparse(&file));
+    }
+}

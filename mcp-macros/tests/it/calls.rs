@@ -45,3 +45,28 @@ fn plain_arguments_good_and_bad() {
         wrong.text_content()
     );
 }
+
+/// Shouts.
+#[mcp_core::tool]
+async fn shout(text: String) -> String {
+    text.to_uppercase()
+}
+
+#[test]
+fn a_single_plain_argument_is_a_property() {
+    let def: ToolDef = shout_tool().unwrap();
+    insta::assert_json_snapshot!("shout_input_schema", def.tool().input_schema);
+    assert!(def.tool().output_schema.is_none());
+    assert_eq!(
+        block_on(def.invoke(json!({"text": "hi"}))).text_content(),
+        "HI"
+    );
+    let bad = block_on(def.invoke(json!({"txt": "hi"})));
+    assert!(bad.is_error());
+    assert!(
+        bad.text_content().contains("missing field `text`"),
+        "{}",
+        bad.text_content()
+    );
+    assert_eq!(block_on(shout("a".to_owned())), "A");
+}

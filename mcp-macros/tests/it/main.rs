@@ -6,3 +6,4 @@
 
 mod calls;
 mod parity;
+mod toolbox;
