@@ -56,3 +56,37 @@ pub enum CallError {
     #[error("the call was cancelled")]
     Cancelled,
 }
+
+impl CallError {
+    /// A transport error without its URL (which may hold a query credential).
+    pub(crate) fn transport(error: &reqwest::Error) -> Self {
+        let error = error_without_url(error);
+        Self::Transport(error)
+    }
+}
+
+fn error_without_url(error: &reqwest::Error) -> String {
+    use std::error::Error as _;
+    let kind = if error.is_connect() {
+        "connection failed"
+    } else if error.is_body() || error.is_decode() {
+        "reading the response body failed"
+    } else if error.is_redirect() {
+        "redirect failed"
+    } else if error.is_request() {
+        "sending the request failed"
+    } else {
+        "http error"
+    };
+    let mut causes = Vec::new();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        causes.push(cause.to_string());
+        source = cause.source();
+    }
+    if causes.is_empty() {
+        kind.to_owned()
+    } else {
+        format!("{kind}: {}", causes.join(": "))
+    }
+}

@@ -139,6 +139,11 @@ fn place<'r>(
             parameter.explode,
             parameter.allow_reserved,
         )),
+        // The specification says these header parameters SHALL be ignored:
+        // the media types and the credentials decide them.
+        ParameterLocation::Header
+            if ["accept", "content-type", "authorization"]
+                .contains(&name.to_ascii_lowercase().as_str()) => {}
         ParameterLocation::Header => {
             let header = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| CallError::InvalidHeader(parameter.name.clone()))?;

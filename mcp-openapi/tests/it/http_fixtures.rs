@@ -1,7 +1,14 @@
 //! Hand-made routes and bindings for the request tests (the IR types are
 //! `#[non_exhaustive]`, so they are made from their JSON form).
 
-use mcp_openapi::{HttpRoute, RequestBinding};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_core::ToolDef;
+use mcp_openapi::{
+    ClientConfig, ClientConfigBuilder, Credentials, HttpRoute, HttpToolHandler, RequestBinding,
+    RetryPolicy,
+};
 use serde_json::{Value, json};
 
 /// A route of `method` on `path` with `parameters` (IR JSON) and an optional body.
@@ -54,4 +61,33 @@ pub(crate) fn binding(
 /// A request body (IR JSON) with one media type.
 pub(crate) fn body(media_type: &str, schema: Value, required: bool) -> Value {
     json!({"required": required, "description": null, "content": [{"media_type": media_type, "schema": schema, "encoding": {}}]})
+}
+
+/// A generated-style tool: `route` called through an [`HttpToolHandler`].
+pub(crate) fn tool_def(
+    route: HttpRoute,
+    binding: RequestBinding,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    config: ClientConfig,
+) -> ToolDef {
+    let mut builder = mcp_core::tool("test_tool")
+        .input_schema(input_schema.as_object().cloned().expect("object schema"));
+    if let Some(output) = output_schema {
+        builder = builder.output_schema(output.as_object().cloned().expect("object schema"));
+    }
+    let tool = builder.build().expect("tool");
+    ToolDef::new(
+        tool,
+        HttpToolHandler::new(Arc::new(route), binding, Arc::new(config)),
+    )
+    .expect("tool def")
+}
+
+/// A configuration sending to `base` with fast retries.
+pub(crate) fn config(base: &str) -> ClientConfigBuilder {
+    ClientConfig::builder()
+        .base_url(base)
+        .credentials(Credentials::new())
+        .retry(RetryPolicy::default().base_delay(Duration::from_millis(5)))
 }
