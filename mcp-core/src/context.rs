@@ -8,7 +8,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{JsonObject, Meta, Tool};
+use crate::{
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, JsonObject, LogMessage,
+    LoggingLevel, Meta, Tool,
+};
 
 /// A boxed, sendable future: what handlers and middleware return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -78,6 +81,34 @@ pub trait CallChannel: Send + Sync + fmt::Debug {
 
     /// Completes when the client cancels the call.
     fn cancelled(&self) -> BoxFuture<'_, ()>;
+
+    /// Sends `notifications/message` when the session's logging level (set
+    /// by `logging/setLevel`) lets `message` through. The default drops it.
+    fn log(&self, message: LogMessage) -> BoxFuture<'_, Result<(), ChannelError>> {
+        let _ = message;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    /// The default reports that the channel cannot.
+    fn create_message(
+        &self,
+        request: CreateMessageRequest,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
+        let _ = request;
+        Box::pin(std::future::ready(Err(ChannelError::Unsupported {
+            capability: "sampling",
+        })))
+    }
+
+    /// Asks the user for input through the client (`elicitation/create`).
+    /// The default reports that the channel cannot.
+    fn elicit(&self, request: ElicitRequest) -> BoxFuture<'_, Result<ElicitResult, ChannelError>> {
+        let _ = request;
+        Box::pin(std::future::ready(Err(ChannelError::Unsupported {
+            capability: "elicitation",
+        })))
+    }
 }
 
 /// Why a message could not reach the client.
@@ -90,6 +121,16 @@ pub enum ChannelError {
     /// The transport failed.
     #[error("sending to the client failed: {0}")]
     Transport(String),
+    /// The client did not declare the capability a request needs (or the
+    /// server cannot reach it).
+    #[error("the client does not support {capability}")]
+    Unsupported {
+        /// `sampling` or `elicitation`.
+        capability: &'static str,
+    },
+    /// The client answered the request with an error.
+    #[error("the client rejected the request: {0}")]
+    Rejected(String),
 }
 
 /// The call a handler or middleware serves: the request, the tool it
@@ -194,6 +235,64 @@ impl<C> ToolCallContext<C> {
         match &self.channel {
             Some(channel) => channel.cancelled().await,
             None => std::future::pending().await,
+        }
+    }
+
+    /// Sends a log message (`notifications/message`) at `level`; the
+    /// server drops it when the client's `logging/setLevel` filters it out,
+    /// and without a channel.
+    pub async fn log(
+        &self,
+        level: LoggingLevel,
+        data: impl Into<Value>,
+    ) -> Result<(), ChannelError> {
+        let message = LogMessage::new(level, data);
+        match &self.channel {
+            Some(channel) => channel.log(message).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    /// Written once, it works for 2025-11-25 clients (a request to the
+    /// client) and 2026-07-28 clients (an input-required result, after
+    /// which the server runs the handler again with the answer).
+    pub async fn sample(
+        &self,
+        request: CreateMessageRequest,
+    ) -> Result<CreateMessageResult, ChannelError> {
+        match &self.channel {
+            Some(channel) => channel.create_message(request).await,
+            None => Err(ChannelError::Unsupported {
+                capability: "sampling",
+            }),
+        }
+    }
+
+    /// Asks the user for input through the client (`elicitation/create`),
+    /// for clients of both protocol generations like [`sample`](Self::sample).
+    ///
+    /// ```
+    /// use mcp_core::{tool, ElicitAction, ElicitRequest, JsonObject, ToolCallContext, ToolDef};
+    /// use serde_json::json;
+    ///
+    /// let ask: ToolDef = tool("ask")
+    ///     .run(|_: JsonObject, cx: ToolCallContext| async move {
+    ///         let request = ElicitRequest::new("Name?", json!({"type": "object"})).map_err(|e| e.to_string())?;
+    ///         let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
+    ///         Ok::<_, String>(format!("{:?}", answer.action))
+    ///     })
+    ///     .unwrap();
+    /// // Outside a server there is no client to ask.
+    /// let result = futures_executor::block_on(ask.invoke(json!({})));
+    /// assert_eq!(result.text_content(), "the client does not support elicitation");
+    /// ```
+    pub async fn elicit(&self, request: ElicitRequest) -> Result<ElicitResult, ChannelError> {
+        match &self.channel {
+            Some(channel) => channel.elicit(request).await,
+            None => Err(ChannelError::Unsupported {
+                capability: "elicitation",
+            }),
         }
     }
 

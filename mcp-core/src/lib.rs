@@ -55,6 +55,18 @@ mod result;
 pub mod schema;
 mod tool;
 mod tool_def;
+// issue 7: resources, prompts, completion, logging, sampling, elicitation
+mod completion;
+mod elicitation;
+mod logging;
+mod prompt;
+mod prompt_builder;
+mod prompt_def;
+mod resource;
+mod resource_builder;
+mod resource_def;
+mod sampling;
+mod uri_template;
 
 #[cfg(feature = "rmcp")]
 mod rmcp_conversions;
@@ -86,6 +98,26 @@ pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
 pub use result::{CallToolResult, IntoCallToolResult};
 pub use tool::Tool;
 pub use tool_def::ToolDef;
+// issue 7: resources, prompts, completion, logging, sampling, elicitation
+pub use completion::{
+    CompleteRequest, CompleteResult, Completer, Completion, CompletionArgument,
+    CompletionReference, MAX_COMPLETION_VALUES,
+};
+pub use elicitation::{ElicitAction, ElicitRequest, ElicitResult};
+pub use logging::{InvalidLoggingLevel, LogMessage, LoggingLevel};
+pub use prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
+pub use prompt_builder::{PromptBuilder, prompt};
+pub use prompt_def::{
+    IntoGetPromptResult, PromptDef, PromptError, PromptFn, PromptHandler, PromptRequest,
+};
+pub use resource::{ReadResourceResult, Resource, ResourceTemplate};
+pub use resource_builder::{ResourceBuilder, resource, resource_template};
+pub use resource_def::{
+    IntoReadResourceResult, ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind,
+    ResourceRequest,
+};
+pub use sampling::{CreateMessageRequest, CreateMessageResult, SamplingMessage};
+pub use uri_template::{UriTemplate, UriTemplateError};
 
 /// A JSON object: the type of schemas, arguments and `_meta`.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

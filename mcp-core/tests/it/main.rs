@@ -5,5 +5,6 @@ mod builder;
 mod middleware_order;
 #[cfg(feature = "rmcp")]
 mod rmcp_roundtrip;
+mod server_surface;
 mod spec_schema;
 mod wire;

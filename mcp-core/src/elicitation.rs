@@ -1,0 +1,113 @@
+//! Asking the user for input through the client (`elicitation/create`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{JsonObject, Meta};
+
+/// The parameters of an `elicitation/create` request in form mode: a
+/// message for the user and the flat object schema of the answer.
+///
+/// The schema's properties are primitives (string, number, integer,
+/// boolean), single- and multi-select enums (`enum`, `oneOf` of
+/// `const`/`title`, `items.enum`, `items.anyOf`, the legacy `enumNames`),
+/// each optionally with a `default`.
+///
+/// ```
+/// use mcp_core::ElicitRequest;
+/// use serde_json::json;
+///
+/// let request = ElicitRequest::new(
+///     "Who are you?",
+///     json!({"type": "object", "properties": {"name": {"type": "string", "default": "Ada"}}}),
+/// )
+/// .unwrap();
+/// assert_eq!(serde_json::to_value(&request).unwrap()["requestedSchema"]["properties"]["name"]["default"], "Ada");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ElicitRequest {
+    /// What the user is asked.
+    pub message: String,
+    /// The JSON Schema of the answer; its root is `"type": "object"`.
+    pub requested_schema: JsonObject,
+    /// Extension metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
+    pub meta: Meta,
+}
+
+impl ElicitRequest {
+    /// A form request; `schema` must be a JSON object whose `type` is
+    /// `"object"`.
+    pub fn new(message: impl Into<String>, schema: Value) -> Result<Self, crate::SchemaError> {
+        let Value::Object(schema) = schema else {
+            return Err(crate::SchemaError::NotAnObject {
+                found: kind_of(&schema).to_owned(),
+            });
+        };
+        crate::schema::check_object_schema(&schema)?;
+        Ok(Self {
+            message: message.into(),
+            requested_schema: schema,
+            meta: Meta::new(),
+        })
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// What the user did with an elicitation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitAction {
+    /// The user submitted the form: `content` holds the answer.
+    Accept,
+    /// The user explicitly declined.
+    Decline,
+    /// The user dismissed the request without choosing.
+    Cancel,
+}
+
+/// The client's answer to `elicitation/create`.
+///
+/// ```
+/// use mcp_core::{ElicitAction, ElicitResult};
+///
+/// let answer: ElicitResult =
+///     serde_json::from_str(r#"{"action":"accept","content":{"name":"Ada"}}"#).unwrap();
+/// assert_eq!(answer.action, ElicitAction::Accept);
+/// assert_eq!(answer.content.unwrap()["name"], "Ada");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ElicitResult {
+    /// Accept, decline or cancel.
+    pub action: ElicitAction,
+    /// The submitted values, when accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<JsonObject>,
+    /// Extension metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
+    pub meta: Meta,
+}
+
+impl ElicitResult {
+    /// An answer with `action` and `content`.
+    pub fn new(action: ElicitAction, content: Option<JsonObject>) -> Self {
+        Self {
+            action,
+            content,
+            meta: Meta::new(),
+        }
+    }
+}
