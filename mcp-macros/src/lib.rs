@@ -1,7 +1,4 @@
-//! Attribute macros for `mcp-core`: `#[tool]` and `#[toolbox]`.
-//!
-//! Use them through `mcp_core` (feature `macros`, on by default); the
-//! documentation with examples is on [`macro@tool`].
+#![doc = include_str!("../README.md")]
 
 mod attr;
 mod ctxt;
@@ -19,13 +16,57 @@ use quote::quote;
 use crate::ctxt::Ctxt;
 use crate::expand::Tool;
 
-/// Makes an `async fn` an MCP tool.
+/// Makes an `async fn` an MCP tool: keeps the function and adds
+/// `<fn>_tool() -> Result<ToolDef<C>, ToolError>`, the `ToolBuilder` chain
+/// its signature and attributes spell.
+///
+/// Attribute keys are `ToolBuilder` method names (`title = ".."`,
+/// `annotations(read, ..)`, `icon(png = "..")`, `execution = "optional"`,
+/// `meta("k" = v)`, `metadata = BUNDLE`, ...), plus `name = ".."` and
+/// `crate = path`; the crate documentation walks through each.
+///
+/// ```
+/// /// Adds two numbers.
+/// #[mcp_core::tool(title = "Add", annotations(read))]
+/// async fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let def: mcp_core::ToolDef = add_tool()?;
+/// assert_eq!(def.tool().title.as_deref(), Some("Add"));
+/// # Ok::<(), mcp_core::ToolError>(())
+/// ```
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand_tool(args.into(), item.into()).into()
 }
 
-/// Makes the `#[tool]` methods of an impl block tools that share `self`.
+/// Makes the `#[tool]` methods of an impl block tools that share `self`:
+/// adds `<method>_tool(self: &Arc<Self>)` for each and
+/// `tools(self: &Arc<Self>) -> Result<Vec<ToolDef<C>>, ToolError>`.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// struct Greeter {
+///     greeting: String,
+/// }
+///
+/// #[mcp_core::toolbox]
+/// impl Greeter {
+///     /// Greets someone.
+///     #[tool]
+///     async fn greet(&self, name: String) -> String {
+///         format!("{} {name}", self.greeting)
+///     }
+/// }
+///
+/// let greeter = Arc::new(Greeter { greeting: "hi".into() });
+/// let tools: Vec<mcp_core::ToolDef> = greeter.tools()?;
+/// let result = futures_executor::block_on(tools[0].invoke(serde_json::json!({"name": "ada"})));
+/// assert_eq!(result.text_content(), "hi ada");
+/// # Ok::<(), mcp_core::ToolError>(())
+/// ```
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
     let item: TokenStream2 = item.into();

@@ -173,9 +173,26 @@ fn classify(cx: &mut Ctxt, ty: &Type) -> ArgKind {
             );
             ArgKind::Plain
         }
+        Type::Reference(reference) if is_borrowed_data(&reference.elem) => {
+            cx.error_spanned_by(
+                ty,
+                "tool arguments are owned values: take `String` or `Vec<T>` (a `&T` argument is the per-session context)",
+            );
+            ArgKind::Plain
+        }
         Type::Reference(_) => ArgKind::Session,
         ty if is_call_context(ty) => ArgKind::CallContext { by_ref: false },
         _ => ArgKind::Plain,
+    }
+}
+
+/// Whether `ty` is `str` or a slice: `&str` and `&[T]` are borrowed
+/// arguments by mistake, never a session context.
+fn is_borrowed_data(ty: &Type) -> bool {
+    match ty {
+        Type::Slice(_) => true,
+        Type::Path(path) => path.qself.is_none() && path.path.is_ident("str"),
+        _ => false,
     }
 }
 
