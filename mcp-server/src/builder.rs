@@ -4,11 +4,12 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use mcp_core::ToolDef;
 use mcp_core::middleware::{Layer, ToolMiddleware};
+use mcp_core::{ResourceDef, ToolDef};
 
 use crate::pagination::DEFAULT_PAGE_SIZE;
 use crate::registry::ToolSet;
+use crate::resources::ResourceSet;
 use crate::server::{ContextFn, Identity, Inner};
 use crate::{BuildError, Server, Session, ToolSource};
 
@@ -19,6 +20,7 @@ const HAND_WRITTEN: &str = "hand-written tools";
 pub struct ServerBuilder<C = ()> {
     identity: Identity,
     sources: Vec<ToolSource<C>>,
+    resources: Vec<ResourceDef<C>>,
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
     page_size: usize,
@@ -54,6 +56,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
                 instructions: None,
             },
             sources: Vec::new(),
+            resources: Vec::new(),
             layers: Vec::new(),
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -109,6 +112,18 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Adds a resource or resource template (see [`mcp_core::resource`]).
+    pub fn resource(mut self, def: ResourceDef<C>) -> Self {
+        self.resources.push(def);
+        self
+    }
+
+    /// Adds resources and resource templates.
+    pub fn resources(mut self, defs: impl IntoIterator<Item = ResourceDef<C>>) -> Self {
+        self.resources.extend(defs);
+        self
+    }
+
     /// Adds a server-wide middleware layer, wrapping every tool's own
     /// layers. The first added is the outermost: with server layers `a`, `b`
     /// and tool layers `c`, `d`, a call flows `a → b → c → d → handler`.
@@ -132,7 +147,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 
     /// Checks the configuration and builds the server.
     ///
-    /// Fails on duplicate tool names (naming both sources), on a prefix that
+    /// Fails on duplicate tool names (naming both sources) or resource URIs, on a prefix that
     /// makes a name invalid, on a zero page size, and when a context type
     /// other than `()` has no [`context`](Self::context) function.
     pub fn build(self) -> Result<Server<C>, BuildError> {
@@ -144,9 +159,11 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             None => unit_context::<C>()?,
         };
         let tools = ToolSet::from_sources(self.sources)?;
+        let resources = ResourceSet::new(self.resources)?;
         Ok(Server::from_inner(Inner {
             identity: self.identity,
             tools,
+            resources,
             layers: self.layers.into(),
             context,
             page_size: self.page_size,

@@ -18,6 +18,12 @@ pub enum BuildError {
         /// The source that defined it again.
         second: String,
     },
+    /// Two resources (or two templates) have the same URI.
+    #[error("duplicate resource `{uri}`")]
+    DuplicateResource {
+        /// The URI or URI template.
+        uri: String,
+    },
     /// A source prefix makes a tool name invalid.
     #[error("{source_label}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
     InvalidPrefix {

@@ -44,6 +44,7 @@ mod error;
 mod execution_wire;
 mod pagination;
 mod registry;
+mod resources;
 mod rmcp;
 mod server;
 mod session;

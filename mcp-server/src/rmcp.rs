@@ -5,6 +5,7 @@
 mod channel;
 mod convert;
 mod handler;
+mod resources;
 
 pub(crate) use convert::WireTools;
 pub(crate) use handler::Handler;

@@ -9,6 +9,7 @@ use mcp_core::{Tool, ToolDef};
 use serde_json::{Value, json};
 
 use crate::registry::ToolSet;
+use crate::resources::ResourceSet;
 use crate::{ServerBuilder, Session};
 
 /// Makes a session's context.
@@ -26,6 +27,7 @@ pub(crate) struct Identity {
 pub(crate) struct Inner<C> {
     pub(crate) identity: Identity,
     pub(crate) tools: ToolSet<C>,
+    pub(crate) resources: ResourceSet<C>,
     pub(crate) layers: Arc<[Layer<C>]>,
     pub(crate) context: ContextFn<C>,
     pub(crate) page_size: usize,
@@ -92,6 +94,16 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// The hosted tool called `name`.
     pub fn tool(&self, name: &str) -> Option<&ToolDef<C>> {
         self.inner.tools.get(name)
+    }
+
+    /// The hosted resources and resource templates: fixed resources first,
+    /// then templates, each in the order they were added.
+    pub fn resources(&self) -> impl Iterator<Item = &mcp_core::ResourceDef<C>> {
+        self.inner
+            .resources
+            .fixed()
+            .iter()
+            .chain(self.inner.resources.templates())
     }
 
     /// The number of tools per `tools/list` page.

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcp_core::{Hint, ToolCallContext, ToolDef, tool};
+use mcp_core::{Hint, ResourceDef, ToolCallContext, ToolDef, resource, tool};
 use mcp_server::Server;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -69,6 +69,15 @@ pub(crate) fn hand_written() -> Result<Vec<ToolDef>, CliError> {
     Ok(vec![add, countdown])
 }
 
+/// The embedded OpenAPI document, as a resource.
+fn openapi_document() -> Result<ResourceDef, CliError> {
+    Ok(resource("demo://petstore/openapi.yaml", "petstore-openapi")
+        .title("Petstore OpenAPI document")
+        .description("The OpenAPI document the demo's Petstore API implements.")
+        .mime_type("application/yaml")
+        .read(|| async { petstore_api::PETSTORE_YAML })?)
+}
+
 /// Runs the demo until SIGINT or SIGTERM.
 pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     let api = petstore_api::start().await?;
@@ -78,12 +87,18 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .version(env!("CARGO_PKG_VERSION"))
         .instructions("A demo: `add` adds integers, `countdown` reports progress.")
         .tools(hand_written()?)
+        .resource(openapi_document()?)
         .page_size(args.serving.page_size)
         .build()?;
     let mut notes = vec![format!("Petstore API (embedded): {api}")];
     notes.push(
         "OpenAPI tools: not available in this build (crate mcp-openapi has no generator yet)"
             .to_owned(),
+    );
+    notes.extend(
+        server
+            .resources()
+            .map(|def| format!("Resource: {}", def.uri())),
     );
     notes.push("Tools:".to_owned());
     notes.extend(server.tools().map(|tool| {

@@ -33,4 +33,7 @@ pub(crate) enum CliError {
     /// A hand-written demo tool is malformed.
     #[error("demo tool: {0}")]
     DemoTool(#[from] mcp_core::ToolError),
+    /// A hand-written demo resource is malformed.
+    #[error("demo resource: {0}")]
+    DemoResource(#[from] mcp_core::ResourceError),
 }

@@ -7,8 +7,10 @@ use std::sync::{Arc, OnceLock};
 use ::rmcp::ErrorData;
 use ::rmcp::handler::server::ServerHandler;
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool as WireTool,
+    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    Tool as WireTool,
 };
 use ::rmcp::service::{RequestContext, RoleServer};
 use futures_util::FutureExt;
@@ -63,8 +65,15 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         if let Some(title) = &identity.title {
             implementation = implementation.with_title(title.clone());
         }
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(implementation);
+        let capabilities = if self.server.inner.resources.is_empty() {
+            ServerCapabilities::builder().enable_tools().build()
+        } else {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build()
+        };
+        let mut info = ServerConfig::new(capabilities).with_server_info(implementation);
         if let Some(instructions) = &identity.instructions {
             info = info.with_instructions(instructions.clone());
         }
@@ -86,6 +95,45 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
             ListToolsResult::with_all_items(self.wire().page(page.range, with_execution));
         result.next_cursor = page.next_cursor;
         Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.and_then(|request| request.cursor);
+        let inner = &self.server.inner;
+        super::resources::list(&inner.resources, cursor.as_deref(), inner.page_size)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let cursor = request.and_then(|request| request.cursor);
+        let inner = &self.server.inner;
+        super::resources::list_templates(&inner.resources, cursor.as_deref(), inner.page_size)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let session_id = session_id(&context);
+        let ctx = self.session_ctx(session_id.clone());
+        let meta = request_meta(&context.meta, request.meta.as_ref());
+        super::resources::read(
+            &self.server.inner.resources,
+            &request.uri,
+            ctx,
+            session_id,
+            meta,
+        )
+        .await
+        .map(ReadResourceResponse::Complete)
     }
 
     fn get_tool(&self, name: &str) -> Option<WireTool> {

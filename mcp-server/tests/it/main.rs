@@ -9,4 +9,5 @@ mod execution_wire;
 mod http;
 mod middleware_order;
 mod pagination;
+mod resources;
 mod support;

@@ -1,0 +1,152 @@
+//! The answers a 2026-07-28 client gave to a call's questions, and the
+//! questions still open (the MRTR flow of [`super::interaction`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use ::rmcp::model::{InputRequest, InputRequiredResult};
+use mcp_core::ChannelError;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A `requestState` that this process did not issue, or that was changed.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("requestState failed its integrity check: {0}")]
+pub(crate) struct TamperedState(&'static str);
+
+/// One round of a call: the answers so far and the questions asked.
+#[derive(Debug, Default)]
+pub(crate) struct InputGate {
+    answers: BTreeMap<String, Value>,
+    questions: Mutex<BTreeMap<String, Value>>,
+    counter: AtomicUsize,
+}
+
+impl InputGate {
+    /// The gate of a request carrying `input_responses` and the
+    /// `request_state` of an earlier round (checked and unsealed).
+    pub(crate) fn open(
+        input_responses: Option<&BTreeMap<String, Value>>,
+        request_state: Option<&str>,
+    ) -> Result<Self, TamperedState> {
+        let mut answers = match request_state {
+            Some(state) => unseal(state)?,
+            None => BTreeMap::new(),
+        };
+        for (key, value) in input_responses.into_iter().flatten() {
+            answers.insert(key.clone(), value.clone());
+        }
+        Ok(Self {
+            answers,
+            ..Self::default()
+        })
+    }
+
+    /// The answer to `request` (a `{"method", "params"}` object) under
+    /// `key` (or `{kind}-{n}`, numbered in asking order), or a future that
+    /// never completes after noting the question. An answer of the wrong
+    /// shape counts as none, so the question is asked again.
+    pub(crate) async fn ask<T: DeserializeOwned>(
+        &self,
+        key: Option<String>,
+        kind: &str,
+        request: Value,
+    ) -> Result<T, ChannelError> {
+        let number = self.counter.fetch_add(1, Ordering::Relaxed);
+        let key = key.unwrap_or_else(|| format!("{kind}-{number}"));
+        if let Some(answer) = self.answers.get(&key) {
+            match serde_json::from_value(answer.clone()) {
+                Ok(answer) => return Ok(answer),
+                Err(error) => tracing::debug!(%key, %error, "an input response has the wrong shape; asking again"),
+            }
+        }
+        self.questions.lock().unwrap_or_else(PoisonError::into_inner).insert(key, request);
+        std::future::pending().await
+    }
+
+    /// The input-required result for the open questions, if any.
+    pub(crate) fn input_required(&self) -> Option<InputRequiredResult> {
+        let questions = self.questions.lock().unwrap_or_else(PoisonError::into_inner);
+        if questions.is_empty() {
+            return None;
+        }
+        let requests: BTreeMap<String, InputRequest> = questions
+            .iter()
+            .filter_map(|(key, request)| match serde_json::from_value(request.clone()) {
+                Ok(request) => Some((key.clone(), request)),
+                Err(error) => {
+                    tracing::error!(%key, %error, "an input request has no rmcp equivalent");
+                    None
+                }
+            })
+            .collect();
+        Some(InputRequiredResult::new(Some(requests), Some(seal(&self.answers))))
+    }
+}
+
+/// The per-process key of `requestState` tags: a random SipHash key.
+fn key() -> &'static RandomState {
+    static KEY: OnceLock<RandomState> = OnceLock::new();
+    KEY.get_or_init(RandomState::new)
+}
+
+fn tag(payload: &str) -> String {
+    format!("{:016x}", key().hash_one(payload))
+}
+
+/// `hex(json(answers)).tag`.
+fn seal(answers: &BTreeMap<String, Value>) -> String {
+    let json = serde_json::to_string(answers).unwrap_or_else(|_| "{}".to_owned());
+    let mut payload = String::with_capacity(json.len() * 2);
+    for byte in json.bytes() {
+        let _ = write!(payload, "{byte:02x}");
+    }
+    let tag = tag(&payload);
+    format!("{payload}.{tag}")
+}
+
+fn unseal(state: &str) -> Result<BTreeMap<String, Value>, TamperedState> {
+    let (payload, tag_text) = state.rsplit_once('.').ok_or(TamperedState("no tag"))?;
+    if tag(payload) != tag_text {
+        return Err(TamperedState("the tag does not match"));
+    }
+    let bytes: Option<Vec<u8>> = (0..payload.len())
+        .step_by(2)
+        .map(|i| payload.get(i..i + 2).and_then(|pair| u8::from_str_radix(pair, 16).ok()))
+        .collect();
+    let bytes = bytes.ok_or(TamperedState("the payload is not hex"))?;
+    serde_json::from_slice(&bytes).map_err(|_| TamperedState("the payload is not the answers"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sealed_state_round_trips_and_rejects_tampering() {
+        let answers = BTreeMap::from([("a".to_owned(), serde_json::json!({"action": "accept"}))]);
+        let sealed = seal(&answers);
+        assert_eq!(unseal(&sealed).unwrap(), answers);
+        let mut tampered = sealed.clone();
+        tampered.replace_range(0..2, "7b");
+        tampered.replace_range(2..4, "7d");
+        assert!(unseal(&tampered).is_err());
+        assert!(unseal("garbage").is_err());
+    }
+
+    #[test]
+    fn questions_without_answers_make_an_input_required_result() {
+        let gate = InputGate::open(None, None).unwrap();
+        assert!(gate.input_required().is_none());
+        let request = serde_json::json!({"method": "roots/list", "params": {}});
+        let waiting = gate.ask::<Value>(Some("client_roots".into()), "roots", request);
+        let mut waiting = std::pin::pin!(waiting);
+        let waker = std::task::Waker::noop();
+        assert!(waiting.as_mut().poll(&mut std::task::Context::from_waker(waker)).is_pending());
+        let required = gate.input_required().unwrap();
+        assert!(required.input_requests.unwrap().contains_key("client_roots"));
+    }
+}

@@ -1,0 +1,95 @@
+//! `resources/list`, `resources/templates/list` and `resources/read`.
+
+use std::sync::Arc;
+
+use ::rmcp::ErrorData;
+use ::rmcp::model::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResultType,
+};
+use mcp_core::{Meta, ResourceDef, ResourceError, ResourceRequest};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::pagination::page;
+use crate::resources::ResourceSet;
+
+/// One of our protocol values as rmcp's (they share the wire JSON).
+fn to_rmcp<T: Serialize, U: DeserializeOwned>(value: &T, what: &str) -> Result<U, ErrorData> {
+    serde_json::to_value(value)
+        .and_then(serde_json::from_value)
+        .map_err(|error| ErrorData::internal_error(format!("cannot encode {what}: {error}"), None))
+}
+
+/// A page of the fixed resources.
+pub(super) fn list<C: 'static>(
+    set: &ResourceSet<C>,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<ListResourcesResult, ErrorData> {
+    let page = page(cursor, set.fixed().len(), page_size)
+        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+    let resources = set.fixed()[page.range]
+        .iter()
+        .filter_map(ResourceDef::resource)
+        .map(|resource| to_rmcp(resource, "a resource"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut result = ListResourcesResult::with_all_items(resources);
+    result.next_cursor = page.next_cursor;
+    Ok(result)
+}
+
+/// A page of the resource templates.
+pub(super) fn list_templates<C: 'static>(
+    set: &ResourceSet<C>,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<ListResourceTemplatesResult, ErrorData> {
+    let page = page(cursor, set.templates().len(), page_size)
+        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+    let templates = set.templates()[page.range]
+        .iter()
+        .filter_map(ResourceDef::template)
+        .map(|template| to_rmcp(template, "a resource template"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut result = ListResourceTemplatesResult::with_all_items(templates);
+    result.next_cursor = page.next_cursor;
+    Ok(result)
+}
+
+/// Reads `uri` with the session's context.
+pub(super) async fn read<C: 'static>(
+    set: &ResourceSet<C>,
+    uri: &str,
+    ctx: Arc<C>,
+    session_id: Option<String>,
+    meta: Meta,
+) -> Result<ReadResourceResult, ErrorData> {
+    let Some((def, variables)) = set.resolve(uri) else {
+        return Err(not_found(uri));
+    };
+    let mut request = ResourceRequest::new(uri, variables, ctx).meta(meta);
+    if let Some(id) = session_id {
+        request = request.session_id(id);
+    }
+    match def.read(request).await {
+        Ok(result) => {
+            let mut result: ReadResourceResult = to_rmcp(&result, "the resource contents")?;
+            // Our value has no 2026-07-28 discriminator; rmcp strips it for older peers.
+            result.result_type = Some(ResultType::COMPLETE);
+            Ok(result)
+        }
+        Err(ResourceError::NotFound { uri }) => Err(not_found(&uri)),
+        Err(error) => Err(ErrorData::internal_error(
+            error.to_string(),
+            Some(json!({ "uri": uri })),
+        )),
+    }
+}
+
+fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!("resource `{uri}` not found"),
+        Some(json!({ "uri": uri })),
+    )
+}

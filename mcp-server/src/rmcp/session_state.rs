@@ -1,0 +1,98 @@
+//! What one session remembers beyond its context: the client's peer (for
+//! notifications outside a request), its logging level and its resource
+//! subscriptions.
+
+use std::collections::BTreeSet;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use ::rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
+use ::rmcp::service::{Peer, RoleServer};
+use mcp_core::{LogMessage, LoggingLevel};
+use tokio::runtime::Handle;
+
+use crate::surface::{SessionNotifier, SurfaceEvent};
+
+/// One session's state.
+#[derive(Debug)]
+pub(crate) struct SessionState {
+    peer: OnceLock<Peer<RoleServer>>,
+    runtime: Option<Handle>,
+    level: Mutex<Option<LoggingLevel>>,
+    subscriptions: Mutex<BTreeSet<String>>,
+}
+
+impl SessionState {
+    pub(crate) fn new() -> Self {
+        Self {
+            peer: OnceLock::new(),
+            runtime: Handle::try_current().ok(),
+            level: Mutex::new(None),
+            subscriptions: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// Remembers the client's peer (the first request's).
+    pub(crate) fn attach(&self, peer: &Peer<RoleServer>) {
+        let _ = self.peer.set(peer.clone());
+    }
+
+    /// Sets the level `logging/setLevel` asked for.
+    pub(crate) fn set_level(&self, level: LoggingLevel) {
+        *self.level.lock().unwrap_or_else(PoisonError::into_inner) = Some(level);
+    }
+
+    /// Whether a message at `level` reaches the client: everything until
+    /// the client sets a level, then that level and above.
+    pub(crate) fn lets_through(&self, level: LoggingLevel) -> bool {
+        self.level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none_or(|minimum| level >= minimum)
+    }
+
+    pub(crate) fn subscribe(&self, uri: String) {
+        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri);
+    }
+
+    pub(crate) fn unsubscribe(&self, uri: &str) {
+        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).remove(uri);
+    }
+
+    fn is_subscribed(&self, uri: &str) -> bool {
+        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).contains(uri)
+    }
+}
+
+/// `notifications/message` as rmcp's value.
+pub(crate) fn log_param(message: LogMessage) -> Option<LoggingMessageNotificationParam> {
+    serde_json::to_value(message)
+        .and_then(serde_json::from_value)
+        .map_err(|error| tracing::error!(%error, "a log message has no rmcp equivalent"))
+        .ok()
+}
+
+impl SessionNotifier for SessionState {
+    fn notify(&self, event: &SurfaceEvent) {
+        let (Some(peer), Some(runtime)) = (self.peer.get(), &self.runtime) else {
+            return;
+        };
+        if let SurfaceEvent::ResourceUpdated(uri) = event
+            && !self.is_subscribed(uri)
+        {
+            return;
+        }
+        let peer = peer.clone();
+        let event = event.clone();
+        runtime.spawn(async move {
+            let sent = match event {
+                SurfaceEvent::PromptsChanged => peer.notify_prompt_list_changed().await,
+                SurfaceEvent::ResourceUpdated(uri) => {
+                    peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await
+                }
+            };
+            if let Err(error) = sent {
+                tracing::debug!(%error, "a change notification did not reach the client");
+            }
+        });
+    }
+}
