@@ -1,0 +1,3 @@
+//! Every example runs, driven by a real MCP client (rmcp) over its stdio.
+
+mod stdio_examples;
