@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, JsonObject, LogMessage,
-    LoggingLevel, Meta, Tool,
+    LoggingLevel, Meta, Root, Tool,
 };
 
 /// A boxed, sendable future: what handlers and middleware return.
@@ -101,6 +101,14 @@ pub trait CallChannel: Send + Sync + fmt::Debug {
         })))
     }
 
+    /// Lists the client's roots (`roots/list`). The default reports that the
+    /// channel cannot.
+    fn list_roots(&self) -> BoxFuture<'_, Result<Vec<Root>, ChannelError>> {
+        Box::pin(std::future::ready(Err(ChannelError::Unsupported {
+            capability: "roots",
+        })))
+    }
+
     /// Asks the user for input through the client (`elicitation/create`).
     /// The default reports that the channel cannot.
     fn elicit(&self, request: ElicitRequest) -> BoxFuture<'_, Result<ElicitResult, ChannelError>> {
@@ -125,7 +133,7 @@ pub enum ChannelError {
     /// server cannot reach it).
     #[error("the client does not support {capability}")]
     Unsupported {
-        /// `sampling` or `elicitation`.
+        /// `sampling`, `elicitation` or `roots`.
         capability: &'static str,
     },
     /// The client answered the request with an error.
@@ -292,6 +300,17 @@ impl<C> ToolCallContext<C> {
             Some(channel) => channel.elicit(request).await,
             None => Err(ChannelError::Unsupported {
                 capability: "elicitation",
+            }),
+        }
+    }
+
+    /// Lists the client's roots (`roots/list`), for clients of both
+    /// protocol generations like [`sample`](Self::sample).
+    pub async fn roots(&self) -> Result<Vec<Root>, ChannelError> {
+        match &self.channel {
+            Some(channel) => channel.list_roots().await,
+            None => Err(ChannelError::Unsupported {
+                capability: "roots",
             }),
         }
     }

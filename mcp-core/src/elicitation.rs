@@ -35,9 +35,21 @@ pub struct ElicitRequest {
     /// Extension metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
+    /// The key of this request in a 2026-07-28 input-required result
+    /// (`inputRequests`); generated when absent. Not part of the request's
+    /// JSON.
+    #[serde(skip)]
+    pub input_key: Option<String>,
 }
 
 impl ElicitRequest {
+    /// Names this request in a 2026-07-28 input-required result, where the
+    /// client answers it under the same key.
+    pub fn input_key(mut self, key: impl Into<String>) -> Self {
+        self.input_key = Some(key.into());
+        self
+    }
+
     /// A form request; `schema` must be a JSON object whose `type` is
     /// `"object"`.
     pub fn new(message: impl Into<String>, schema: Value) -> Result<Self, crate::SchemaError> {
@@ -51,6 +63,7 @@ impl ElicitRequest {
             message: message.into(),
             requested_schema: schema,
             meta: Meta::new(),
+            input_key: None,
         })
     }
 }

@@ -116,7 +116,7 @@ pub use resource_def::{
     IntoReadResourceResult, ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind,
     ResourceRequest,
 };
-pub use sampling::{CreateMessageRequest, CreateMessageResult, SamplingMessage};
+pub use sampling::{CreateMessageRequest, CreateMessageResult, Root, SamplingMessage};
 pub use uri_template::{UriTemplate, UriTemplateError};
 
 /// A JSON object: the type of schemas, arguments and `_meta`.

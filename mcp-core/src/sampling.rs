@@ -78,9 +78,21 @@ pub struct CreateMessageRequest {
     /// Extension metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
+    /// The key of this request in a 2026-07-28 input-required result
+    /// (`inputRequests`); generated when absent. Not part of the request's
+    /// JSON.
+    #[serde(skip)]
+    pub input_key: Option<String>,
 }
 
 impl CreateMessageRequest {
+    /// Names this request in a 2026-07-28 input-required result, where the
+    /// client answers it under the same key.
+    pub fn input_key(mut self, key: impl Into<String>) -> Self {
+        self.input_key = Some(key.into());
+        self
+    }
+
     /// A request to continue `messages`, sampling at most `max_tokens`.
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: u32) -> Self {
         Self {
@@ -93,6 +105,7 @@ impl CreateMessageRequest {
             include_context: None,
             metadata: None,
             meta: Meta::new(),
+            input_key: None,
         }
     }
 
@@ -115,6 +128,17 @@ impl CreateMessageRequest {
         self.temperature = Some(temperature);
         self
     }
+}
+
+/// A root the client exposes (`roots/list`): a `file://` URI and a name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Root {
+    /// The root's URI.
+    pub uri: String,
+    /// A display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The client's answer to `sampling/createMessage`.

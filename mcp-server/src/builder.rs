@@ -21,6 +21,8 @@ pub struct ServerBuilder<C = ()> {
     identity: Identity,
     sources: Vec<ToolSource<C>>,
     resources: Vec<ResourceDef<C>>,
+    /// issue 7: prompts (`.prompt(..)` lives in `crate::surface`).
+    pub(crate) surface: crate::surface::SurfaceParts<C>,
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
     page_size: usize,
@@ -57,6 +59,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             },
             sources: Vec::new(),
             resources: Vec::new(),
+            surface: Default::default(),
             layers: Vec::new(),
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -160,10 +163,12 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         };
         let tools = ToolSet::from_sources(self.sources)?;
         let resources = ResourceSet::new(self.resources)?;
+        let surface = crate::surface::Surface::build(self.surface)?;
         Ok(Server::from_inner(Inner {
             identity: self.identity,
             tools,
             resources,
+            surface,
             layers: self.layers.into(),
             context,
             page_size: self.page_size,

@@ -24,6 +24,9 @@ pub enum BuildError {
         /// The URI or URI template.
         uri: String,
     },
+    /// A prompt could not be registered (issue 7).
+    #[error(transparent)]
+    Surface(#[from] crate::surface::SurfaceError),
     /// A source prefix makes a tool name invalid.
     #[error("{source_label}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
     InvalidPrefix {

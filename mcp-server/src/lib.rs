@@ -49,6 +49,8 @@ mod rmcp;
 mod server;
 mod session;
 mod source;
+// issue 7: prompts, runtime list changes, resource subscriptions
+mod surface;
 pub mod transport;
 
 pub use builder::ServerBuilder;
@@ -57,4 +59,5 @@ pub use pagination::DEFAULT_PAGE_SIZE;
 pub use server::Server;
 pub use session::{Session, TransportKind};
 pub use source::ToolSource;
+pub use surface::SurfaceError;
 pub use transport::{HttpConfig, HttpServer};

@@ -6,6 +6,11 @@ mod channel;
 mod convert;
 mod handler;
 mod resources;
+// issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
+mod input_gate;
+mod interaction;
+mod session_state;
+mod surface;
 
 pub(crate) use convert::WireTools;
 pub(crate) use handler::Handler;

@@ -28,6 +28,8 @@ pub(crate) struct Inner<C> {
     pub(crate) identity: Identity,
     pub(crate) tools: ToolSet<C>,
     pub(crate) resources: ResourceSet<C>,
+    /// issue 7: prompts and the live sessions to notify.
+    pub(crate) surface: crate::surface::Surface<C>,
     pub(crate) layers: Arc<[Layer<C>]>,
     pub(crate) context: ContextFn<C>,
     pub(crate) page_size: usize,

@@ -51,7 +51,9 @@ pub(crate) struct SurfaceParts<C> {
 
 impl<C> Default for SurfaceParts<C> {
     fn default() -> Self {
-        Self { prompts: Vec::new() }
+        Self {
+            prompts: Vec::new(),
+        }
     }
 }
 
@@ -59,8 +61,14 @@ impl<C: 'static> Surface<C> {
     /// Checks the collected parts for duplicates.
     pub(crate) fn build(parts: SurfaceParts<C>) -> Result<Self, SurfaceError> {
         let mut names = HashSet::new();
-        if let Some(def) = parts.prompts.iter().find(|def| !names.insert(def.name().to_owned())) {
-            return Err(SurfaceError::DuplicatePrompt { name: def.name().to_owned() });
+        if let Some(def) = parts
+            .prompts
+            .iter()
+            .find(|def| !names.insert(def.name().to_owned()))
+        {
+            return Err(SurfaceError::DuplicatePrompt {
+                name: def.name().to_owned(),
+            });
         }
         Ok(Self {
             prompts: RwLock::new(parts.prompts),
@@ -70,7 +78,10 @@ impl<C: 'static> Surface<C> {
 
     /// A snapshot of the prompts, in registration order.
     pub(crate) fn prompts(&self) -> Vec<PromptDef<C>> {
-        self.prompts.read().unwrap_or_else(PoisonError::into_inner).clone()
+        self.prompts
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// The prompt called `name`.
@@ -132,16 +143,28 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 impl<C: Send + Sync + 'static> Server<C> {
     /// The names of the hosted prompts, in order.
     pub fn prompt_names(&self) -> Vec<String> {
-        self.inner.surface.prompts().iter().map(|def| def.name().to_owned()).collect()
+        self.inner
+            .surface
+            .prompts()
+            .iter()
+            .map(|def| def.name().to_owned())
+            .collect()
     }
 
     /// Adds a prompt at runtime; every connected client gets
     /// `notifications/prompts/list_changed`.
     pub fn add_prompt(&self, def: PromptDef<C>) -> Result<(), SurfaceError> {
         {
-            let mut prompts = self.inner.surface.prompts.write().unwrap_or_else(PoisonError::into_inner);
+            let mut prompts = self
+                .inner
+                .surface
+                .prompts
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
             if prompts.iter().any(|existing| existing.name() == def.name()) {
-                return Err(SurfaceError::DuplicatePrompt { name: def.name().to_owned() });
+                return Err(SurfaceError::DuplicatePrompt {
+                    name: def.name().to_owned(),
+                });
             }
             prompts.push(def);
         }
@@ -153,7 +176,12 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// existed.
     pub fn remove_prompt(&self, name: &str) -> bool {
         let removed = {
-            let mut prompts = self.inner.surface.prompts.write().unwrap_or_else(PoisonError::into_inner);
+            let mut prompts = self
+                .inner
+                .surface
+                .prompts
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
             let before = prompts.len();
             prompts.retain(|def| def.name() != name);
             prompts.len() != before
@@ -167,13 +195,17 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// Tells the clients subscribed to `uri` (`resources/subscribe`) that it
     /// changed (`notifications/resources/updated`).
     pub fn resource_updated(&self, uri: &str) {
-        self.inner.surface.broadcast(&SurfaceEvent::ResourceUpdated(uri.to_owned()));
+        self.inner
+            .surface
+            .broadcast(&SurfaceEvent::ResourceUpdated(uri.to_owned()));
     }
 }
 
 /// Keeps a strong reference to a session's notifier alive as long as the
 /// session: the surface only holds weak ones.
-pub(crate) fn as_notifier<T: SessionNotifier + 'static>(session: &Arc<T>) -> Weak<dyn SessionNotifier> {
+pub(crate) fn as_notifier<T: SessionNotifier + 'static>(
+    session: &Arc<T>,
+) -> Weak<dyn SessionNotifier> {
     let session: Arc<dyn SessionNotifier> = session.clone();
     Arc::downgrade(&session)
 }

@@ -12,6 +12,14 @@ use ::rmcp::model::{
     ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
     Tool as WireTool,
 };
+// issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
+use super::interaction::{InteractionChannel, gate_for, guard};
+use super::session_state::SessionState;
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+use ::rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+};
 use ::rmcp::service::{RequestContext, RoleServer};
 use futures_util::FutureExt;
 use mcp_core::CallToolRequest;
@@ -27,14 +35,22 @@ pub(crate) struct Handler<C> {
     server: Server<C>,
     transport: TransportKind,
     ctx: OnceLock<Arc<C>>,
+    /// issue 7: logging level, subscriptions and the peer for notifications.
+    session: Arc<SessionState>,
 }
 
 impl<C: Send + Sync + 'static> Handler<C> {
     pub(crate) fn new(server: Server<C>, transport: TransportKind) -> Self {
+        let session = Arc::new(SessionState::new());
+        server
+            .inner
+            .surface
+            .register(crate::surface::as_notifier(&session));
         Self {
             server,
             transport,
             ctx: OnceLock::new(),
+            session,
         }
     }
 
@@ -73,6 +89,8 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
                 .enable_resources()
                 .build()
         };
+        let mut capabilities = capabilities;
+        super::surface::extend_capabilities(&mut capabilities);
         let mut info = ServerConfig::new(capabilities).with_server_info(implementation);
         if let Some(instructions) = &identity.instructions {
             info = info.with_instructions(instructions.clone());
@@ -157,17 +175,24 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
-        let mut cx = def.context(call, ctx).channel(Arc::new(PeerChannel::new(
-            context.peer.clone(),
-            context.ct.clone(),
-        )));
+        let gate = gate_for(
+            &context,
+            request.input_responses.as_ref(),
+            request.request_state.as_deref(),
+        )?;
+        let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
+        let channel =
+            InteractionChannel::new(channel, &context, self.session.clone(), gate.clone());
+        let mut cx = def.context(call, ctx).channel(Arc::new(channel));
         if let Some(id) = session_id {
             cx = cx.session_id(id);
         }
-        let running = AssertUnwindSafe(def.call_through(inner.layers.clone(), cx)).catch_unwind();
+        let running = AssertUnwindSafe(guard(gate, def.call_through(inner.layers.clone(), cx)))
+            .catch_unwind();
         let result = tokio::select! {
             result = running => match result {
-                Ok(result) => result,
+                Ok(Ok(result)) => result,
+                Ok(Err(input_required)) => return Ok(CallToolResponse::InputRequired(input_required)),
                 Err(_) => {
                     tracing::error!(tool = %request.name, "the tool handler panicked");
                     mcp_core::CallToolResult::error(format!("tool `{}` failed unexpectedly", request.name))
@@ -181,5 +206,60 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
             }
         };
         Ok(CallToolResponse::Complete(result_to_rmcp(result)))
+    }
+
+    // issue 7: the requests below delegate to `super::surface`.
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        super::surface::list_prompts(&self.server, request)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let session_id = session_id(&context);
+        let ctx = self.session_ctx(session_id.clone());
+        super::surface::get_prompt(&self.server, request, &context.meta, ctx, session_id).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        super::surface::complete(&self.server, request)
+    }
+
+    #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.attach(&context.peer);
+        super::surface::set_level(&self.session, request)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.attach(&context.peer);
+        super::surface::subscribe(&self.session, request)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::surface::unsubscribe(&self.session, request)
     }
 }

@@ -60,30 +60,43 @@ impl InputGate {
         if let Some(answer) = self.answers.get(&key) {
             match serde_json::from_value(answer.clone()) {
                 Ok(answer) => return Ok(answer),
-                Err(error) => tracing::debug!(%key, %error, "an input response has the wrong shape; asking again"),
+                Err(error) => {
+                    tracing::debug!(%key, %error, "an input response has the wrong shape; asking again")
+                }
             }
         }
-        self.questions.lock().unwrap_or_else(PoisonError::into_inner).insert(key, request);
+        self.questions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, request);
         std::future::pending().await
     }
 
     /// The input-required result for the open questions, if any.
     pub(crate) fn input_required(&self) -> Option<InputRequiredResult> {
-        let questions = self.questions.lock().unwrap_or_else(PoisonError::into_inner);
+        let questions = self
+            .questions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if questions.is_empty() {
             return None;
         }
         let requests: BTreeMap<String, InputRequest> = questions
             .iter()
-            .filter_map(|(key, request)| match serde_json::from_value(request.clone()) {
-                Ok(request) => Some((key.clone(), request)),
-                Err(error) => {
-                    tracing::error!(%key, %error, "an input request has no rmcp equivalent");
-                    None
-                }
-            })
+            .filter_map(
+                |(key, request)| match serde_json::from_value(request.clone()) {
+                    Ok(request) => Some((key.clone(), request)),
+                    Err(error) => {
+                        tracing::error!(%key, %error, "an input request has no rmcp equivalent");
+                        None
+                    }
+                },
+            )
             .collect();
-        Some(InputRequiredResult::new(Some(requests), Some(seal(&self.answers))))
+        Some(InputRequiredResult::new(
+            Some(requests),
+            Some(seal(&self.answers)),
+        ))
     }
 }
 
@@ -115,7 +128,11 @@ fn unseal(state: &str) -> Result<BTreeMap<String, Value>, TamperedState> {
     }
     let bytes: Option<Vec<u8>> = (0..payload.len())
         .step_by(2)
-        .map(|i| payload.get(i..i + 2).and_then(|pair| u8::from_str_radix(pair, 16).ok()))
+        .map(|i| {
+            payload
+                .get(i..i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+        })
         .collect();
     let bytes = bytes.ok_or(TamperedState("the payload is not hex"))?;
     serde_json::from_slice(&bytes).map_err(|_| TamperedState("the payload is not the answers"))
@@ -145,8 +162,18 @@ mod tests {
         let waiting = gate.ask::<Value>(Some("client_roots".into()), "roots", request);
         let mut waiting = std::pin::pin!(waiting);
         let waker = std::task::Waker::noop();
-        assert!(waiting.as_mut().poll(&mut std::task::Context::from_waker(waker)).is_pending());
+        assert!(
+            waiting
+                .as_mut()
+                .poll(&mut std::task::Context::from_waker(waker))
+                .is_pending()
+        );
         let required = gate.input_required().unwrap();
-        assert!(required.input_requests.unwrap().contains_key("client_roots"));
+        assert!(
+            required
+                .input_requests
+                .unwrap()
+                .contains_key("client_roots")
+        );
     }
 }

@@ -79,14 +79,20 @@ impl InteractionChannel {
         }
         let request: ServerRequest = serde_json::from_value(request)
             .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
-        let answer = self.peer.send_request(request).await.map_err(|error| match error {
-            ServiceError::TransportClosed => ChannelError::Closed,
-            ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
-            other => ChannelError::Transport(other.to_string()),
-        })?;
+        let answer = self
+            .peer
+            .send_request(request)
+            .await
+            .map_err(|error| match error {
+                ServiceError::TransportClosed => ChannelError::Closed,
+                ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
+                other => ChannelError::Transport(other.to_string()),
+            })?;
         serde_json::to_value(answer)
             .and_then(serde_json::from_value)
-            .map_err(|error| ChannelError::Transport(format!("unexpected answer to {method}: {error}")))
+            .map_err(|error| {
+                ChannelError::Transport(format!("unexpected answer to {method}: {error}"))
+            })
     }
 }
 
@@ -125,11 +131,21 @@ impl CallChannel for InteractionChannel {
         })
     }
 
-    fn create_message(&self, request: CreateMessageRequest) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
+    fn create_message(
+        &self,
+        request: CreateMessageRequest,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
         Box::pin(async move {
             let params = to_params(&request)?;
             let declared = self.capabilities.sampling.is_some();
-            self.ask("sampling", declared, request.input_key, "sampling/createMessage", params).await
+            self.ask(
+                "sampling",
+                declared,
+                request.input_key,
+                "sampling/createMessage",
+                params,
+            )
+            .await
         })
     }
 
@@ -137,7 +153,14 @@ impl CallChannel for InteractionChannel {
         Box::pin(async move {
             let params = to_params(&request)?;
             let declared = self.capabilities.elicitation.is_some();
-            self.ask("elicitation", declared, request.input_key, "elicitation/create", params).await
+            self.ask(
+                "elicitation",
+                declared,
+                request.input_key,
+                "elicitation/create",
+                params,
+            )
+            .await
         })
     }
 
@@ -148,7 +171,9 @@ impl CallChannel for InteractionChannel {
                 roots: Vec<Root>,
             }
             let declared = self.capabilities.roots.is_some();
-            let roots: Roots = self.ask("roots", declared, None, "roots/list", json!({})).await?;
+            let roots: Roots = self
+                .ask("roots", declared, None, "roots/list", json!({}))
+                .await?;
             Ok(roots.roots)
         })
     }

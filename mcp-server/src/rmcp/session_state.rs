@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use ::rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
 use ::rmcp::service::{Peer, RoleServer};
 use mcp_core::{LogMessage, LoggingLevel};
@@ -51,19 +52,29 @@ impl SessionState {
     }
 
     pub(crate) fn subscribe(&self, uri: String) {
-        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri);
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(uri);
     }
 
     pub(crate) fn unsubscribe(&self, uri: &str) {
-        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).remove(uri);
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(uri);
     }
 
     fn is_subscribed(&self, uri: &str) -> bool {
-        self.subscriptions.lock().unwrap_or_else(PoisonError::into_inner).contains(uri)
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(uri)
     }
 }
 
 /// `notifications/message` as rmcp's value.
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 pub(crate) fn log_param(message: LogMessage) -> Option<LoggingMessageNotificationParam> {
     serde_json::to_value(message)
         .and_then(serde_json::from_value)
@@ -87,7 +98,8 @@ impl SessionNotifier for SessionState {
             let sent = match event {
                 SurfaceEvent::PromptsChanged => peer.notify_prompt_list_changed().await,
                 SurfaceEvent::ResourceUpdated(uri) => {
-                    peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await
+                    peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                        .await
                 }
             };
             if let Err(error) = sent {

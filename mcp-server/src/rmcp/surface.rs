@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use ::rmcp::ErrorData;
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use ::rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, ListPromptsResult, PaginatedRequestParams, ServerCapabilities,
@@ -24,7 +25,9 @@ use crate::pagination::page;
 fn wire<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U, ErrorData> {
     serde_json::to_value(value)
         .and_then(serde_json::from_value)
-        .map_err(|error| ErrorData::internal_error(format!("cannot encode a result: {error}"), None))
+        .map_err(|error| {
+            ErrorData::internal_error(format!("cannot encode a result: {error}"), None)
+        })
 }
 
 /// Adds what this module serves to the server's capabilities: logging,
@@ -52,10 +55,19 @@ pub(crate) fn extend_capabilities(capabilities: &mut ServerCapabilities) {
     }
 }
 
-fn cursor_page<T>(items: Vec<T>, request: Option<PaginatedRequestParams>, size: usize) -> Result<(Vec<T>, Option<String>), ErrorData> {
+fn cursor_page<T>(
+    items: Vec<T>,
+    request: Option<PaginatedRequestParams>,
+    size: usize,
+) -> Result<(Vec<T>, Option<String>), ErrorData> {
     let cursor = request.and_then(|request| request.cursor);
-    let page = page(cursor.as_deref(), items.len(), size).map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
-    let items = items.into_iter().skip(page.range.start).take(page.range.len()).collect();
+    let page = page(cursor.as_deref(), items.len(), size)
+        .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+    let items = items
+        .into_iter()
+        .skip(page.range.start)
+        .take(page.range.len())
+        .collect();
     Ok((items, page.next_cursor))
 }
 
@@ -64,7 +76,13 @@ pub(crate) fn list_prompts<C: Send + Sync + 'static>(
     server: &Server<C>,
     request: Option<PaginatedRequestParams>,
 ) -> Result<ListPromptsResult, ErrorData> {
-    let prompts: Vec<_> = server.inner.surface.prompts().iter().map(|def| def.prompt().clone()).collect();
+    let prompts: Vec<_> = server
+        .inner
+        .surface
+        .prompts()
+        .iter()
+        .map(|def| def.prompt().clone())
+        .collect();
     let (prompts, next_cursor) = cursor_page(prompts, request, server.inner.page_size)?;
     let mut result = ListPromptsResult::with_all_items(wire(&prompts)?);
     result.next_cursor = next_cursor;
@@ -81,15 +99,24 @@ pub(crate) async fn get_prompt<C: Send + Sync + 'static>(
     session_id: Option<String>,
 ) -> Result<GetPromptResponse, ErrorData> {
     let Some(def) = server.inner.surface.prompt(&request.name) else {
-        return Err(ErrorData::invalid_params(format!("unknown prompt `{}`", request.name), None));
+        return Err(ErrorData::invalid_params(
+            format!("unknown prompt `{}`", request.name),
+            None,
+        ));
     };
-    let mut get = def.request(request.arguments.unwrap_or_default(), ctx).meta(request_meta(meta, request.meta.as_ref()));
+    let mut get = def
+        .request(request.arguments.unwrap_or_default(), ctx)
+        .meta(request_meta(meta, request.meta.as_ref()));
     if let Some(id) = session_id {
         get = get.session_id(id);
     }
     match def.get(get).await {
-        Ok(result) => Ok(GetPromptResponse::from(wire::<_, GetPromptResult>(&result)?)),
-        Err(error @ PromptError::Failed { .. }) => Err(ErrorData::internal_error(error.to_string(), None)),
+        Ok(result) => Ok(GetPromptResponse::from(wire::<_, GetPromptResult>(
+            &result,
+        )?)),
+        Err(error @ PromptError::Failed { .. }) => {
+            Err(ErrorData::internal_error(error.to_string(), None))
+        }
         Err(error) => Err(ErrorData::invalid_params(error.to_string(), None)),
     }
 }
@@ -100,7 +127,8 @@ pub(crate) fn complete<C: Send + Sync + 'static>(
     server: &Server<C>,
     request: CompleteRequestParams,
 ) -> Result<CompleteResult, ErrorData> {
-    let request: CompleteRequest = wire(&request).map_err(|error| ErrorData::invalid_params(error.message, None))?;
+    let request: CompleteRequest =
+        wire(&request).map_err(|error| ErrorData::invalid_params(error.message, None))?;
     let resolved = request
         .context
         .as_ref()
@@ -110,11 +138,9 @@ pub(crate) fn complete<C: Send + Sync + 'static>(
         .unwrap_or_default();
     let completion = match &request.reference {
         CompletionReference::Prompt { name } => {
-            let def = server
-                .inner
-                .surface
-                .prompt(name)
-                .ok_or_else(|| ErrorData::invalid_params(format!("unknown prompt `{name}`"), None))?;
+            let def = server.inner.surface.prompt(name).ok_or_else(|| {
+                ErrorData::invalid_params(format!("unknown prompt `{name}`"), None)
+            })?;
             def.completer(&request.argument.name)
                 .map(|completer| completer.complete(&request.argument.value, &resolved))
         }
@@ -125,17 +151,25 @@ pub(crate) fn complete<C: Send + Sync + 'static>(
                 .templates()
                 .iter()
                 .find(|def| def.uri() == uri)
-                .ok_or_else(|| ErrorData::invalid_params(format!("unknown resource template `{uri}`"), None))?;
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(format!("unknown resource template `{uri}`"), None)
+                })?;
             def.completer(&request.argument.name)
                 .map(|completer| completer.complete(&request.argument.value, &resolved))
         }
         _ => None,
     };
-    wire(&mcp_core::CompleteResult::new(completion.unwrap_or_else(Completion::default)))
+    wire(&mcp_core::CompleteResult::new(
+        completion.unwrap_or_else(Completion::default),
+    ))
 }
 
 /// `logging/setLevel`.
-pub(crate) fn set_level(session: &SessionState, request: SetLevelRequestParams) -> Result<(), ErrorData> {
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+pub(crate) fn set_level(
+    session: &SessionState,
+    request: SetLevelRequestParams,
+) -> Result<(), ErrorData> {
     let level: LoggingLevel = wire(&request.level)?;
     session.set_level(level);
     Ok(())
@@ -143,13 +177,19 @@ pub(crate) fn set_level(session: &SessionState, request: SetLevelRequestParams) 
 
 /// `resources/subscribe`: the session gets `notifications/resources/updated`
 /// for `uri` when [`Server::resource_updated`] is called.
-pub(crate) fn subscribe(session: &SessionState, request: SubscribeRequestParams) -> Result<(), ErrorData> {
+pub(crate) fn subscribe(
+    session: &SessionState,
+    request: SubscribeRequestParams,
+) -> Result<(), ErrorData> {
     session.subscribe(request.uri);
     Ok(())
 }
 
 /// `resources/unsubscribe`.
-pub(crate) fn unsubscribe(session: &SessionState, request: UnsubscribeRequestParams) -> Result<(), ErrorData> {
+pub(crate) fn unsubscribe(
+    session: &SessionState,
+    request: UnsubscribeRequestParams,
+) -> Result<(), ErrorData> {
     session.unsubscribe(&request.uri);
     Ok(())
 }
