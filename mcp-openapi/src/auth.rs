@@ -1,10 +1,11 @@
 //! Security schemes of a document and the credentials that satisfy them.
 //!
 //! Supported: `apiKey` (header, query, cookie), `http` `bearer` and
-//! `basic`, and `oauth2` with the client-credentials flow (the token is
-//! fetched, cached until shortly before it expires, and fetched again).
-//! Other schemes (`openIdConnect`, `mutualTLS`, other OAuth flows) are
-//! recognised and skipped.
+//! `basic`, `oauth2` with the client-credentials flow (the token is
+//! fetched, cached until shortly before it expires, and fetched again), and
+//! `oauth2` (any flow) or `openIdConnect` with an access token obtained
+//! elsewhere (sent as a bearer token). `mutualTLS` and other `http` schemes
+//! are recognised and skipped.
 //!
 //! Credentials come from code ([`Credentials::insert`]) or from environment
 //! variables named after the scheme: the scheme name upper-cased with every
@@ -16,7 +17,8 @@
 //! | `apiKey` | `…_API_KEY` |
 //! | `http` bearer | `…_TOKEN` |
 //! | `http` basic | `…_USERNAME`, `…_PASSWORD` |
-//! | `oauth2` client credentials | `…_CLIENT_ID`, `…_CLIENT_SECRET` |
+//! | `oauth2` client credentials | `…_CLIENT_ID`, `…_CLIENT_SECRET`, optional `…_SCOPES` (space-separated) |
+//! | `oauth2` (any flow), `openIdConnect` | `…_TOKEN` (an access token; wins over client credentials) |
 //!
 //! A secret is never printed: [`Secret`]'s `Debug` is `"***"`, errors name
 //! the scheme only, and every secret sent is redacted from tool results.
@@ -76,11 +78,14 @@ pub enum SecurityScheme {
     Bearer,
     /// `type: http`, `scheme: basic`.
     Basic,
-    /// `type: oauth2` with a `clientCredentials` flow.
-    ClientCredentials {
-        /// The token endpoint (absolute, or relative to the base URL).
-        token_url: String,
+    /// `type: oauth2`.
+    OAuth2 {
+        /// The token endpoint of the `clientCredentials` flow, when the
+        /// scheme has one (absolute, or relative to the base URL).
+        token_url: Option<String>,
     },
+    /// `type: openIdConnect` (satisfied by an access token).
+    OpenIdConnect,
     /// A scheme this crate cannot satisfy (named for messages).
     Unsupported(String),
 }
@@ -120,11 +125,9 @@ impl SecurityScheme {
                     .pointer("/flows/clientCredentials/tokenUrl")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
-                Ok(token_url.map_or_else(
-                    || Self::Unsupported("oauth2 without a clientCredentials flow".to_owned()),
-                    |token_url| Self::ClientCredentials { token_url },
-                ))
+                Ok(Self::OAuth2 { token_url })
             }
+            Some("openIdConnect") => Ok(Self::OpenIdConnect),
             Some(other) => Ok(Self::Unsupported(other.to_owned())),
             None => Err(fail("the scheme has no `type`")),
         }
@@ -137,7 +140,10 @@ impl SecurityScheme {
             Self::ApiKey { .. } => &["API_KEY"],
             Self::Bearer => &["TOKEN"],
             Self::Basic => &["USERNAME", "PASSWORD"],
-            Self::ClientCredentials { .. } => &["CLIENT_ID", "CLIENT_SECRET"],
+            Self::OAuth2 { token_url: Some(_) } => {
+                &["TOKEN", "CLIENT_ID", "CLIENT_SECRET", "SCOPES"]
+            }
+            Self::OAuth2 { token_url: None } | Self::OpenIdConnect => &["TOKEN"],
             Self::Unsupported(_) => &[],
         };
         suffixes.iter().map(|s| format!("{prefix}{s}")).collect()
@@ -249,7 +255,11 @@ impl Credentials {
                 SecurityScheme::ApiKey { .. } => {
                     var("API_KEY").map(|k| Credential::ApiKey(Secret(k)))
                 }
-                SecurityScheme::Bearer => var("TOKEN").map(|t| Credential::Bearer(Secret(t))),
+                SecurityScheme::Bearer
+                | SecurityScheme::OpenIdConnect
+                | SecurityScheme::OAuth2 { token_url: None } => {
+                    var("TOKEN").map(|t| Credential::Bearer(Secret(t)))
+                }
                 SecurityScheme::Basic => {
                     var("USERNAME")
                         .zip(var("PASSWORD"))
@@ -258,14 +268,18 @@ impl Credentials {
                             password: Secret(password),
                         })
                 }
-                SecurityScheme::ClientCredentials { .. } => var("CLIENT_ID")
-                    .zip(var("CLIENT_SECRET"))
-                    .map(|(client_id, secret)| Credential::ClientCredentials {
-                        client_id,
-                        client_secret: Secret(secret),
-                        scopes: var("SCOPES")
-                            .map(|s| s.split_whitespace().map(str::to_owned).collect())
-                            .unwrap_or_default(),
+                SecurityScheme::OAuth2 { token_url: Some(_) } => var("TOKEN")
+                    .map(|t| Credential::Bearer(Secret(t)))
+                    .or_else(|| {
+                        var("CLIENT_ID")
+                            .zip(var("CLIENT_SECRET"))
+                            .map(|(client_id, secret)| Credential::ClientCredentials {
+                                client_id,
+                                client_secret: Secret(secret),
+                                scopes: var("SCOPES")
+                                    .map(|s| s.split_whitespace().map(str::to_owned).collect())
+                                    .unwrap_or_default(),
+                            })
                     }),
                 SecurityScheme::Unsupported(_) => None,
             };
@@ -294,10 +308,7 @@ mod tests {
         let schemes = SecuritySchemes::from_components(components.as_object().expect("object"))
             .expect("schemes");
         assert_eq!(schemes.get("basic"), Some(&SecurityScheme::Basic));
-        assert_eq!(
-            schemes.get("oidc"),
-            Some(&SecurityScheme::Unsupported("openIdConnect".to_owned()))
-        );
+        assert_eq!(schemes.get("oidc"), Some(&SecurityScheme::OpenIdConnect));
         let env = BTreeMap::from([
             ("MCP_OPENAPI_API_KEY_API_KEY", "k1"),
             ("MCP_OPENAPI_PETSTORE_AUTH_CLIENT_ID", "id"),
@@ -318,10 +329,11 @@ mod tests {
             .map(|s| s.env_vars("petstore-auth"));
         assert_eq!(
             names,
-            Some(vec![
-                "MCP_OPENAPI_PETSTORE_AUTH_CLIENT_ID".to_owned(),
-                "MCP_OPENAPI_PETSTORE_AUTH_CLIENT_SECRET".to_owned()
-            ])
+            Some(
+                ["TOKEN", "CLIENT_ID", "CLIENT_SECRET", "SCOPES"]
+                    .map(|s| format!("MCP_OPENAPI_PETSTORE_AUTH_{s}"))
+                    .to_vec()
+            )
         );
     }
 

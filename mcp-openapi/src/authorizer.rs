@@ -135,17 +135,22 @@ impl Authorizer {
                     api_key(request, key, *location, secret)
                         .map_err(|()| fail("the key is not a valid header value"))?;
                 }
-                (SecurityScheme::Bearer, Credential::Bearer(token)) => {
-                    bearer(request, token.expose())
-                        .map_err(|()| fail("the token is not a valid header value"))?
-                }
+                (
+                    SecurityScheme::Bearer
+                    | SecurityScheme::OAuth2 { .. }
+                    | SecurityScheme::OpenIdConnect,
+                    Credential::Bearer(token),
+                ) => bearer(request, token.expose())
+                    .map_err(|()| fail("the token is not a valid header value"))?,
                 (SecurityScheme::Basic, Credential::Basic { username, password }) => {
                     let encoded = STANDARD.encode(format!("{username}:{}", password.expose()));
                     authorization(request, &format!("Basic {encoded}"))
                         .map_err(|()| fail("invalid basic credentials"))?;
                 }
                 (
-                    SecurityScheme::ClientCredentials { token_url },
+                    SecurityScheme::OAuth2 {
+                        token_url: Some(token_url),
+                    },
                     Credential::ClientCredentials { .. },
                 ) => {
                     let token = self

@@ -2,12 +2,12 @@
 //! arguments become the exact HTTP request the document describes. Pure:
 //! no IO, no clock, no randomness.
 
-use http::header::{CONTENT_TYPE, COOKIE};
+use http::header::{ACCEPT, CONTENT_TYPE, COOKIE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::Value;
 use url::Url;
 
-use crate::body::{encode_body, preferred_media_type};
+use crate::body::{encode_body, is_json_media_type, preferred_media_type};
 use crate::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
 use crate::{
     ArgumentTarget, CallError, HttpRoute, JsonObject, ParameterInfo, ParameterLocation,
@@ -103,6 +103,9 @@ pub fn build_request(
         headers.insert(COOKIE, cookie);
     }
 
+    if let Some(accept) = accept(route) {
+        headers.insert(ACCEPT, accept);
+    }
     let body = body_bytes(route, binding, whole_body, body_object, &mut headers)?;
     let method = Method::from_bytes(route.method.as_str().as_bytes()).map_err(|_| {
         CallError::BaseUrl(format!("unsupported method `{}`", route.method.as_str()))
@@ -113,6 +116,25 @@ pub fn build_request(
         headers,
         body,
     })
+}
+
+/// `Accept`: the media types of the documented success (and default)
+/// responses, JSON first.
+fn accept(route: &HttpRoute) -> Option<HeaderValue> {
+    let mut types: Vec<&str> = Vec::new();
+    let success = route
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('2') || r.status == "default");
+    for media in success.flat_map(|r| &r.content) {
+        if !types.contains(&media.media_type.as_str()) {
+            types.push(&media.media_type);
+        }
+    }
+    types.sort_by_key(|t| !is_json_media_type(t));
+    HeaderValue::from_str(&types.join(", "))
+        .ok()
+        .filter(|_| !types.is_empty())
 }
 
 fn place<'r>(
