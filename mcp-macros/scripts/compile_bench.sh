@@ -4,6 +4,7 @@
 #
 # Usage: mcp-macros/scripts/compile_bench.sh            (N=100, RUNS=3)
 #        N=50 RUNS=5 mcp-macros/scripts/compile_bench.sh
+#        CRATES="macro_plain builder_plain" mcp-macros/scripts/compile_bench.sh
 #
 # It writes a throw-away workspace with four crates under
 # target/compile-bench (inside the shared target dir):
@@ -190,7 +191,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 declare -A wall cpu
 TIMEFORMAT='%R %U %S'
-for crate in macro_plain builder_plain macro_struct builder_struct; do
+for crate in ${CRATES:-macro_plain builder_plain macro_struct builder_struct}; do
     walls=()
     cpus=()
     for _ in $(seq 1 "$RUNS"); do
@@ -205,6 +206,7 @@ for crate in macro_plain builder_plain macro_struct builder_struct; do
 done
 
 ratio() { echo "scale=2; $1 / $2" | bc; }
+[ -n "${CRATES:-}" ] && exit 0
 echo "N=$N RUNS=$RUNS: cargo build -p <crate> after touch, dev profile, CARGO_INCREMENTAL=0; medians"
 echo "plain args: macro wall ${wall[macro_plain]} s, cpu ${cpu[macro_plain]} s; builder wall ${wall[builder_plain]} s, cpu ${cpu[builder_plain]} s; ratio wall $(ratio "${wall[macro_plain]}" "${wall[builder_plain]}"), cpu $(ratio "${cpu[macro_plain]}" "${cpu[builder_plain]}")"
 echo "struct arg: macro wall ${wall[macro_struct]} s, cpu ${cpu[macro_struct]} s; builder wall ${wall[builder_struct]} s, cpu ${cpu[builder_struct]} s; ratio wall $(ratio "${wall[macro_struct]}" "${wall[builder_struct]}"), cpu $(ratio "${cpu[macro_struct]}" "${cpu[builder_struct]}")"

@@ -118,14 +118,9 @@ impl Tool<'_> {
         let plain: Vec<_> = self.sig.plain().collect();
         let run = match plain.as_slice() {
             [] => self.finish(quote!(__builder), Input::None),
-            [single] => {
-                let ty = &single.ty;
-                let whole = self.finish(quote!(__builder.input::<#ty>()), Input::Whole);
-                let args_ty = self.args_type();
-                let args = self.finish(quote!(__builder.input::<#args_ty>()), Input::Args);
-                quote! {
-                    if #krate::__private::is_object_input::<#ty>() { #whole } else { #args }
-                }
+            [_] => {
+                let single_ty = self.single_type(&krate);
+                self.finish(quote!(__builder.input::<#single_ty>()), Input::Single)
             }
             _ => {
                 let args_ty = self.args_type();
@@ -152,6 +147,13 @@ impl Tool<'_> {
         quote!(__ToolArgs<#(#types),*>)
     }
 
+    /// `Single<T, __ToolArgs<T>>` for a one-argument tool.
+    fn single_type(&self, krate: &TokenStream) -> TokenStream {
+        let ty = self.sig.plain().map(|arg| &arg.ty);
+        let args_ty = self.args_type();
+        quote!(#krate::__private::Single<#(#ty)*, #args_ty>)
+    }
+
     /// The hidden struct of the plain arguments, and a spanned check of each
     /// argument type.
     fn args_struct(&self, krate: &TokenStream) -> TokenStream {
@@ -174,6 +176,20 @@ impl Tool<'_> {
             let ident = &arg.ident;
             quote!(#ident: #param)
         });
+        let single_impl = match plain.as_slice() {
+            [arg] => {
+                let ident = &arg.ident;
+                quote! {
+                    impl<__T0> #krate::__private::SingleArg for __ToolArgs<__T0> {
+                        type Value = __T0;
+                        fn into_value(self) -> __T0 {
+                            self.#ident
+                        }
+                    }
+                }
+            }
+            _ => quote!(),
+        };
         let checks = plain.iter().map(|arg| {
             let ty = &arg.ty;
             quote_spanned!(ty.span()=> #krate::__private::assert_arg::<#ty>();)
@@ -186,6 +202,7 @@ impl Tool<'_> {
             #[serde(crate = #serde_crate)]
             #[schemars(crate = #schemars_crate)]
             struct __ToolArgs<#(#params),*> { #(#fields),* }
+            #single_impl
         }
     }
 
@@ -210,17 +227,17 @@ impl Tool<'_> {
             Receiver::Arc => quote!(::std::sync::Arc::clone(&__this).#ident),
         };
         let simple = self.sig.receiver == Receiver::None && !self.sig.needs_context();
-        if simple && !matches!(input, Input::Args) {
+        if simple && matches!(input, Input::None) {
             let turbofish = self.generics.split_for_impl().1;
             let turbofish = turbofish.as_turbofish();
             return quote!(#callee #turbofish);
         }
         let param = match input {
             Input::None => quote!(_: #krate::JsonObject),
-            Input::Whole => {
-                let arg = self.sig.plain().next().map(|a| (&a.ident, &a.ty));
-                let (ident, ty) = arg.unzip();
-                quote!(#ident: #ty)
+            Input::Single => {
+                let ident = self.sig.plain().map(|arg| &arg.ident);
+                let single_ty = self.single_type(krate);
+                quote!(#krate::__private::Single { value: #(#ident)*, .. }: #single_ty)
             }
             Input::Args => {
                 let idents = self.sig.plain().map(|arg| &arg.ident);
@@ -272,8 +289,9 @@ impl Tool<'_> {
 enum Input {
     /// No tool arguments.
     None,
-    /// The single argument is the whole arguments object.
-    Whole,
+    /// The single argument is `Single<T, __ToolArgs<T>>`'s value: the whole
+    /// arguments object when `T`'s schema is an object, else its property.
+    Single,
     /// The arguments are the fields of `__ToolArgs`.
     Args,
 }
