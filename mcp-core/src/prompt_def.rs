@@ -7,8 +7,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::{
-    BoxFuture, Completer, GetPromptResult, JsonObject, Meta, Prompt, PromptMessage, SchemaError,
-    ToolError,
+    BoxFuture, CallChannel, ChannelError, Completer, CreateMessageRequest, CreateMessageResult,
+    ElicitRequest, ElicitResult, GetPromptResult, JsonObject, Meta, Prompt, PromptMessage,
+    SchemaError, ToolError,
 };
 
 /// Why a prompt could not be defined or rendered.
@@ -76,6 +77,7 @@ pub struct PromptRequest<C = ()> {
     ctx: Arc<C>,
     session_id: Option<Arc<str>>,
     meta: Meta,
+    channel: Option<Arc<dyn CallChannel>>,
 }
 
 impl<C> PromptRequest<C> {
@@ -88,6 +90,39 @@ impl<C> PromptRequest<C> {
             ctx,
             session_id: None,
             meta: Meta::new(),
+            channel: None,
+        }
+    }
+
+    /// Sets the channel to the client (the server does).
+    pub fn channel(mut self, channel: Arc<dyn CallChannel>) -> Self {
+        self.channel = Some(channel);
+        self
+    }
+
+    /// Asks the user for input while rendering the prompt, like
+    /// [`ToolCallContext::elicit`](crate::ToolCallContext::elicit): a request
+    /// to a 2025-11-25 client, an input-required result for a 2026-07-28 one.
+    pub async fn elicit(&self, request: ElicitRequest) -> Result<ElicitResult, ChannelError> {
+        match &self.channel {
+            Some(channel) => channel.elicit(request).await,
+            None => Err(ChannelError::Unsupported {
+                capability: "elicitation",
+            }),
+        }
+    }
+
+    /// Asks the client's model for a completion while rendering the prompt,
+    /// like [`ToolCallContext::sample`](crate::ToolCallContext::sample).
+    pub async fn sample(
+        &self,
+        request: CreateMessageRequest,
+    ) -> Result<CreateMessageResult, ChannelError> {
+        match &self.channel {
+            Some(channel) => channel.create_message(request).await,
+            None => Err(ChannelError::Unsupported {
+                capability: "sampling",
+            }),
         }
     }
 

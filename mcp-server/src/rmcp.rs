@@ -9,6 +9,7 @@ mod resources;
 // issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
 mod input_gate;
 mod interaction;
+mod listen;
 mod session_state;
 mod surface;
 

@@ -9,8 +9,11 @@
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
+//! - `conformance`: the official MCP conformance suite (both lines) against
+//!   the `everything` example and the OpenAPI CLI server.
 
 mod bench;
+mod conformance;
 mod peers;
 mod synth;
 mod tidy;
@@ -28,8 +31,9 @@ fn main() -> ExitCode {
         "bless" => bless(),
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
+        "conformance" => conformance::run_all(&workspace_root()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, conformance (see xtask/src/main.rs)"
         )),
     };
     match result {

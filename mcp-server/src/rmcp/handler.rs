@@ -187,8 +187,11 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         if let Some(id) = session_id {
             cx = cx.session_id(id);
         }
-        let running = AssertUnwindSafe(guard(gate, def.call_through(inner.layers.clone(), cx)))
-            .catch_unwind();
+        let running = AssertUnwindSafe(guard(
+            gate.clone(),
+            def.call_through(inner.layers.clone(), cx),
+        ))
+        .catch_unwind();
         let result = tokio::select! {
             result = running => match result {
                 Ok(Ok(result)) => result,
@@ -205,6 +208,14 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
                 mcp_core::CallToolResult::error("the call was cancelled")
             }
         };
+        // issue 7: a 2026-07-28 call that failed for want of an undeclared
+        // client capability is JSON-RPC error -32021.
+        if let Some(error) = gate
+            .filter(|_| result.is_error())
+            .and_then(|gate| gate.missing_capability_error())
+        {
+            return Err(error);
+        }
         Ok(CallToolResponse::Complete(result_to_rmcp(result)))
     }
 
@@ -225,7 +236,8 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
     ) -> Result<GetPromptResponse, ErrorData> {
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
-        super::surface::get_prompt(&self.server, request, &context.meta, ctx, session_id).await
+        let session = self.session.clone();
+        super::surface::get_prompt(&self.server, request, &context, session, ctx, session_id).await
     }
 
     async fn complete(
@@ -261,5 +273,16 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         super::surface::unsubscribe(&self.session, request)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &::rmcp::model::SubscriptionFilter,
+    ) -> Option<::rmcp::model::SubscriptionFilter> {
+        Some(super::listen::accepted_filter(requested))
+    }
+
+    async fn listen(&self, context: ::rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        super::listen::listen(&self.server, context).await
     }
 }

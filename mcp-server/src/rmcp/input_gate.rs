@@ -23,6 +23,8 @@ pub(crate) struct InputGate {
     answers: BTreeMap<String, Value>,
     questions: Mutex<BTreeMap<String, Value>>,
     counter: AtomicUsize,
+    /// A capability the handler needed but the client did not declare.
+    missing: Mutex<Option<&'static str>>,
 }
 
 impl InputGate {
@@ -70,6 +72,22 @@ impl InputGate {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key, request);
         std::future::pending().await
+    }
+
+    /// Notes that the handler needed `capability`, which the client did not
+    /// declare.
+    pub(crate) fn note_missing(&self, capability: &'static str) {
+        *self.missing.lock().unwrap_or_else(PoisonError::into_inner) = Some(capability);
+    }
+
+    /// JSON-RPC error -32021 naming the undeclared capability the handler
+    /// needed, if it needed one.
+    pub(crate) fn missing_capability_error(&self) -> Option<::rmcp::ErrorData> {
+        let capability = (*self.missing.lock().unwrap_or_else(PoisonError::into_inner))?;
+        let required = serde_json::from_value(serde_json::json!({ capability: {} })).ok()?;
+        Some(::rmcp::ErrorData::missing_required_client_capability(
+            required,
+        ))
     }
 
     /// The input-required result for the open questions, if any.

@@ -22,7 +22,7 @@ use ::rmcp::model::{ClientCapabilities, InputRequiredResult, ProtocolVersion, Se
 use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 use mcp_core::{
     BoxFuture, CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
-    ElicitResult, LogMessage, Progress, Root,
+    ElicitResult, LogMessage, LoggingLevel, Progress, Root,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -39,7 +39,12 @@ pub(crate) struct InteractionChannel {
     session: Arc<SessionState>,
     capabilities: ClientCapabilities,
     gate: Option<Arc<InputGate>>,
+    /// The request's `_meta` log level (2026-07-28 has no `logging/setLevel`).
+    request_level: Option<LoggingLevel>,
 }
+
+/// Where a 2026-07-28 request asks for log messages.
+const LOG_LEVEL_META_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 impl InteractionChannel {
     /// The channel of the request `context`; `gate` is set for 2026-07-28
@@ -57,6 +62,12 @@ impl InteractionChannel {
             session,
             capabilities: context.client_capabilities().unwrap_or_default(),
             gate,
+            request_level: context
+                .meta
+                .0
+                .0
+                .get(LOG_LEVEL_META_KEY)
+                .and_then(|level| serde_json::from_value(level.clone()).ok()),
         }
     }
 
@@ -71,6 +82,9 @@ impl InteractionChannel {
         params: Value,
     ) -> Result<T, ChannelError> {
         if !declared {
+            if let Some(gate) = &self.gate {
+                gate.note_missing(capability);
+            }
             return Err(ChannelError::Unsupported { capability });
         }
         let request = json!({"method": method, "params": params});
@@ -115,7 +129,14 @@ impl CallChannel for InteractionChannel {
 
     fn log(&self, message: LogMessage) -> BoxFuture<'_, Result<(), ChannelError>> {
         Box::pin(async move {
-            if !self.session.lets_through(message.level) {
+            // A 2026-07-28 request gets log messages only when its `_meta`
+            // asks for them; older sessions follow `logging/setLevel`.
+            let wanted = match (&self.gate, self.request_level) {
+                (Some(_), Some(minimum)) => message.level >= minimum,
+                (Some(_), None) => false,
+                (None, _) => self.session.lets_through(message.level),
+            };
+            if !wanted {
                 return Ok(());
             }
             let Some(param) = log_param(message) else {

@@ -8,15 +8,18 @@ use ::rmcp::ErrorData;
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use ::rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, ListPromptsResult, PaginatedRequestParams, ServerCapabilities,
+    GetPromptResult, ListPromptsResult, PaginatedRequestParams, ResultType, ServerCapabilities,
     SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
+use ::rmcp::service::{RequestContext, RoleServer};
 use mcp_core::{CompleteRequest, Completion, CompletionReference, LoggingLevel, PromptError};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::channel::PeerChannel;
 use super::convert::request_meta;
+use super::interaction::{InteractionChannel, gate_for, guard};
 use super::session_state::SessionState;
 use crate::Server;
 use crate::pagination::page;
@@ -90,14 +93,24 @@ pub(crate) fn list_prompts<C: Send + Sync + 'static>(
 }
 
 /// `prompts/get`: an unknown prompt and bad arguments are JSON-RPC error
-/// -32602, a failing handler -32603.
+/// -32602, a failing handler -32603. The handler may elicit and sample
+/// (an input-required result for 2026-07-28 clients).
 pub(crate) async fn get_prompt<C: Send + Sync + 'static>(
     server: &Server<C>,
     request: GetPromptRequestParams,
-    meta: &::rmcp::model::RequestMetaObject,
+    context: &RequestContext<RoleServer>,
+    session: Arc<SessionState>,
     ctx: Arc<C>,
     session_id: Option<String>,
 ) -> Result<GetPromptResponse, ErrorData> {
+    let meta = &context.meta;
+    let gate = gate_for(
+        context,
+        request.input_responses.as_ref(),
+        request.request_state.as_deref(),
+    )?;
+    let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
+    let channel = InteractionChannel::new(channel, context, session, gate.clone());
     let Some(def) = server.inner.surface.prompt(&request.name) else {
         return Err(ErrorData::invalid_params(
             format!("unknown prompt `{}`", request.name),
@@ -110,10 +123,17 @@ pub(crate) async fn get_prompt<C: Send + Sync + 'static>(
     if let Some(id) = session_id {
         get = get.session_id(id);
     }
-    match def.get(get).await {
-        Ok(result) => Ok(GetPromptResponse::from(wire::<_, GetPromptResult>(
-            &result,
-        )?)),
+    let rendered = match guard(gate, def.get(get.channel(Arc::new(channel)))).await {
+        Ok(rendered) => rendered,
+        Err(input_required) => return Ok(GetPromptResponse::InputRequired(input_required)),
+    };
+    match rendered {
+        Ok(result) => {
+            let mut result: GetPromptResult = wire(&result)?;
+            // Required by 2026-07-28; rmcp strips it for older peers.
+            result.result_type = Some(ResultType::COMPLETE);
+            Ok(GetPromptResponse::from(result))
+        }
         Err(error @ PromptError::Failed { .. }) => {
             Err(ErrorData::internal_error(error.to_string(), None))
         }

@@ -116,6 +116,17 @@ async fn what_the_client_can(cx: ToolCallContext) -> Result<String, String> {
     ))
 }
 
+/// Logs at every level; a 2026-07-28 client sees only what its request's
+/// `_meta` log level lets through.
+async fn log_levels(cx: ToolCallContext) -> Result<String, String> {
+    for level in mcp_core::LoggingLevel::ALL {
+        cx.log(level, format!("a {level} message"))
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok("logged".to_owned())
+}
+
 pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
     fn def<F: std::future::Future<Output = Result<String, String>> + Send + 'static>(
         name: &str,
@@ -167,5 +178,7 @@ pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
             "Asks only what the client can answer.",
             what_the_client_can,
         )?,
+        def("test_streaming_elicitation", "Asks the user's name.", greet)?,
+        def("test_logging_tool", "Logs at every level.", log_levels)?,
     ])
 }

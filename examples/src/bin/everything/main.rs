@@ -6,6 +6,7 @@
 //! it at `http://127.0.0.1:3001/mcp`; `cargo xtask conformance` runs the
 //! suite against it.
 
+mod changes;
 mod input_required;
 mod media;
 mod prompts;
@@ -41,9 +42,11 @@ async fn main() -> anyhow::Result<()> {
         .instructions("Every fixture of the MCP conformance suite.")
         .tools(tools::all()?)
         .tools(input_required::all()?)
+        .tools(changes::all()?)
         .resources(resources::all()?)
         .prompts(prompts::all()?)
         .build()?;
+    changes::watch(&server);
     let http = server
         .bind_http(args.bind, HttpConfig::new().stateless(args.stateless))
         .await?;

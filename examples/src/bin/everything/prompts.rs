@@ -1,8 +1,8 @@
 //! The suite's prompts.
 
 use mcp_core::{
-    Completer, Content, GetPromptResult, PromptArgument, PromptDef, PromptError, PromptMessage,
-    ResourceContents, prompt,
+    Completer, Content, ElicitRequest, GetPromptResult, PromptArgument, PromptDef, PromptError,
+    PromptMessage, ResourceContents, prompt,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -59,6 +59,26 @@ pub(crate) fn all() -> Result<Vec<PromptDef>, PromptError> {
                     PromptMessage::user_text("Please process the embedded resource above."),
                 ]
             })?,
+        prompt("test_input_required_result_prompt")
+            .description("A prompt that asks the user for context first.")
+            .run(
+                |_: mcp_core::JsonObject, req: mcp_core::PromptRequest| async move {
+                    let schema = serde_json::json!({
+                        "type": "object",
+                        "properties": {"context": {"type": "string"}},
+                        "required": ["context"]
+                    });
+                    let ask = ElicitRequest::new("What context should the prompt use?", schema)
+                        .map_err(|e| e.to_string())?
+                        .input_key("user_context");
+                    let answer = req.elicit(ask).await.map_err(|e| e.to_string())?;
+                    let context = answer
+                        .content
+                        .and_then(|c| c.get("context").cloned())
+                        .unwrap_or_default();
+                    Ok::<_, String>(format!("Answer with this context in mind: {context}"))
+                },
+            )?,
         prompt("test_prompt_with_image")
             .description("A prompt with an image.")
             .run(|| async {
