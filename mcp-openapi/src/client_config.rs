@@ -29,6 +29,7 @@ pub struct ClientConfig {
     pub(crate) max_response_bytes: usize,
     pub(crate) retry: RetryPolicy,
     pub(crate) authorizer: Authorizer,
+    pub(crate) passthrough_authorization: bool,
 }
 
 impl ClientConfig {
@@ -50,6 +51,7 @@ pub struct ClientConfigBuilder {
     retry: Option<RetryPolicy>,
     schemes: SecuritySchemes,
     credentials: Option<Credentials>,
+    passthrough_authorization: bool,
 }
 
 impl ClientConfigBuilder {
@@ -102,6 +104,14 @@ impl ClientConfigBuilder {
         self
     }
 
+    /// Forwards the incoming MCP request's `Authorization` header to the
+    /// API (see [`with_incoming_authorization`](crate::with_incoming_authorization));
+    /// off by default.
+    pub fn passthrough_authorization(mut self, on: bool) -> Self {
+        self.passthrough_authorization = on;
+        self
+    }
+
     /// Builds the configuration and its HTTP client.
     pub fn build(self) -> Result<ClientConfig, CallError> {
         let base_url = self
@@ -135,6 +145,7 @@ impl ClientConfigBuilder {
                 .unwrap_or(DEFAULT_MAX_RESPONSE_BYTES),
             retry: self.retry.unwrap_or_default(),
             authorizer: Authorizer::new(self.schemes, credentials),
+            passthrough_authorization: self.passthrough_authorization,
         })
     }
 }

@@ -10,6 +10,7 @@ use mcp_core::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
 use serde_json::Value;
 
 use crate::authorizer::Applied;
+use crate::passthrough::incoming_authorization;
 use crate::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
 use crate::retry::Attempt;
 use crate::{
@@ -157,8 +158,25 @@ impl Inner {
             .authorizer
             .apply(&config.client, &base, &self.route.security, &mut request)
             .await?;
+        let mut secrets = Vec::new();
+        if let Some(incoming) = config
+            .passthrough_authorization
+            .then(incoming_authorization)
+            .flatten()
+        {
+            let mut value = http::HeaderValue::from_str(incoming.expose())
+                .map_err(|_| CallError::InvalidHeader("authorization".to_owned()))?;
+            value.set_sensitive(true);
+            request.headers.insert(http::header::AUTHORIZATION, value);
+            let credential = incoming
+                .expose()
+                .split_once(' ')
+                .map_or(incoming.expose(), |(_, c)| c);
+            secrets.extend([incoming.expose().to_owned(), credential.to_owned()]);
+        }
         let response = self.exchange(&base, request.clone(), applied).await?;
-        let secrets = config.authorizer.secrets().await;
+        secrets.extend(config.authorizer.secrets().await);
+        secrets.retain(|s| !s.is_empty());
 
         let output = self.output.get_or_init(|| {
             let schema = cx.tool().output_schema.as_ref()?;

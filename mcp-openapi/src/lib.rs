@@ -12,6 +12,7 @@ mod body;
 mod client_config;
 mod execute;
 mod http_error;
+mod passthrough;
 mod request;
 mod response;
 mod retry;
@@ -22,9 +23,12 @@ pub use ir::*;
 // issue 5: request building and execution
 pub use auth::{ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes};
 pub use body::{EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type};
-pub use client_config::{ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT};
+pub use client_config::{
+    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT,
+};
 pub use execute::HttpToolHandler;
 pub use http_error::CallError;
+pub use passthrough::with_incoming_authorization;
 pub use request::{PreparedRequest, build_request};
 pub use response::tolerant_output_schema;
 pub use retry::{Attempt, RetryPolicy};

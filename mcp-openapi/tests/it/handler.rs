@@ -9,7 +9,10 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mcp_core::{BoxFuture, CallChannel, CallToolRequest, ChannelError, Content, Progress};
-use mcp_openapi::{Credential, Credentials, Secret, SecuritySchemes, tolerant_output_schema};
+use mcp_openapi::{
+    Credential, Credentials, Secret, SecuritySchemes, tolerant_output_schema,
+    with_incoming_authorization,
+};
 use serde_json::{Value, json};
 
 use crate::http_fixtures::{binding, config, param, route, tool_def};
@@ -391,4 +394,33 @@ async fn oauth2_client_credentials_token_is_cached_and_refreshed() {
     // The API refuses the cached token: it is fetched again and the call repeated once.
     assert!(!tool.invoke(json!({"expire": 1})).await.is_error());
     assert_eq!(tokens.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn incoming_authorization_is_forwarded_only_when_opted_in() {
+    let server = Recorder::with(|request| {
+        let echo = json!({ "saw": request.header("authorization") }).to_string();
+        (StatusCode::OK, [("content-type", "application/json")], echo).into_response()
+    })
+    .await;
+    for (opt_in, expected) in [(false, None), (true, Some("Bearer incoming-token-9"))] {
+        let cfg = config(&server.base)
+            .passthrough_authorization(opt_in)
+            .build()
+            .expect("config");
+        let tool = tool_def(
+            route("GET", "/me", json!([]), Value::Null),
+            binding(&[], &[], false, None),
+            json!({"type": "object"}),
+            None,
+            cfg,
+        );
+        let call = tool.invoke(json!({}));
+        let result =
+            with_incoming_authorization(Some("Bearer incoming-token-9".to_owned()), call).await;
+        assert!(!result.is_error());
+        assert_eq!(server.last().header("authorization").as_deref(), expected);
+        let wire = serde_json::to_string(&result).expect("json");
+        assert!(!wire.contains("incoming-token-9"), "{wire}");
+    }
 }
