@@ -1,8 +1,27 @@
-//! Integration tests of mcp-openapi (one binary).
+//! Integration tests of `mcp-openapi` (one binary).
 
+mod corpus;
+mod fixtures;
 mod handler;
 mod http_fixtures;
 mod recorder;
 mod request;
 mod security;
+mod snapshots;
 mod style_table;
+
+use std::path::PathBuf;
+
+/// `tests/fixtures/<name>`.
+pub(crate) fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// `../shared/corpus/<name>` (the workspace's sibling `shared` directory).
+pub(crate) fn corpus(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .join(name)
+}

@@ -1,0 +1,132 @@
+//! The error type of this crate: what failed, and where in the document.
+
+use std::path::PathBuf;
+
+/// Why a document (or part of one) could not be turned into routes or tools.
+///
+/// Messages are lowercase and name the JSON pointer of the offending node
+/// (`#/paths/~1pets/get/parameters/2: missing "in"`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// A file could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes are neither valid JSON nor valid YAML.
+    #[error("cannot parse {format}: {message}")]
+    Syntax {
+        /// `JSON` or `YAML`.
+        format: &'static str,
+        /// The parser's message (with line and column).
+        message: String,
+    },
+    /// The document is not an OpenAPI 3.x or Swagger 2.0 document.
+    #[error("not an openapi document: {0}")]
+    NotOpenApi(String),
+    /// The document declares a version this crate does not read.
+    #[error("unsupported openapi version `{0}` (supported: swagger 2.0, openapi 3.0, 3.1, 3.2)")]
+    UnsupportedVersion(String),
+    /// A required field is missing.
+    #[error("{pointer}: missing \"{field}\"")]
+    Missing {
+        /// Where.
+        pointer: String,
+        /// The missing field.
+        field: &'static str,
+    },
+    /// A field has the wrong shape or value.
+    #[error("{pointer}: {message}")]
+    Invalid {
+        /// Where.
+        pointer: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `$ref` cannot be resolved.
+    #[error("{pointer}: cannot resolve $ref `{reference}`: {reason}")]
+    Ref {
+        /// Where the reference is written.
+        pointer: String,
+        /// The reference.
+        reference: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// A remote (`http(s)`) `$ref` was met and remote references are not allowed.
+    #[error("{pointer}: remote $ref `{reference}` refused (allow remote references to follow it)")]
+    RemoteRef {
+        /// Where the reference is written.
+        pointer: String,
+        /// The reference.
+        reference: String,
+    },
+    /// Strict mode: an operation would have been skipped.
+    #[error("strict mode: {0}")]
+    Strict(Box<SpecError>),
+    /// A generated tool was refused by `mcp_core` (bad name, bad `_meta` key).
+    #[error("{pointer}: {source}")]
+    Tool {
+        /// The operation.
+        pointer: String,
+        /// The builder's error.
+        #[source]
+        source: mcp_core::ToolError,
+    },
+    /// A route map file or value is malformed.
+    #[error("route map: {0}")]
+    RouteMap(String),
+}
+
+impl SpecError {
+    pub(crate) fn invalid(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Invalid {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Something skipped or approximated while loading or generating; the rest still loads.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Warning {
+    /// The JSON pointer of the node concerned (`#/paths/~1pets/get`).
+    pub pointer: String,
+    /// What happened, lowercase (`skipped: missing "in"`).
+    pub message: String,
+}
+
+impl Warning {
+    pub(crate) fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// Escapes one JSON pointer segment (`~` to `~0`, `/` to `~1`).
+pub(crate) fn escape_segment(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// Appends one segment to a pointer.
+pub(crate) fn child(pointer: &str, segment: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + segment.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    out.push_str(&escape_segment(segment));
+    out
+}

@@ -1,0 +1,388 @@
+//! Options and the generation run: routes to tools, resources and resource templates.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use mcp_core::{Tool, ToolAnnotations};
+use serde_json::{Map, Value};
+
+use crate::defs::DefCopier;
+use crate::error::Warning;
+use crate::lower::{apply_profile, lower};
+use crate::names::{Names, base_name, sanitize};
+use crate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
+use crate::route_map::{McpType, RouteMap, RouteMapFn, classify};
+use crate::{HttpRoute, OpenApi, RequestBinding, SpecError};
+
+/// The `_meta` key recording method, path and operationId of a generated tool.
+pub const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
+/// The `_meta` key listing the route map's `mcp_tags` of a generated component.
+pub const TAGS_META_KEY: &str = "rs.mcp-toolkit/tags";
+/// The default maximum tool name length (what most clients enforce).
+pub const DEFAULT_MAX_NAME_LEN: usize = 64;
+
+/// How generated schemas are spelled, for client compatibility.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SchemaProfile {
+    /// JSON Schema 2020-12 with `$schema`, shared schemas under `$defs`.
+    #[default]
+    Standard,
+    /// No `$schema`, no `$defs`: references inlined; a recursive schema is cut
+    /// (replaced by `{}` with a description) once it is nested in itself
+    /// `inline_cycle_depth` times (default 1), and after 100 inlined
+    /// definitions per schema the remaining references are cut the same way.
+    Inline,
+}
+
+impl FromStr for SchemaProfile {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        match text {
+            "standard" => Ok(Self::Standard),
+            "inline" => Ok(Self::Inline),
+            other => Err(SpecError::invalid(
+                "schema profile",
+                format!("unknown profile `{other}` (standard, inline)"),
+            )),
+        }
+    }
+}
+
+/// What the customization hook may change on a generated component.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Customization {
+    /// The tool (or resource) name.
+    pub name: String,
+    /// The display title.
+    pub title: Option<String>,
+    /// The description.
+    pub description: String,
+    /// The annotations (every hint already set from the method).
+    pub annotations: ToolAnnotations,
+    /// `_meta` entries (keys must be valid `_meta` keys).
+    pub meta: Map<String, Value>,
+}
+
+/// A hook called for every generated component, last word on its metadata.
+pub type CustomizeFn = Arc<dyn Fn(&HttpRoute, &mut Customization) + Send + Sync>;
+
+/// One generated tool: the protocol value, its route and how its arguments bind to the request.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct GeneratedTool {
+    /// The tool as `tools/list` shows it.
+    pub tool: Tool,
+    /// The route it calls.
+    pub route: Arc<HttpRoute>,
+    /// Where each input property goes in the request.
+    pub binding: RequestBinding,
+}
+
+/// Everything a generation run produced.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Generated {
+    /// Tools, in document order.
+    pub tools: Vec<GeneratedTool>,
+    /// Resources (`resources/list` entries).
+    pub resources: Vec<GeneratedResource>,
+    /// Resource templates.
+    pub resource_templates: Vec<GeneratedResourceTemplate>,
+    /// Routes left out by route maps (`Exclude`), as pointers.
+    pub excluded: Vec<String>,
+    /// Skipped operations (with reasons) and approximations, loading's included.
+    pub warnings: Vec<Warning>,
+}
+
+/// Turns the routes of an [`OpenApi`] into tools, with options.
+#[derive(Clone)]
+pub struct Generator<'a> {
+    api: &'a OpenApi,
+    max_name_len: usize,
+    mcp_names: HashMap<String, String>,
+    profile: SchemaProfile,
+    inline_cycle_depth: usize,
+    strict: bool,
+    route_maps: Vec<RouteMap>,
+    route_map_fn: Option<RouteMapFn>,
+    customize: Option<CustomizeFn>,
+}
+
+impl fmt::Debug for Generator<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Generator")
+            .field("max_name_len", &self.max_name_len)
+            .field("mcp_names", &self.mcp_names)
+            .field("profile", &self.profile)
+            .field("strict", &self.strict)
+            .field("route_maps", &self.route_maps)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenApi {
+    /// A generator over this document's routes, with default options.
+    pub fn generator(&self) -> Generator<'_> {
+        Generator {
+            api: self,
+            max_name_len: DEFAULT_MAX_NAME_LEN,
+            mcp_names: HashMap::new(),
+            profile: SchemaProfile::Standard,
+            inline_cycle_depth: 1,
+            strict: false,
+            route_maps: Vec::new(),
+            route_map_fn: None,
+            customize: None,
+        }
+    }
+
+    /// Every tool with default options (route maps: all routes are tools).
+    pub fn tools(&self) -> Result<Vec<Tool>, SpecError> {
+        Ok(self
+            .generator()
+            .generate()?
+            .tools
+            .into_iter()
+            .map(|t| t.tool)
+            .collect())
+    }
+}
+
+impl<'a> Generator<'a> {
+    /// Maximum tool name length (default 64); longer names are cut and get a stable 8-hex suffix.
+    pub fn max_name_len(mut self, max: usize) -> Self {
+        self.max_name_len = max.clamp(16, 128);
+        self
+    }
+
+    /// Explicit names by `operationId`.
+    pub fn mcp_names(
+        mut self,
+        names: impl IntoIterator<Item = (impl Into<String>, impl Into<String>)>,
+    ) -> Self {
+        self.mcp_names
+            .extend(names.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+
+    /// The schema profile (default [`SchemaProfile::Standard`]).
+    pub fn profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// How many times the `inline` profile nests a recursive schema in itself before cutting it.
+    pub fn inline_cycle_depth(mut self, depth: usize) -> Self {
+        self.inline_cycle_depth = depth.max(1);
+        self
+    }
+
+    /// Fail on the first route that cannot become a tool instead of skipping it.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Ordered route maps (first match wins; unmatched routes are tools).
+    pub fn route_maps(mut self, maps: impl IntoIterator<Item = RouteMap>) -> Self {
+        self.route_maps.extend(maps);
+        self
+    }
+
+    /// A callback with the last word on each route's type.
+    pub fn route_map_fn(
+        mut self,
+        f: impl Fn(&HttpRoute, McpType) -> McpType + Send + Sync + 'static,
+    ) -> Self {
+        self.route_map_fn = Some(Arc::new(f));
+        self
+    }
+
+    /// A hook that may change name, title, description, annotations and `_meta` of each component.
+    pub fn customize(
+        mut self,
+        f: impl Fn(&HttpRoute, &mut Customization) + Send + Sync + 'static,
+    ) -> Self {
+        self.customize = Some(Arc::new(f));
+        self
+    }
+
+    /// Runs the generation.
+    pub fn generate(&self) -> Result<Generated, SpecError> {
+        let mut out = Generated {
+            warnings: self.api.warnings().to_vec(),
+            ..Generated::default()
+        };
+        let mut copier = DefCopier::new(&self.api.registry, self.profile, self.inline_cycle_depth);
+        let mut names = Names::default();
+        for name in self.mcp_names.values() {
+            names.take(name);
+        }
+        for route in self.api.routes() {
+            let rule = classify(&self.route_maps, route);
+            let mut kind = rule.map_or(McpType::Tool, |r| r.mcp_type);
+            if let Some(f) = &self.route_map_fn {
+                kind = f(route, kind);
+            }
+            let tags = rule.map(|r| r.mcp_tags.clone()).unwrap_or_default();
+            let result = match kind {
+                McpType::Exclude => {
+                    out.excluded.push(route.pointer.clone());
+                    Ok(())
+                }
+                McpType::Tool => self
+                    .tool(route, &tags, &mut copier, &mut names)
+                    .map(|t| out.tools.push(t)),
+                McpType::Resource | McpType::ResourceTemplate => {
+                    self.resource_or_template(route, kind, &tags, &mut copier, &mut names, &mut out)
+                }
+            };
+            if let Err(error) = result {
+                if self.strict {
+                    return Err(SpecError::Strict(Box::new(error)));
+                }
+                out.warnings
+                    .push(Warning::new(&route.pointer, format!("skipped: {error}")));
+            }
+        }
+        Ok(out)
+    }
+
+    fn name_for(&self, route: &HttpRoute, names: &mut Names) -> String {
+        if let Some(name) = route
+            .operation_id
+            .as_ref()
+            .and_then(|id| self.mcp_names.get(id))
+        {
+            return name.clone();
+        }
+        names.unique(&sanitize(&base_name(route)), self.max_name_len)
+    }
+
+    fn tool(
+        &self,
+        route: &Arc<HttpRoute>,
+        tags: &BTreeSet<String>,
+        copier: &mut DefCopier<'_>,
+        names: &mut Names,
+    ) -> Result<GeneratedTool, SpecError> {
+        let lowered = lower(route, copier)?;
+        let custom = self.customization(
+            route,
+            names,
+            lowered.description,
+            lowered.annotations,
+            tags,
+            lowered.binding.output_wrapped,
+        );
+        let tool_error = |source| SpecError::Tool {
+            pointer: route.pointer.clone(),
+            source,
+        };
+        let mut builder = mcp_core::tool(custom.name)
+            .description(custom.description)
+            .annotations(custom.annotations)
+            .meta_object(custom.meta);
+        if let Some(title) = custom.title {
+            builder = builder.title(title);
+        }
+        // The builder validates name and `_meta`; the schemas (roots of
+        // `"type": "object"` by construction) are moved in afterwards rather
+        // than cloned by `build`: they are most of the work on large documents.
+        let mut tool = builder.build().map_err(tool_error)?;
+        tool.input_schema = Arc::new(apply_profile(lowered.input_schema, self.profile));
+        tool.output_schema = lowered
+            .output_schema
+            .map(|output| Arc::new(apply_profile(output, self.profile)));
+        Ok(GeneratedTool {
+            tool,
+            route: route.clone(),
+            binding: lowered.binding,
+        })
+    }
+
+    pub(crate) fn customization(
+        &self,
+        route: &HttpRoute,
+        names: &mut Names,
+        description: String,
+        annotations: ToolAnnotations,
+        tags: &BTreeSet<String>,
+        wrapped: bool,
+    ) -> Customization {
+        let mut meta = Map::new();
+        let mut openapi = Map::new();
+        openapi.insert("method".to_owned(), route.method.as_str().into());
+        openapi.insert("path".to_owned(), route.path.clone().into());
+        if let Some(id) = &route.operation_id {
+            openapi.insert("operationId".to_owned(), id.clone().into());
+        }
+        meta.insert(OPENAPI_META_KEY.to_owned(), Value::Object(openapi));
+        if wrapped {
+            meta.insert(mcp_core::WRAPPED_OUTPUT_META_KEY.to_owned(), true.into());
+        }
+        if !tags.is_empty() {
+            meta.insert(
+                TAGS_META_KEY.to_owned(),
+                tags.iter().cloned().map(Value::from).collect(),
+            );
+        }
+        let mut custom = Customization {
+            name: self.name_for(route, names),
+            title: route.summary.clone(),
+            description,
+            annotations,
+            meta,
+        };
+        if let Some(hook) = &self.customize {
+            hook(route, &mut custom);
+        }
+        custom
+    }
+
+    fn resource_or_template(
+        &self,
+        route: &Arc<HttpRoute>,
+        kind: McpType,
+        tags: &BTreeSet<String>,
+        copier: &mut DefCopier<'_>,
+        names: &mut Names,
+        out: &mut Generated,
+    ) -> Result<(), SpecError> {
+        if route.method != crate::HttpMethod::Get {
+            out.warnings.push(Warning::new(
+                &route.pointer,
+                "only GET routes can be resources; made a tool instead",
+            ));
+            out.tools.push(self.tool(route, tags, copier, names)?);
+            return Ok(());
+        }
+        let has_path_params = route
+            .parameters
+            .iter()
+            .any(|p| p.location == crate::ParameterLocation::Path);
+        let lowered = lower(route, copier)?;
+        let custom = self.customization(
+            route,
+            names,
+            lowered.description,
+            lowered.annotations,
+            tags,
+            lowered.binding.output_wrapped,
+        );
+        if kind == McpType::Resource && !has_path_params {
+            out.resources.push(resource(route, custom)?);
+        } else {
+            out.resource_templates.push(template(route, custom)?);
+        }
+        Ok(())
+    }
+}

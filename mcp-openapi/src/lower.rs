@@ -1,0 +1,294 @@
+//! One route to one tool: input schema (parameters and flattened body),
+//! output schema (first 2xx JSON response), annotations, description, `_meta`,
+//! and the [`RequestBinding`] that maps input properties back to the request.
+
+use std::collections::{BTreeSet, HashMap};
+
+use mcp_core::ToolAnnotations;
+use serde_json::{Map, Value};
+
+use crate::defs::{DefCopier, Mode};
+use crate::ir::*;
+use crate::{SchemaProfile, SpecError};
+
+/// The JSON Schema dialect written in `standard` schemas.
+pub(crate) const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The parts of a tool computed from a route (before naming and hooks).
+#[derive(Debug)]
+pub(crate) struct Lowered {
+    pub(crate) description: String,
+    pub(crate) input_schema: Map<String, Value>,
+    pub(crate) output_schema: Option<Map<String, Value>>,
+    pub(crate) annotations: ToolAnnotations,
+    pub(crate) binding: RequestBinding,
+}
+
+/// Lowers one route.
+pub(crate) fn lower(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Lowered, SpecError> {
+    let (input_schema, binding_args, body_media_type) = input(route, copier)?;
+    let (output_schema, output_wrapped) = match output(route, copier)? {
+        Some((schema, wrapped)) => (Some(schema), wrapped),
+        None => (None, false),
+    };
+    Ok(Lowered {
+        description: description(route),
+        input_schema,
+        output_schema,
+        annotations: annotations(route)?,
+        binding: RequestBinding {
+            arguments: binding_args,
+            body_media_type,
+            output_wrapped,
+        },
+    })
+}
+
+/// Summary and description, or a sentence made from method and path.
+pub(crate) fn description(route: &HttpRoute) -> String {
+    match (route.summary.as_deref(), route.description.as_deref()) {
+        (Some(summary), Some(description)) if description.starts_with(summary) => {
+            description.to_owned()
+        }
+        (Some(summary), Some(description)) => format!("{summary}\n\n{description}"),
+        (Some(text), None) | (None, Some(text)) => text.to_owned(),
+        (None, None) => format!("{} {}", route.method.as_str(), route.path),
+    }
+}
+
+/// Method defaults, then `x-mcp-annotations` on the operation.
+fn annotations(route: &HttpRoute) -> Result<ToolAnnotations, SpecError> {
+    let (read_only, destructive, idempotent) = match route.method {
+        HttpMethod::Get
+        | HttpMethod::Head
+        | HttpMethod::Options
+        | HttpMethod::Trace
+        | HttpMethod::Query => (true, false, true),
+        HttpMethod::Post => (false, false, false),
+        HttpMethod::Put | HttpMethod::Delete => (false, true, true),
+        HttpMethod::Patch => (false, true, false),
+    };
+    let mut annotations = ToolAnnotations::default();
+    annotations.title = route.summary.clone();
+    annotations.read_only_hint = Some(read_only);
+    annotations.destructive_hint = Some(destructive);
+    annotations.idempotent_hint = Some(idempotent);
+    annotations.open_world_hint = Some(true);
+    if let Some(extension) = route.extensions.get("x-mcp-annotations") {
+        let declared: ToolAnnotations =
+            serde_json::from_value(extension.clone()).map_err(|error| {
+                SpecError::invalid(
+                    format!("{}/x-mcp-annotations", route.pointer),
+                    format!("invalid annotations: {error}"),
+                )
+            })?;
+        annotations.title = declared.title.or(annotations.title);
+        annotations.read_only_hint = declared.read_only_hint.or(annotations.read_only_hint);
+        annotations.destructive_hint = declared.destructive_hint.or(annotations.destructive_hint);
+        annotations.idempotent_hint = declared.idempotent_hint.or(annotations.idempotent_hint);
+        annotations.open_world_hint = declared.open_world_hint.or(annotations.open_world_hint);
+    }
+    Ok(annotations)
+}
+
+/// The preferred media type of a body: JSON, then form, then multipart, then the first.
+pub(crate) fn preferred(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
+    let rank = |m: &MediaTypeInfo| {
+        let media = m
+            .media_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if media == "application/json" {
+            0
+        } else if media.ends_with("+json") || media.contains("/json") {
+            1
+        } else if media == "application/x-www-form-urlencoded" {
+            2
+        } else if media == "multipart/form-data" {
+            3
+        } else {
+            4
+        }
+    };
+    content
+        .iter()
+        .enumerate()
+        .min_by_key(|(index, m)| (rank(m), *index))
+        .map(|(_, m)| m)
+}
+
+fn is_json(media: &str) -> bool {
+    let media = media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    media == "application/json"
+        || media.ends_with("+json")
+        || media == "*/*"
+        || media == "application/*"
+}
+
+/// An output schema and whether it wraps the result as `{"result": ...}`.
+type Output = (Map<String, Value>, bool);
+
+type Input = (Map<String, Value>, Vec<ArgumentBinding>, Option<String>);
+
+fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecError> {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let mut arguments = Vec::new();
+    // The body first, to know which names parameters collide with.
+    let body = route
+        .request_body
+        .as_ref()
+        .and_then(|body| preferred(&body.content).map(|m| (body, m)));
+    let mut body_properties: Vec<(String, Value, bool)> = Vec::new();
+    let mut whole_body = None;
+    if let Some((body, media)) = body {
+        let schema = media
+            .schema
+            .clone()
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        match copier.object_properties(&schema, Mode::Input) {
+            Some((props, req)) => {
+                for (name, prop) in props {
+                    let is_required = req.contains(&name);
+                    body_properties.push((name, prop, is_required));
+                }
+            }
+            None => {
+                let mut schema = copier.strip(&schema, Mode::Input);
+                if let (Some(text), Value::Object(map)) = (&body.description, &mut schema) {
+                    map.entry("description")
+                        .or_insert_with(|| text.clone().into());
+                }
+                whole_body = Some((schema, body.required));
+            }
+        }
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for parameter in &route.parameters {
+        *counts.entry(parameter.name.as_str()).or_default() += 1;
+    }
+    let body_names: BTreeSet<&str> = body_properties.iter().map(|(n, _, _)| n.as_str()).collect();
+    for (index, parameter) in route.parameters.iter().enumerate() {
+        let name = parameter.name.as_str();
+        let collides = counts.get(name).copied().unwrap_or(0) > 1
+            || body_names.contains(name)
+            || (whole_body.is_some() && name == "body");
+        let property = if collides {
+            format!("{name}__{}", parameter.location.as_str())
+        } else {
+            name.to_owned()
+        };
+        let mut schema =
+            crate::schema::as_object_schema(copier.strip(&parameter.schema, Mode::Input));
+        if let Value::Object(map) = &mut schema {
+            if let Some(text) = &parameter.description {
+                map.insert("description".to_owned(), text.clone().into());
+            }
+            if parameter.deprecated {
+                map.insert("deprecated".to_owned(), true.into());
+            }
+        }
+        if parameter.required {
+            required.push(Value::String(property.clone()));
+        }
+        properties.insert(property.clone(), schema);
+        arguments.push(ArgumentBinding {
+            property,
+            target: ArgumentTarget::Parameter(index),
+        });
+    }
+    for (name, schema, is_required) in body_properties {
+        if is_required {
+            required.push(Value::String(name.clone()));
+        }
+        properties.insert(name.clone(), crate::schema::as_object_schema(schema));
+        arguments.push(ArgumentBinding {
+            property: name.clone(),
+            target: ArgumentTarget::BodyProperty(name),
+        });
+    }
+    if let Some((schema, is_required)) = whole_body {
+        if is_required {
+            required.push("body".into());
+        }
+        properties.insert("body".to_owned(), crate::schema::as_object_schema(schema));
+        arguments.push(ArgumentBinding {
+            property: "body".to_owned(),
+            target: ArgumentTarget::Body,
+        });
+    }
+    let mut schema = Map::new();
+    schema.insert("type".to_owned(), "object".into());
+    schema.insert("properties".to_owned(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".to_owned(), Value::Array(required));
+    }
+    let schema = copier
+        .finish(schema, Mode::Input)
+        .map_err(|reason| SpecError::invalid(&route.pointer, reason))?;
+    Ok((
+        schema,
+        arguments,
+        body.map(|(_, media)| media.media_type.clone()),
+    ))
+}
+
+fn output(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Option<Output>, SpecError> {
+    let chosen = route
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .find_map(|r| {
+            r.content
+                .iter()
+                .find(|m| is_json(&m.media_type))
+                .and_then(|m| m.schema.as_ref())
+        });
+    let Some(schema) = chosen else {
+        return Ok(None);
+    };
+    let root = copier.root_copy(schema, Mode::Output);
+    let (root, wrapped) = match root {
+        Value::Object(mut object) if copier.is_object_schema(&object) => {
+            object.insert("type".to_owned(), "object".into());
+            (object, false)
+        }
+        other => {
+            let mut properties = Map::new();
+            properties.insert("result".to_owned(), crate::schema::as_object_schema(other));
+            let mut wrapper = Map::new();
+            wrapper.insert("type".to_owned(), "object".into());
+            wrapper.insert("properties".to_owned(), Value::Object(properties));
+            wrapper.insert("required".to_owned(), Value::Array(vec!["result".into()]));
+            (wrapper, true)
+        }
+    };
+    let schema = copier
+        .finish(root, Mode::Output)
+        .map_err(|reason| SpecError::invalid(&route.pointer, reason))?;
+    Ok(Some((schema, wrapped)))
+}
+
+/// The schema profile's finishing touch on a root schema that already has its `$defs`.
+pub(crate) fn apply_profile(
+    schema: Map<String, Value>,
+    profile: SchemaProfile,
+) -> Map<String, Value> {
+    match profile {
+        SchemaProfile::Standard => {
+            let mut out = Map::with_capacity(schema.len() + 1);
+            out.insert("$schema".to_owned(), DIALECT.into());
+            out.extend(schema);
+            out
+        }
+        SchemaProfile::Inline => schema,
+    }
+}

@@ -1,0 +1,360 @@
+//! Document schemas to generated JSON Schema 2020-12: every `$ref` becomes
+//! `#/$defs/<Name>`, and each referenced schema is converted once per
+//! document, lazily (only what routes reach).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::error::escape_segment;
+use crate::normalize::normalize_keywords;
+use crate::refs::{Documents, lookup};
+use crate::{ReferenceMetadata, SpecError};
+
+/// One converted definition.
+#[derive(Debug)]
+pub(crate) struct DefEntry {
+    /// The converted schema, or why it could not be converted.
+    pub(crate) schema: Result<Value, String>,
+}
+
+/// Names of referenced schemas and their converted values.
+#[derive(Debug, Default)]
+pub(crate) struct DefRegistry {
+    names: HashMap<(usize, String), String>,
+    taken: HashSet<String>,
+    queued: HashSet<String>,
+    pending: Vec<(usize, String, String)>,
+    pub(crate) defs: HashMap<String, DefEntry>,
+}
+
+impl DefRegistry {
+    /// Reserves the names of `components.schemas` / `definitions` of the
+    /// root document, so `#/components/schemas/Pet` is always `Pet`.
+    pub(crate) fn reserve_components(&mut self, root: &Value) {
+        for prefix in ["/components/schemas", "/definitions"] {
+            if let Some(Value::Object(schemas)) = lookup(root, prefix) {
+                for name in schemas.keys() {
+                    let pointer = format!("{prefix}/{}", escape_segment(name));
+                    self.assign(0, pointer, name);
+                }
+            }
+        }
+    }
+
+    fn name_for(&mut self, doc: usize, pointer: &str) -> String {
+        let key = (doc, pointer.to_owned());
+        let name = match self.names.get(&key) {
+            Some(name) => name.clone(),
+            None => {
+                let last = pointer.rsplit('/').next().unwrap_or_default();
+                let last = last.replace("~1", "/").replace("~0", "~");
+                self.assign(doc, pointer.to_owned(), &last)
+            }
+        };
+        if self.queued.insert(name.clone()) {
+            self.pending.push((doc, pointer.to_owned(), name.clone()));
+        }
+        name
+    }
+
+    fn assign(&mut self, doc: usize, pointer: String, wanted: &str) -> String {
+        let mut base: String = wanted
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if base.is_empty() {
+            base.push_str("schema");
+        }
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.taken.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        self.taken.insert(name.clone());
+        self.names.insert((doc, pointer), name.clone());
+        name
+    }
+
+    /// The converted definition `name`, when it converted.
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
+        self.defs
+            .get(name)
+            .and_then(|entry| entry.schema.as_ref().ok())
+    }
+}
+
+/// A location in a document, rendered only when an error needs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Loc<'a> {
+    /// A pointer written out (`#/paths/~1pets/get`).
+    Root(&'a str),
+    /// A key under a parent location.
+    Key(&'a Loc<'a>, &'a str),
+    /// An index under a parent location.
+    Index(&'a Loc<'a>, usize),
+}
+
+impl Loc<'_> {
+    /// The JSON pointer (`#/...`).
+    pub(crate) fn render(&self) -> String {
+        match self {
+            Loc::Root(pointer) => (*pointer).to_owned(),
+            Loc::Key(parent, key) => format!("{}/{}", parent.render(), escape_segment(key)),
+            Loc::Index(parent, index) => format!("{}/{index}", parent.render()),
+        }
+    }
+}
+
+/// Converts schemas of one load.
+#[derive(Debug)]
+pub(crate) struct Converter<'a> {
+    pub(crate) docs: &'a mut Documents,
+    pub(crate) registry: &'a mut DefRegistry,
+    pub(crate) legacy: bool,
+}
+
+const MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+];
+const LIST_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+const ONE_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contentSchema",
+];
+
+impl<'a> Converter<'a> {
+    pub(crate) fn new(
+        docs: &'a mut Documents,
+        registry: &'a mut DefRegistry,
+        legacy: bool,
+    ) -> Self {
+        Self {
+            docs,
+            registry,
+            legacy,
+        }
+    }
+
+    /// Converts one schema found in document `doc` at `loc`.
+    pub(crate) fn convert(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        loc: Loc<'_>,
+    ) -> Result<Value, SpecError> {
+        match value {
+            Value::Bool(_) => Ok(value.clone()),
+            Value::Object(object) => self.object(doc, object, loc).map(Value::Object),
+            other => Err(SpecError::invalid(
+                loc.render(),
+                format!(
+                    "a schema must be an object or a boolean, found {}",
+                    crate::parse::kind(other)
+                ),
+            )),
+        }
+    }
+
+    fn object(
+        &mut self,
+        doc: usize,
+        object: &Map<String, Value>,
+        loc: Loc<'_>,
+    ) -> Result<Map<String, Value>, SpecError> {
+        let mut out = Map::new();
+        if let Some(reference) = object.get("$ref") {
+            let Some(reference) = reference.as_str() else {
+                return Err(SpecError::invalid(
+                    Loc::Key(&loc, "$ref").render(),
+                    "$ref must be a string",
+                ));
+            };
+            let target = match self.docs.resolve(doc, reference, "") {
+                Ok(target) => target,
+                Err(error) => {
+                    return Err(at_pointer(
+                        error,
+                        format!("{}{}", self.docs.doc_name(doc), loc.render()),
+                    ));
+                }
+            };
+            let name = self.registry.name_for(target.doc, &target.pointer);
+            out.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+            if let Some(description) = ReferenceMetadata::from_ref_object(object).best_description()
+            {
+                out.insert("description".to_owned(), description.into());
+            }
+            if self.legacy {
+                // OpenAPI 3.0 ignores `$ref` siblings (description kept above).
+                return Ok(out);
+            }
+        }
+        for (key, value) in object {
+            let key_str = key.as_str();
+            if out.contains_key(key_str) || (key_str == "summary" && object.contains_key("$ref")) {
+                continue;
+            }
+            let here = Loc::Key(&loc, key_str);
+            let converted = if MAP_KEYWORDS.contains(&key_str) {
+                match value {
+                    Value::Object(map) => {
+                        let mut converted = Map::new();
+                        for (name, schema) in map {
+                            let sub = self.convert(doc, schema, Loc::Key(&here, name))?;
+                            converted.insert(name.clone(), as_object_schema(sub));
+                        }
+                        Value::Object(converted)
+                    }
+                    other => other.clone(),
+                }
+            } else if LIST_KEYWORDS.contains(&key_str) {
+                match value {
+                    Value::Array(items) => {
+                        let mut converted = Vec::with_capacity(items.len());
+                        for (index, schema) in items.iter().enumerate() {
+                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+                        }
+                        Value::Array(converted)
+                    }
+                    other => other.clone(),
+                }
+            } else if ONE_KEYWORDS.contains(&key_str) {
+                match value {
+                    // Draft-4 tuple `items` becomes `prefixItems`.
+                    Value::Array(items) if key_str == "items" => {
+                        let mut converted = Vec::with_capacity(items.len());
+                        for (index, schema) in items.iter().enumerate() {
+                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+                        }
+                        out.insert("prefixItems".to_owned(), Value::Array(converted));
+                        continue;
+                    }
+                    other => self.convert(doc, other, here)?,
+                }
+            } else {
+                value.clone()
+            };
+            out.insert(key.clone(), converted);
+        }
+        normalize_keywords(&mut out, self.legacy);
+        Ok(out)
+    }
+
+    /// Converts every definition reached so far (and those they reach).
+    pub(crate) fn finish(&mut self) {
+        while let Some((doc, pointer, name)) = self.registry.pending.pop() {
+            let root = self.docs.doc(doc);
+            let value = lookup(&root, &pointer).unwrap_or(&Value::Null);
+            let location = format!("{}#{pointer}", self.docs.doc_name(doc));
+            let schema = self
+                .convert(doc, value, Loc::Root(&location))
+                .map(as_object_schema)
+                .map_err(|e| e.to_string());
+            self.registry.defs.insert(name, DefEntry { schema });
+        }
+    }
+}
+
+/// Puts the pointer where a reference is written into a resolution error.
+fn at_pointer(error: SpecError, at: String) -> SpecError {
+    match error {
+        SpecError::Ref {
+            reference, reason, ..
+        } => SpecError::Ref {
+            pointer: at,
+            reference,
+            reason,
+        },
+        SpecError::RemoteRef { reference, .. } => SpecError::RemoteRef {
+            pointer: at,
+            reference,
+        },
+        other => other,
+    }
+}
+
+/// Spells boolean schemas as objects (`true` = `{}`, `false` = `{"not": {}}`):
+/// MCP requires property schemas to be objects.
+pub(crate) fn as_object_schema(value: Value) -> Value {
+    match value {
+        Value::Bool(true) => Value::Object(Map::new()),
+        Value::Bool(false) => {
+            let mut not = Map::new();
+            not.insert("not".to_owned(), Value::Object(Map::new()));
+            Value::Object(not)
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refs::RemoteRefs;
+    use serde_json::json;
+
+    #[test]
+    fn refs_become_defs_and_cycles_terminate() {
+        let root = json!({
+            "components": {"schemas": {
+                "Node": {"type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}, "n": {"type": "integer", "nullable": true}}},
+            }},
+            "body": {"$ref": "#/components/schemas/Node", "description": "a list"}
+        });
+        let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
+        let mut registry = DefRegistry::default();
+        registry.reserve_components(&root);
+        let mut converter = Converter::new(&mut docs, &mut registry, true);
+        let out = converter
+            .convert(0, &root["body"], Loc::Root("#/body"))
+            .unwrap();
+        converter.finish();
+        assert_eq!(
+            out,
+            json!({"$ref": "#/$defs/Node", "description": "a list"})
+        );
+        let node = registry.get("Node").unwrap();
+        assert_eq!(node["properties"]["next"], json!({"$ref": "#/$defs/Node"}));
+        assert_eq!(
+            node["properties"]["n"],
+            json!({"type": ["integer", "null"]})
+        );
+    }
+
+    #[test]
+    fn bad_refs_name_their_pointer() {
+        let root = json!({"s": {"properties": {"a": {"$ref": "#/missing"}}}});
+        let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
+        let mut registry = DefRegistry::default();
+        let mut converter = Converter::new(&mut docs, &mut registry, false);
+        let error = converter
+            .convert(0, &root["s"], Loc::Root("#/s"))
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "#/s/properties/a: cannot resolve $ref `#/missing`: no such node"
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! Every document of `../shared/corpus/` loads, and every generated tool
+//! validates against the MCP 2025-11-25 `Tool` schema.
+
+use std::time::Instant;
+
+use mcp_openapi::{OpenApi, SchemaProfile};
+use serde_json::{Value, json};
+
+fn tool_validator() -> jsonschema::Validator {
+    let path = crate::corpus("../spec/schema-2025-11-25.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut spec: Value = serde_json::from_str(&text).unwrap();
+    let defs = spec["$defs"].take();
+    let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/Tool", "$defs": defs});
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn every_corpus_document_loads_and_every_tool_is_valid() {
+    let validator = tool_validator();
+    let dir = crate::corpus("");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 19, "corpus not found at {}", dir.display());
+    let mut report = String::new();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&file).unwrap();
+        let start = Instant::now();
+        let _: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let plain = start.elapsed();
+        let start = Instant::now();
+        let api = OpenApi::from_path(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let generated = api
+            .generator()
+            .generate()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let load = start.elapsed();
+        for tool in &generated.tools {
+            let value = serde_json::to_value(&tool.tool).unwrap();
+            if let Err(error) = validator.validate(&value) {
+                panic!(
+                    "{name}: tool `{}` is not a valid MCP Tool: {error}",
+                    tool.tool.name
+                );
+            }
+            assert!(
+                tool.tool
+                    .description
+                    .as_deref()
+                    .is_some_and(|d| !d.is_empty())
+            );
+        }
+        let inline = api
+            .generator()
+            .profile(SchemaProfile::Inline)
+            .generate()
+            .unwrap();
+        assert_eq!(inline.tools.len(), generated.tools.len());
+        let skipped: Vec<_> = generated
+            .warnings
+            .iter()
+            .filter(|w| w.message.starts_with("skipped"))
+            .collect();
+        report.push_str(&format!(
+            "{name}: {} operations, {} tools, {} skipped, load+generate {:?} (serde_json::from_slice {:?})\n",
+            api.routes().len() + skipped.len(),
+            generated.tools.len(),
+            skipped.len(),
+            load,
+            plain
+        ));
+        for warning in skipped {
+            report.push_str(&format!("    {warning}\n"));
+        }
+    }
+    println!("{report}");
+}

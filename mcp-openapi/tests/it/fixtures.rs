@@ -1,0 +1,478 @@
+//! One fixture per feature: explicit assertions, plus a snapshot of the tools.
+
+use mcp_openapi::{
+    ArgumentTarget, GeneratedTool, LoadOptions, McpType, OpenApi, ParameterLocation,
+    ParameterStyle, RouteMap, SchemaProfile, SpecError, route_maps_from_toml,
+};
+use serde_json::{Value, json};
+
+fn load(name: &str) -> OpenApi {
+    OpenApi::from_path(crate::fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn tools(api: &OpenApi) -> Vec<GeneratedTool> {
+    api.generator().generate().unwrap().tools
+}
+
+fn wire(tool: &GeneratedTool) -> Value {
+    serde_json::to_value(&tool.tool).unwrap()
+}
+
+fn snapshot_all(name: &str, api: &OpenApi) {
+    let all: Vec<Value> = tools(api).iter().map(wire).collect();
+    insta::assert_json_snapshot!(name, all);
+}
+
+#[test]
+fn collisions_get_location_suffixes_and_path_parameters_merge() {
+    let api = load("collisions.yaml");
+    let route = &api.routes()[0];
+    let verbose = route
+        .parameters
+        .iter()
+        .find(|p| p.name == "verbose")
+        .unwrap();
+    assert_eq!(verbose.description.as_deref(), Some("operation wins"));
+    assert_eq!(
+        route
+            .parameters
+            .iter()
+            .filter(|p| p.name == "verbose")
+            .count(),
+        1
+    );
+    let filter = route
+        .parameters
+        .iter()
+        .find(|p| p.name == "filter")
+        .unwrap();
+    assert_eq!(
+        (filter.style, filter.explode),
+        (ParameterStyle::DeepObject, false)
+    );
+    let tags = route.parameters.iter().find(|p| p.name == "tags").unwrap();
+    assert_eq!((tags.style, tags.explode), (ParameterStyle::Form, true));
+    let session = route
+        .parameters
+        .iter()
+        .find(|p| p.name == "session")
+        .unwrap();
+    assert_eq!(
+        (session.location, session.style),
+        (ParameterLocation::Cookie, ParameterStyle::Form)
+    );
+
+    let tool = &tools(&api)[0];
+    let properties = tool.tool.input_schema["properties"].as_object().unwrap();
+    let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "id__path",
+            "verbose",
+            "id__header",
+            "tags",
+            "filter",
+            "session",
+            "id",
+            "name"
+        ]
+    );
+    assert_eq!(
+        tool.tool.input_schema["required"],
+        json!(["id__path", "id", "name"])
+    );
+    let id = tool
+        .binding
+        .arguments
+        .iter()
+        .find(|a| a.property == "id")
+        .unwrap();
+    assert_eq!(id.target, ArgumentTarget::BodyProperty("id".into()));
+    assert_eq!(
+        tool.binding.body_media_type.as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(properties["name"]["examples"], json!(["widget"]));
+    snapshot_all("collisions", &api);
+}
+
+#[test]
+fn cycles_stay_as_defs_and_only_used_defs_are_kept() {
+    let api = load("cycles.yaml");
+    let tool = &tools(&api)[0];
+    let input = &tool.tool.input_schema;
+    assert_eq!(
+        input["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let defs = input["$defs"].as_object().unwrap();
+    assert_eq!(defs.keys().collect::<Vec<_>>(), ["Meta", "Node"]);
+    assert_eq!(
+        input["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/Node"})
+    );
+    let output = tool.tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["type"], "object");
+    assert!(output["$defs"].get("Node").is_some());
+    // The inline profile cuts the cycle and has neither `$defs` nor `$schema`.
+    let inline = api
+        .generator()
+        .profile(SchemaProfile::Inline)
+        .generate()
+        .unwrap();
+    let input = serde_json::to_string(&inline.tools[0].tool.input_schema).unwrap();
+    assert!(
+        !input.contains("$ref") && !input.contains("$defs") && !input.contains("$schema"),
+        "{input}"
+    );
+    assert!(input.contains("recursive schema `Node`"));
+    snapshot_all("cycles", &api);
+    let inline: Vec<Value> = inline.tools.iter().map(wire).collect();
+    insta::assert_json_snapshot!("cycles_inline", inline);
+}
+
+#[test]
+fn openapi_30_keywords_become_2020_12() {
+    let api = load("nullable30.yaml");
+    let route = &api.routes()[0];
+    assert_eq!(
+        route.parameters[0].schema,
+        json!({"type": "integer", "exclusiveMinimum": 0, "maximum": 100, "examples": [10]})
+    );
+    assert_eq!(
+        route.parameters[1].schema,
+        json!({"type": ["string", "null"], "enum": ["a", "b", null]})
+    );
+    let tool = &tools(&api)[0];
+    let owner = &tool.tool.output_schema.as_ref().unwrap()["properties"]["owner"];
+    assert_eq!(
+        owner,
+        &json!({"anyOf": [{"allOf": [{"$ref": "#/$defs/Owner"}]}, {"type": "null"}]})
+    );
+    snapshot_all("nullable30", &api);
+}
+
+#[test]
+fn reference_metadata_feeds_parameter_descriptions() {
+    let api = load("ref_siblings31.yaml");
+    let params = &api.routes()[0].parameters;
+    assert_eq!(
+        params[0].description.as_deref(),
+        Some("petId: The pet to fetch from the store")
+    );
+    assert_eq!(
+        params[1].description.as_deref(),
+        Some("fields: Fields to return")
+    );
+    assert_eq!(params[2].description.as_deref(), Some("Schema-level only"));
+    let tool = &tools(&api)[0];
+    let output = tool.tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["description"], "The pet, as stored");
+    assert!(
+        output["properties"].get("password").is_none(),
+        "writeOnly left out of outputs"
+    );
+    snapshot_all("ref_siblings31", &api);
+}
+
+#[test]
+fn read_only_out_of_inputs_write_only_out_of_outputs() {
+    let api = load("readonly.yaml");
+    let tool = &tools(&api)[0];
+    let input = &tool.tool.input_schema;
+    assert!(input["properties"].get("id").is_none());
+    assert_eq!(input["required"], json!(["name", "password"]));
+    assert!(
+        input["$defs"]["Profile"]["properties"]
+            .get("created")
+            .is_none()
+    );
+    let output = tool.tool.output_schema.as_ref().unwrap();
+    assert!(output["properties"].get("password").is_none());
+    assert_eq!(output["required"], json!(["id", "name"]));
+    assert!(
+        output["$defs"]["Profile"]["properties"]
+            .get("created")
+            .is_some()
+    );
+    snapshot_all("readonly", &api);
+}
+
+#[test]
+fn non_object_outputs_are_wrapped_and_recorded() {
+    let api = load("wrapped.yaml");
+    let all = tools(&api);
+    assert_eq!(all[0].tool.name, "get_names");
+    assert_eq!(all[0].tool.description.as_deref(), Some("List names"));
+    let output = all[0].tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["required"], json!(["result"]));
+    assert_eq!(
+        all[0].tool.meta.get("rs.mcp-toolkit/output-wrapped"),
+        Some(&json!(true))
+    );
+    assert!(all[0].binding.output_wrapped);
+    assert!(all[1].tool.output_schema.is_none(), "no JSON 2xx response");
+    assert_eq!(all[1].tool.description.as_deref(), Some("GET /count"));
+    assert_eq!(
+        all[2].tool.input_schema["properties"]["body"]["format"],
+        "binary"
+    );
+    assert_eq!(all[2].binding.arguments[0].target, ArgumentTarget::Body);
+    snapshot_all("wrapped", &api);
+}
+
+#[test]
+fn annotations_from_methods_and_extension() {
+    let api = load("annotations.yaml");
+    let all = tools(&api);
+    let hints = |name: &str| {
+        let tool = all.iter().find(|t| t.tool.name == name).unwrap();
+        serde_json::to_value(tool.tool.annotations.as_ref().unwrap()).unwrap()
+    };
+    let h = |r: bool, d: bool, i: bool| json!({"readOnlyHint": r, "destructiveHint": d, "idempotentHint": i, "openWorldHint": true});
+    let mut get = h(true, false, true);
+    get["title"] = "List things".into();
+    assert_eq!(hints("listThings"), get);
+    assert_eq!(hints("createThing"), h(false, false, false));
+    assert_eq!(hints("replaceThing"), h(false, true, true));
+    assert_eq!(hints("patchThing"), h(false, true, false));
+    assert_eq!(hints("headThings"), h(true, false, true));
+    assert_eq!(hints("optionsThings"), h(true, false, true));
+    assert_eq!(
+        hints("deleteThing"),
+        json!({"title": "Archive things", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+    );
+    // The customization hook has the last word.
+    let custom = api
+        .generator()
+        .customize(|route, c| {
+            if route.operation_id.as_deref() == Some("deleteThing") {
+                c.annotations.destructive_hint = Some(true);
+                c.name = "archive".into();
+            }
+        })
+        .generate()
+        .unwrap();
+    let archive = custom
+        .tools
+        .iter()
+        .find(|t| t.tool.name == "archive")
+        .unwrap();
+    assert_eq!(
+        archive.tool.annotations.as_ref().unwrap().destructive_hint,
+        Some(true)
+    );
+    assert_eq!(
+        archive.tool.meta.get("rs.mcp-toolkit/openapi"),
+        Some(&json!({"method": "DELETE", "path": "/things", "operationId": "deleteThing"}))
+    );
+    snapshot_all("annotations", &api);
+}
+
+#[test]
+fn broken_operations_are_skipped_with_pointers_unless_strict() {
+    let api = load("broken.yaml");
+    let ids: Vec<_> = api
+        .routes()
+        .iter()
+        .filter_map(|r| r.operation_id.as_deref())
+        .collect();
+    assert_eq!(ids, ["fine"]);
+    let messages: Vec<String> = api.warnings().iter().map(ToString::to_string).collect();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert!(
+        messages[0].contains("#/paths/~1pets/get/parameters/1: missing \"in\""),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("cannot resolve $ref `#/components/schemas/Missing`"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].contains("remote $ref `https://example.com/schemas.json#/Q` refused"),
+        "{}",
+        messages[2]
+    );
+    let strict = OpenApi::from_path_with(
+        crate::fixture("broken.yaml"),
+        &LoadOptions::new().strict(true),
+    );
+    assert!(matches!(strict, Err(SpecError::Strict(_))));
+}
+
+#[test]
+fn refs_into_other_local_files_resolve_relative_to_the_document() {
+    let api = load("external_main.yaml");
+    let tool = &tools(&api)[0];
+    let input = &tool.tool.input_schema;
+    assert_eq!(input["properties"]["X-Trace"]["type"], "string");
+    assert_eq!(
+        input["properties"]["owner"],
+        json!({"$ref": "#/$defs/Owner"})
+    );
+    assert_eq!(
+        input["$defs"]["Owner"]["properties"]["email"]["format"],
+        "email"
+    );
+    // From a string, a relative file has nothing to resolve against.
+    let text = std::fs::read_to_string(crate::fixture("external_main.yaml")).unwrap();
+    let api: OpenApi = text.parse().unwrap();
+    assert!(api.routes().is_empty());
+    assert!(
+        api.warnings()[0]
+            .message
+            .contains("needs a document loaded from a path")
+    );
+}
+
+#[test]
+fn swagger_2_becomes_the_same_ir() {
+    let api = load("swagger2_form.json");
+    let route = &api.routes()[0];
+    assert_eq!(route.servers[0].url, "https://api.example.com/v1");
+    assert_eq!(route.servers[1].url, "http://api.example.com/v1");
+    let tags = &route.parameters[1];
+    assert_eq!(
+        (tags.style, tags.explode),
+        (ParameterStyle::PipeDelimited, false)
+    );
+    assert_eq!(
+        (route.parameters[2].style, route.parameters[2].explode),
+        (ParameterStyle::Form, true)
+    );
+    let body = route.request_body.as_ref().unwrap();
+    assert_eq!(body.content[0].media_type, "multipart/form-data");
+    assert_eq!(
+        route.security[0].schemes.keys().collect::<Vec<_>>(),
+        ["basic"]
+    );
+    assert_eq!(
+        api.security_schemes()["basic"],
+        json!({"type": "http", "scheme": "basic"})
+    );
+    let all = tools(&api);
+    let input = &all[0].tool.input_schema;
+    assert_eq!(
+        input["properties"]["file"],
+        json!({"type": "string", "format": "binary", "description": "the photo"})
+    );
+    assert_eq!(
+        input["properties"]["caption"]["type"],
+        json!(["string", "null"])
+    );
+    assert_eq!(input["required"], json!(["petId", "file"]));
+    assert_eq!(
+        all[0].tool.output_schema.as_ref().unwrap()["properties"]["size"],
+        json!({"type": "integer", "exclusiveMinimum": 0})
+    );
+    assert!(all[1].binding.output_wrapped);
+    snapshot_all("swagger2_form", &api);
+}
+
+#[test]
+fn route_maps_decide_tools_resources_templates_and_exclusions() {
+    let api = load("route_maps.yaml");
+    let maps = route_maps_from_toml(
+        r#"
+        [[route_map]]
+        tags = ["admin"]
+        mcp_type = "exclude"
+
+        [[route_map]]
+        methods = ["GET"]
+        pattern = "^/users/\\{"
+        mcp_type = "resource_template"
+        mcp_tags = ["orders"]
+
+        [[route_map]]
+        tags = ["settings"]
+        mcp_type = "resource"
+        "#,
+    )
+    .unwrap();
+    let out = api.generator().route_maps(maps).generate().unwrap();
+    assert_eq!(out.excluded, ["#/paths/~1admin~1reset/post"]);
+    assert_eq!(out.resources.len(), 1);
+    assert_eq!(out.resources[0].uri, "resource://getConfig");
+    assert_eq!(
+        out.resources[0].mime_type.as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(out.resource_templates.len(), 1);
+    let template = &out.resource_templates[0];
+    assert_eq!(
+        template.uri_template,
+        "resource://getOrder/{userId}/{orderId}{?expand}"
+    );
+    assert_eq!(template.meta["rs.mcp-toolkit/tags"], json!(["orders"]));
+    assert_eq!(template.binding.arguments.len(), 3);
+    assert_eq!(
+        out.tools
+            .iter()
+            .map(|t| t.tool.name.as_str())
+            .collect::<Vec<_>>(),
+        ["listUsers"]
+    );
+    // A callback has the last word; the first matching map wins.
+    let out = api
+        .generator()
+        .route_maps([
+            RouteMap::new(McpType::Exclude).operation_ids(["listUsers"]),
+            RouteMap::new(McpType::Tool),
+        ])
+        .route_map_fn(|route, kind| {
+            if route.path == "/config" {
+                McpType::Exclude
+            } else {
+                kind
+            }
+        })
+        .generate()
+        .unwrap();
+    assert_eq!(out.tools.len(), 2);
+    assert_eq!(out.excluded.len(), 2);
+}
+
+#[test]
+fn names_are_sanitized_truncated_and_overridable() {
+    let long = "x".repeat(80);
+    let text = format!(
+        r#"{{"openapi": "3.0.0", "info": {{"title": "t", "version": "1"}}, "paths": {{
+            "/a/{{id}}": {{"get": {{"operationId": "repos/get content", "responses": {{}}}}}},
+            "/b": {{"get": {{"operationId": "{long}", "responses": {{}}}}, "post": {{"operationId": "{long}", "responses": {{}}}}}},
+            "/c": {{"get": {{"operationId": "renameMe", "responses": {{}}}}}}
+        }}}}"#
+    );
+    let api: OpenApi = text.parse().unwrap();
+    let out = api
+        .generator()
+        .mcp_names([("renameMe", "renamed")])
+        .generate()
+        .unwrap();
+    let names: Vec<&str> = out.tools.iter().map(|t| t.tool.name.as_str()).collect();
+    assert_eq!(names[0], "repos_get_content");
+    assert_eq!(names[1].len(), 64);
+    assert_eq!(names[2].len(), 64);
+    assert_ne!(names[1], names[2]);
+    assert_eq!(names[3], "renamed");
+    let short = api.generator().max_name_len(32).generate().unwrap();
+    assert!(short.tools.iter().all(|t| t.tool.name.len() <= 32));
+}
+
+#[test]
+fn generated_tools_become_tool_defs_with_http_handlers() {
+    let api = load("collisions.yaml");
+    let generated = api.generator().generate().unwrap();
+    let config = std::sync::Arc::new(
+        mcp_openapi::ClientConfig::builder()
+            .base_url("http://127.0.0.1:9")
+            .build()
+            .unwrap(),
+    );
+    let defs = generated.tool_defs::<()>(&config).unwrap();
+    assert_eq!(defs.len(), 1);
+    assert_eq!(defs[0].tool(), &generated.tools[0].tool);
+}
