@@ -1,0 +1,13 @@
+//! Any bytes: parse (JSON or YAML), load routes, generate tools in both
+//! schema profiles. Errors are fine; panics, hangs and aborts are bugs.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mcp_openapi::{OpenApi, SchemaProfile};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(api) = OpenApi::from_slice(data) {
+        let _ = api.generator().generate();
+        let _ = api.generator().profile(SchemaProfile::Inline).generate();
+    }
+});
