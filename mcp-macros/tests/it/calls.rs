@@ -70,3 +70,39 @@ fn a_single_plain_argument_is_a_property() {
     );
     assert_eq!(block_on(shout("a".to_owned())), "A");
 }
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: Option<i64>,
+}
+
+#[test]
+fn argument_errors_read_as_the_builder_twin_s() {
+    let macro_tool: ToolDef = add_tool().unwrap();
+    let builder_tool: ToolDef = mcp_core::tool("everything.add")
+        .input::<AddArgs>()
+        .output::<i64>()
+        .run(|args: AddArgs| crate::parity::add(args.a, args.b))
+        .unwrap();
+    for arguments in [
+        json!({}),
+        json!({"a": "x"}),
+        json!({"a": 1, "b": [2]}),
+        json!({"a": 1.5}),
+        json!({"a": 1, "b": 2}),
+    ] {
+        let from_macro = block_on(macro_tool.invoke(arguments.clone()));
+        let from_builder = block_on(builder_tool.invoke(arguments.clone()));
+        assert_eq!(
+            from_macro.is_error(),
+            from_builder.is_error(),
+            "{arguments}"
+        );
+        assert_eq!(
+            from_macro.text_content(),
+            from_builder.text_content(),
+            "{arguments}"
+        );
+    }
+}

@@ -21,3 +21,10 @@ fn main() {
     let def: mcp_core::ToolDef = tools::hidden_tool().unwrap();
     assert_eq!(def.tool().input_schema["required"], serde_json::json!(["type"]));
 }
+
+/// Never compiled: the sibling follows the function's `cfg`.
+#[mcp_core::tool]
+#[cfg(any())]
+pub async fn gated() -> String {
+    String::new()
+}
