@@ -7,7 +7,10 @@ mod cli;
 mod e2e_python;
 mod execution_wire;
 mod http;
+mod list_changed;
 mod middleware_order;
 mod pagination;
 mod resources;
 mod support;
+// issue 7
+mod surface;
