@@ -2,7 +2,8 @@
 //!
 //! - `ci`: what CI runs: `peers`, then `cargo fmt --check`, `cargo clippy`
 //!   (warnings are errors), `cargo test --workspace` (unit, integration, doc
-//!   and end-to-end tests) and `tidy`.
+//!   and end-to-end tests), the benchmarks in smoke mode, `conformance` and
+//!   `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism from npm) under `target/peers/`.
 //! - `tidy`: checks the dependency edges of the layering rule.
@@ -62,6 +63,9 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     cargo(&root, &["test", "--workspace"], &peers.env())?;
+    // The benchmarks' smoke mode: each bench binary runs once, nothing timed.
+    cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
+    conformance::run_all(&root)?;
     tidy::check(&root)
 }
 
