@@ -7,6 +7,7 @@ use std::sync::Arc;
 use mcp_core::middleware::{Layer, ToolMiddleware};
 use mcp_core::{ResourceDef, ToolDef};
 
+use crate::catalog::Live;
 use crate::pagination::DEFAULT_PAGE_SIZE;
 use crate::registry::ToolSet;
 use crate::resources::ResourceSet;
@@ -166,13 +167,12 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         let surface = crate::surface::Surface::build(self.surface)?;
         Ok(Server::from_inner(Inner {
             identity: self.identity,
-            tools,
+            tools: Live::new(tools),
             resources,
             surface,
             layers: self.layers.into(),
             context,
             page_size: self.page_size,
-            wire: Default::default(),
         }))
     }
 }

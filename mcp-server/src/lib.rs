@@ -40,6 +40,7 @@
 //!   `required` task support are advertised as `forbidden`.
 
 mod builder;
+mod catalog;
 mod error;
 mod execution_wire;
 mod pagination;

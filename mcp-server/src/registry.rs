@@ -1,54 +1,98 @@
 //! The tools a server hosts, by name, in listing order.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use mcp_core::{TaskSupport, ToolDef, ToolExecution};
 
 use crate::{BuildError, ToolSource};
 
-/// The hosted tools: listing order plus an index by name.
+/// The hosted tools: listing order, an index by name, and where each came
+/// from (for clash messages).
 pub(crate) struct ToolSet<C> {
     defs: Vec<ToolDef<C>>,
+    labels: Vec<Arc<str>>,
     by_name: HashMap<String, usize>,
 }
 
 impl<C: Send + Sync + 'static> ToolSet<C> {
     /// Collects the sources' tools, applying prefixes and rejecting clashes.
     pub(crate) fn from_sources(sources: Vec<ToolSource<C>>) -> Result<Self, BuildError> {
-        let mut defs = Vec::new();
-        let mut by_name = HashMap::new();
-        let mut origin: Vec<usize> = Vec::new();
-        for (source_index, source) in sources.iter().enumerate() {
-            for def in &source.tools {
+        let mut set = Self {
+            defs: Vec::new(),
+            labels: Vec::new(),
+            by_name: HashMap::new(),
+        };
+        for source in sources {
+            let label: Arc<str> = Arc::from(source.label.as_str());
+            for def in source.tools {
                 let def = match &source.prefix {
-                    None => def.clone(),
+                    None => def,
                     Some(prefix) => {
                         let name = format!("{prefix}{}", def.name());
-                        def.clone()
-                            .rename(name)
+                        let tool = def.name().to_owned();
+                        def.rename(name)
                             .map_err(|error| BuildError::InvalidPrefix {
                                 source_label: source.label.clone(),
                                 prefix: prefix.clone(),
-                                tool: def.name().to_owned(),
+                                tool,
                                 reason: error.to_string(),
                             })?
                     }
                 };
-                let def = advertise_only_what_runs(def);
-                if let Some(&first) = by_name.get(def.name()) {
-                    let first_source: usize = origin[first];
-                    return Err(BuildError::DuplicateTool {
-                        name: def.name().to_owned(),
-                        first: sources[first_source].label.clone(),
-                        second: source.label.clone(),
-                    });
-                }
-                by_name.insert(def.name().to_owned(), defs.len());
-                origin.push(source_index);
-                defs.push(def);
+                set.push(def, label.clone())?;
             }
         }
-        Ok(Self { defs, by_name })
+        Ok(set)
+    }
+
+    fn push(&mut self, def: ToolDef<C>, label: Arc<str>) -> Result<(), BuildError> {
+        let def = advertise_only_what_runs(def);
+        if let Some(&first) = self.by_name.get(def.name()) {
+            return Err(BuildError::DuplicateTool {
+                name: def.name().to_owned(),
+                first: self.labels[first].to_string(),
+                second: label.to_string(),
+            });
+        }
+        self.by_name.insert(def.name().to_owned(), self.defs.len());
+        self.defs.push(def);
+        self.labels.push(label);
+        Ok(())
+    }
+
+    /// This set plus `def` (from `label`).
+    pub(crate) fn with(&self, def: ToolDef<C>, label: &str) -> Result<Self, BuildError> {
+        let mut set = Self {
+            defs: self.defs.clone(),
+            labels: self.labels.clone(),
+            by_name: self.by_name.clone(),
+        };
+        set.push(def, Arc::from(label))?;
+        Ok(set)
+    }
+
+    /// This set without the tool called `name`, when there is one.
+    pub(crate) fn without(&self, name: &str) -> Option<Self> {
+        let removed = *self.by_name.get(name)?;
+        let (defs, labels): (Vec<_>, Vec<_>) = self
+            .defs
+            .iter()
+            .zip(&self.labels)
+            .enumerate()
+            .filter(|(index, _)| *index != removed)
+            .map(|(_, (def, label))| (def.clone(), label.clone()))
+            .unzip();
+        let by_name = defs
+            .iter()
+            .enumerate()
+            .map(|(index, def)| (def.name().to_owned(), index))
+            .collect();
+        Some(Self {
+            defs,
+            labels,
+            by_name,
+        })
     }
 }
 

@@ -2,14 +2,17 @@
 //! session and transport.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use mcp_core::middleware::Layer;
 use mcp_core::{Tool, ToolDef};
+
+use crate::BuildError;
 use serde_json::{Value, json};
 
-use crate::registry::ToolSet;
+use crate::catalog::Live;
 use crate::resources::ResourceSet;
+use crate::surface::SurfaceEvent;
 use crate::{ServerBuilder, Session};
 
 /// Makes a session's context.
@@ -26,15 +29,13 @@ pub(crate) struct Identity {
 
 pub(crate) struct Inner<C> {
     pub(crate) identity: Identity,
-    pub(crate) tools: ToolSet<C>,
+    pub(crate) tools: Live<C>,
     pub(crate) resources: ResourceSet<C>,
     /// issue 7: prompts and the live sessions to notify.
     pub(crate) surface: crate::surface::Surface<C>,
     pub(crate) layers: Arc<[Layer<C>]>,
     pub(crate) context: ContextFn<C>,
     pub(crate) page_size: usize,
-    /// The tools as rmcp values, converted once on first use.
-    pub(crate) wire: OnceLock<crate::rmcp::WireTools>,
 }
 
 /// An MCP server hosting [`ToolDef`]s from any source (the `#[tool]` macro,
@@ -54,7 +55,7 @@ pub(crate) struct Inner<C> {
 ///     .instructions("Use `greet` to greet someone.")
 ///     .tool(mcp_core::tool("greet").description("Greets.").run(|| async { "hello" })?)
 ///     .build()?;
-/// assert_eq!(server.tools().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
+/// assert_eq!(server.tools().iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["greet"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Server<C = ()> {
@@ -89,13 +90,48 @@ impl<C: Send + Sync + 'static> Server<C> {
     }
 
     /// The hosted tools' protocol values, in listing order.
-    pub fn tools(&self) -> impl Iterator<Item = &Tool> {
-        self.inner.tools.all().iter().map(ToolDef::tool)
+    pub fn tools(&self) -> Vec<Tool> {
+        self.inner
+            .tools
+            .current()
+            .set
+            .all()
+            .iter()
+            .map(|def| def.tool().clone())
+            .collect()
     }
 
     /// The hosted tool called `name`.
-    pub fn tool(&self, name: &str) -> Option<&ToolDef<C>> {
-        self.inner.tools.get(name)
+    pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
+        self.inner.tools.current().set.get(name).cloned()
+    }
+
+    /// Adds a tool while the server runs, then sends
+    /// `notifications/tools/list_changed` to every session that can receive
+    /// it (2025-11-25 sessions, and 2026-07-28 clients listening through
+    /// `subscriptions/listen`; stateless HTTP has no one to tell). A name
+    /// already hosted is an error.
+    pub fn add_tool(&self, def: ToolDef<C>) -> Result<(), BuildError> {
+        self.inner
+            .tools
+            .update(|set| set.with(def, "tools added at runtime").map(Some))?;
+        self.inner.surface.broadcast(&SurfaceEvent::ToolsChanged);
+        Ok(())
+    }
+
+    /// Removes the tool called `name` while the server runs and tells the
+    /// sessions as [`add_tool`](Self::add_tool) does; returns whether there
+    /// was such a tool.
+    pub fn remove_tool(&self, name: &str) -> bool {
+        let removed = self
+            .inner
+            .tools
+            .update(|set| Ok::<_, std::convert::Infallible>(set.without(name)))
+            .unwrap_or_else(|never| match never {});
+        if removed {
+            self.inner.surface.broadcast(&SurfaceEvent::ToolsChanged);
+        }
+        removed
     }
 
     /// The hosted resources and resource templates: fixed resources first,
@@ -118,6 +154,7 @@ impl<C: Send + Sync + 'static> Server<C> {
     pub fn tools_json(&self) -> Value {
         let tools: Vec<Value> = self
             .tools()
+            .iter()
             .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
             .collect();
         json!({ "tools": tools })
@@ -137,7 +174,7 @@ impl<C> fmt::Debug for Server<C> {
         f.debug_struct("Server")
             .field("name", &self.inner.identity.name)
             .field("version", &self.inner.identity.version)
-            .field("tools", &self.inner.tools.all().len())
+            .field("tools", &self.inner.tools.current().set.all().len())
             .field("middleware_layers", &self.inner.layers.len())
             .finish_non_exhaustive()
     }

@@ -28,6 +28,8 @@ pub enum SurfaceError {
 pub(crate) enum SurfaceEvent {
     /// `notifications/prompts/list_changed`.
     PromptsChanged,
+    /// `notifications/tools/list_changed`.
+    ToolsChanged,
     /// `notifications/resources/updated` for subscribers of the URI.
     ResourceUpdated(String),
 }

@@ -3,13 +3,15 @@
 use std::time::Duration;
 
 use mcp_core::{Hint, ResourceDef, ToolCallContext, ToolDef, resource, tool};
+use mcp_openapi::OpenApi;
 use mcp_server::Server;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::args::SpecArgs;
 use super::args::{DemoArgs, Transport};
 use super::run::http_config;
-use super::{CliError, petstore_api};
+use super::{CliError, openapi, petstore_api};
 
 /// The arguments of `add`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -82,26 +84,41 @@ fn openapi_document() -> Result<ResourceDef, CliError> {
 pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     let api = petstore_api::start().await?;
     tracing::info!(%api, "embedded Petstore API ({} bytes of OpenAPI) is up", petstore_api::PETSTORE_YAML.len());
+    let document =
+        OpenApi::from_slice(petstore_api::PETSTORE_YAML.as_bytes()).map_err(|source| {
+            CliError::Spec {
+                path: "the embedded Petstore document".to_owned(),
+                source,
+            }
+        })?;
+    let specs = SpecArgs {
+        openapi: Vec::new(),
+        base_url: Some(api.clone()),
+        headers: Vec::new(),
+        route_map: None,
+    };
+    let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
     let server = Server::builder()
         .name("mcp-server-demo")
         .version(env!("CARGO_PKG_VERSION"))
-        .instructions("A demo: `add` adds integers, `countdown` reports progress.")
+        .instructions(
+            "A demo: the Petstore API's operations as tools (generated from its OpenAPI document), \
+             plus `add` (adds integers) and `countdown` (reports progress).",
+        )
+        .source(petstore.tools)
+        .resources(petstore.resources)
         .tools(hand_written()?)
         .resource(openapi_document()?)
         .page_size(args.serving.page_size)
         .build()?;
     let mut notes = vec![format!("Petstore API (embedded): {api}")];
-    notes.push(
-        "OpenAPI tools: not available in this build (crate mcp-openapi has no generator yet)"
-            .to_owned(),
-    );
     notes.extend(
         server
             .resources()
             .map(|def| format!("Resource: {}", def.uri())),
     );
     notes.push("Tools:".to_owned());
-    notes.extend(server.tools().map(|tool| {
+    notes.extend(server.tools().iter().map(|tool| {
         format!(
             "  {:<12} {}",
             tool.name,

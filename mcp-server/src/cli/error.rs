@@ -11,22 +11,17 @@ pub(crate) enum CliError {
     /// Serving failed.
     #[error(transparent)]
     Serve(#[from] ServeError),
-    /// A spec file cannot be read.
-    #[error("cannot read `{path}`: {source}")]
-    Read {
+    /// An OpenAPI document (or route map) cannot be loaded.
+    #[error("{path}: {source}")]
+    Spec {
         /// The file.
         path: String,
         /// The cause.
-        source: std::io::Error,
+        source: mcp_openapi::SpecError,
     },
-    /// OpenAPI generation is not part of this build yet.
-    #[error(
-        "--openapi `{spec}`: OpenAPI tool generation is not available yet (crate mcp-openapi has no generator in this build)"
-    )]
-    OpenApiUnavailable {
-        /// The spec that was asked for.
-        spec: String,
-    },
+    /// The API client cannot be configured (base URL, header, credentials).
+    #[error("{0}")]
+    Client(mcp_openapi::CallError),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

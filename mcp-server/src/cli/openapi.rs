@@ -1,8 +1,15 @@
-//! Tools from `--openapi` documents (through crate `mcp-openapi`).
+//! Tools and resources from `--openapi` documents, through `mcp-openapi`.
 
 use std::path::Path;
+use std::sync::Arc;
 
+use mcp_core::{
+    CallToolRequest, JsonObject, ResourceDef, ResourceRequest, Tool, ToolCallContext, ToolDef,
+    ToolHandler, resource, resource_template,
+};
+use mcp_openapi::{ClientConfig, HttpToolHandler, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
+use serde_json::Value;
 
 use super::CliError;
 use super::args::SpecArgs;
@@ -38,40 +45,176 @@ pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
     }
 }
 
-fn readable(path: &str) -> Result<(), CliError> {
-    std::fs::metadata(Path::new(path))
-        .and_then(|meta| {
-            if meta.is_file() {
-                Ok(())
-            } else {
-                Err(std::io::Error::other("not a file"))
-            }
-        })
-        .map_err(|source| CliError::Read {
-            path: path.to_owned(),
-            source,
-        })
+/// What one document contributes to a server.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    /// Its tools, prefixed when the argument named the document.
+    pub(crate) tools: ToolSource,
+    /// Its resources and resource templates (from route maps).
+    pub(crate) resources: Vec<ResourceDef>,
 }
 
-/// The tool sources of every `--openapi` document.
-///
-/// OpenAPI generation lives in `mcp-openapi`, which has no generator in this
-/// build: a document is checked for readability and then refused, never
-/// served with made-up tools.
-pub(crate) fn sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError> {
-    if let Some(route_map) = &specs.route_map {
-        readable(&route_map.to_string_lossy())?;
+/// Loads `--openapi` documents from `specs`.
+pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
+    specs
+        .openapi
+        .iter()
+        .map(|raw| load_file(raw, specs))
+        .collect()
+}
+
+fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '_ {
+    move |source| CliError::Spec {
+        path: path.to_owned(),
+        source,
     }
-    match specs.openapi.first() {
-        None => Ok(Vec::new()),
-        Some(raw) => {
-            let spec = spec_ref(raw);
-            readable(spec.path)?;
-            Err(CliError::OpenApiUnavailable {
-                spec: spec.path.to_owned(),
-            })
+}
+
+/// Loads one `--openapi [NAME=]SPEC` document.
+fn load_file(raw: &str, specs: &SpecArgs) -> Result<Loaded, CliError> {
+    let spec = spec_ref(raw);
+    let api = OpenApi::from_path(Path::new(spec.path)).map_err(spec_error(spec.path))?;
+    let label = format!("OpenAPI document `{}`", spec.path);
+    load(&api, &label, spec.name, specs)
+}
+
+/// The tools and resources of `api`, calling its API as `specs` says.
+pub(crate) fn load(
+    api: &OpenApi,
+    label: &str,
+    name: Option<&str>,
+    specs: &SpecArgs,
+) -> Result<Loaded, CliError> {
+    let mut generator = api.generator();
+    if let Some(route_map) = &specs.route_map {
+        let path = route_map.to_string_lossy().into_owned();
+        generator =
+            generator.route_maps(route_maps_from_path(route_map).map_err(spec_error(&path))?);
+    }
+    let generated = generator.generate().map_err(spec_error(label))?;
+    for warning in &generated.warnings {
+        tracing::warn!(document = label, "{warning}");
+    }
+    let mut config = ClientConfig::builder().security_schemes(
+        SecuritySchemes::from_components(&api.security_schemes()).map_err(CliError::Client)?,
+    );
+    if let Some(base_url) = &specs.base_url {
+        config = config.base_url(base_url.clone());
+    }
+    for (header, value) in &specs.headers {
+        config = config.header(header.clone(), value.clone());
+    }
+    let config = Arc::new(config.build().map_err(CliError::Client)?);
+
+    let tools = generated
+        .tools
+        .into_iter()
+        .map(|generated| {
+            ToolDef::new(
+                generated.tool,
+                HttpToolHandler::new(generated.route, generated.binding, config.clone()),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut resources = Vec::new();
+    for generated in generated.resources {
+        let reader = HttpReader::new(
+            &generated.name,
+            HttpToolHandler::new(generated.route, generated.binding, config.clone()),
+        )?;
+        let mut builder = resource(generated.uri, generated.name)
+            .description(generated.description)
+            .meta_object(generated.meta);
+        if let Some(title) = generated.title {
+            builder = builder.title(title);
+        }
+        if let Some(mime_type) = generated.mime_type {
+            builder = builder.mime_type(mime_type);
+        }
+        resources.push(builder.read(move |request: ResourceRequest| reader.read(request))?);
+    }
+    for generated in generated.resource_templates {
+        let reader = HttpReader::new(
+            &generated.name,
+            HttpToolHandler::new(generated.route, generated.binding, config.clone()),
+        )?;
+        let mut builder = resource_template(generated.uri_template, generated.name)
+            .description(generated.description)
+            .meta_object(generated.meta);
+        if let Some(title) = generated.title {
+            builder = builder.title(title);
+        }
+        if let Some(mime_type) = generated.mime_type {
+            builder = builder.mime_type(mime_type);
+        }
+        resources.push(builder.read(move |request: ResourceRequest| reader.read(request))?);
+    }
+    let mut source = ToolSource::new(label, tools);
+    if let Some(name) = name {
+        source = source.prefix(format!("{name}_"));
+    }
+    Ok(Loaded {
+        tools: source,
+        resources,
+    })
+}
+
+/// Reads a generated resource by calling its GET route with the template
+/// variables as arguments.
+struct HttpReader {
+    handler: HttpToolHandler,
+    tool: Arc<Tool>,
+}
+
+impl HttpReader {
+    fn new(name: &str, handler: HttpToolHandler) -> Result<Self, CliError> {
+        // Template variables arrive as strings: the route binding converts them.
+        let tool =
+            mcp_core::tool(name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")).build()?;
+        Ok(Self {
+            handler,
+            tool: Arc::new(tool),
+        })
+    }
+
+    fn read(
+        &self,
+        request: ResourceRequest,
+    ) -> impl Future<Output = Result<String, String>> + Send + use<> {
+        let arguments: JsonObject = request
+            .variables()
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+            .collect();
+        let call = CallToolRequest::new(self.tool.name.clone(), Some(arguments));
+        let result = ToolHandler::<()>::call(
+            &self.handler,
+            ToolCallContext::new(call, self.tool.clone(), Arc::new(())),
+        );
+        async move {
+            let result = result.await;
+            let text = match &result.structured_content {
+                Some(value) if result.content.is_empty() => value.to_string(),
+                _ => result.text_content(),
+            };
+            if result.is_error() {
+                Err(text)
+            } else {
+                Ok(text)
+            }
         }
     }
+}
+
+/// Prints the routes of the document at `path`, one JSON line each.
+pub(crate) fn routes(path: &str) -> Result<Vec<String>, CliError> {
+    let api = OpenApi::from_path(Path::new(path)).map_err(spec_error(path))?;
+    api.routes()
+        .iter()
+        .map(|route| {
+            serde_json::to_string(&**route).map_err(|error| CliError::Output(error.into()))
+        })
+        .collect()
 }
 
 #[cfg(test)]

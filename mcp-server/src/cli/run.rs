@@ -24,55 +24,58 @@ pub(crate) fn http_config(args: &TransportArgs) -> HttpConfig {
     config
 }
 
+/// A server of the loaded documents' tools and resources.
+fn server_of(loaded: Vec<openapi::Loaded>, page_size: usize) -> Result<Server, CliError> {
+    let mut builder = Server::builder().page_size(page_size);
+    for document in loaded {
+        builder = builder.source(document.tools).resources(document.resources);
+    }
+    Ok(builder.build()?)
+}
+
 /// Runs `cli`'s command.
 pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Serve(args) => {
-            let sources = openapi::sources(&args.specs)?;
-            if sources.is_empty() {
+            let loaded = openapi::load_all(&args.specs)?;
+            if loaded.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");
             }
-            let mut builder = Server::builder().page_size(args.serving.page_size);
-            for source in sources {
-                builder = builder.source(source);
-            }
-            let server = builder.build()?;
+            let server = server_of(loaded, args.serving.page_size)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,
                 Transport::Http => {
                     let http = server
                         .bind_http(args.serving.bind, http_config(&args.serving))
                         .await?;
-                    eprintln!("serving MCP at {}", http.url());
+                    println!("{}", http.url());
                     http.run().await?;
                 }
             }
             Ok(())
         }
         Command::Tools(args) => {
-            let mut builder = Server::builder();
-            for source in openapi::sources(&args.specs)? {
-                builder = builder.source(source);
-            }
-            let server = builder.build()?;
+            let server = server_of(
+                openapi::load_all(&args.specs)?,
+                mcp_server::DEFAULT_PAGE_SIZE,
+            )?;
             let json = server.tools_json();
             let text = serde_json::to_string_pretty(&json)
                 .map_err(|error| CliError::Output(error.into()))?;
             let mut stdout = std::io::stdout().lock();
             writeln!(stdout, "{text}").map_err(CliError::Output)?;
             if args.stats {
-                eprintln!("{} tools, {} bytes", server.tools().count(), text.len());
+                eprintln!("{}", mcp_openapi::tool_stats(&server.tools()));
             }
             Ok(())
         }
         Command::Routes(args) => {
-            let specs = super::args::SpecArgs {
-                openapi: vec![args.openapi],
-                base_url: None,
-                headers: Vec::new(),
-                route_map: None,
-            };
-            openapi::sources(&specs).map(|_| ())
+            let lines = openapi::routes(&args.openapi)?;
+            let mut stdout = std::io::stdout().lock();
+            for line in lines {
+                writeln!(stdout, "{line}").map_err(CliError::Output)?;
+            }
+            Ok(())
         }
         Command::Demo(args) => demo::run(args).await,
     }

@@ -20,12 +20,13 @@ use ::rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
     ListPromptsResult, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
-use ::rmcp::service::{RequestContext, RoleServer};
+use ::rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use futures_util::FutureExt;
 use mcp_core::CallToolRequest;
 
 use super::channel::PeerChannel;
-use super::convert::{WireTools, request_meta, result_to_rmcp};
+use super::convert::{request_meta, result_to_rmcp};
+use crate::catalog::Catalog;
 use crate::pagination::page;
 use crate::{Server, Session, TransportKind};
 
@@ -54,9 +55,9 @@ impl<C: Send + Sync + 'static> Handler<C> {
         }
     }
 
-    fn wire(&self) -> &WireTools {
-        let inner = &self.server.inner;
-        inner.wire.get_or_init(|| WireTools::new(inner.tools.all()))
+    /// The current tools.
+    fn catalog(&self) -> Arc<Catalog<C>> {
+        self.server.inner.tools.current()
     }
 
     fn session_ctx(&self, session_id: Option<String>) -> Arc<C> {
@@ -82,10 +83,14 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
             implementation = implementation.with_title(title.clone());
         }
         let capabilities = if self.server.inner.resources.is_empty() {
-            ServerCapabilities::builder().enable_tools().build()
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build()
         } else {
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_tool_list_changed()
                 .enable_resources()
                 .build()
         };
@@ -103,16 +108,23 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // A client that lists tools hears when they change.
+        self.session.attach(&context.peer);
         let cursor = request.and_then(|request| request.cursor);
-        let len = self.server.inner.tools.all().len();
+        let catalog = self.catalog();
+        let len = catalog.set.all().len();
         let page = page(cursor.as_deref(), len, self.server.inner.page_size)
             .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
         // `execution` exists on the wire of 2025-11-25 only.
         let with_execution = context.protocol_version() == Some(ProtocolVersion::V_2025_11_25);
         let mut result =
-            ListToolsResult::with_all_items(self.wire().page(page.range, with_execution));
+            ListToolsResult::with_all_items(catalog.wire().page(page.range, with_execution));
         result.next_cursor = page.next_cursor;
         Ok(result)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.session.attach(&context.peer);
     }
 
     async fn list_resources(
@@ -155,8 +167,9 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
     }
 
     fn get_tool(&self, name: &str) -> Option<WireTool> {
-        let index = self.server.inner.tools.index_of(name)?;
-        self.wire().get(index).cloned()
+        let catalog = self.catalog();
+        let index = catalog.set.index_of(name)?;
+        catalog.wire().get(index).cloned()
     }
 
     async fn call_tool(
@@ -165,7 +178,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let inner = &self.server.inner;
-        let Some(def) = inner.tools.get(&request.name) else {
+        let Some(def) = inner.tools.current().set.get(&request.name).cloned() else {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool `{}`", request.name),
                 None,

@@ -12,11 +12,12 @@ use tokio::sync::mpsc;
 use crate::Server;
 use crate::surface::{SessionNotifier, SurfaceEvent, as_notifier};
 
-/// What this server can stream: prompt list changes and updates of
-/// subscribed resources (tools and resources do not change at runtime).
+/// What this server can stream: tool and prompt list changes and updates of
+/// subscribed resources (the resource list does not change at runtime).
 pub(crate) fn accepted_filter(requested: &SubscriptionFilter) -> SubscriptionFilter {
     let mut accepted = SubscriptionFilter::default();
     accepted.prompts_list_changed = requested.prompts_list_changed;
+    accepted.tools_list_changed = requested.tools_list_changed;
     accepted.resource_subscriptions = requested.resource_subscriptions.clone();
     accepted
 }
@@ -49,6 +50,7 @@ pub(crate) async fn listen<C: Send + Sync + 'static>(
         };
         let notification = match event {
             SurfaceEvent::PromptsChanged => json!({"method": "notifications/prompts/list_changed"}),
+            SurfaceEvent::ToolsChanged => json!({"method": "notifications/tools/list_changed"}),
             SurfaceEvent::ResourceUpdated(uri) => {
                 json!({"method": "notifications/resources/updated", "params": {"uri": uri}})
             }

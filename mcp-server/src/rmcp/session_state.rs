@@ -97,6 +97,7 @@ impl SessionNotifier for SessionState {
         runtime.spawn(async move {
             let sent = match event {
                 SurfaceEvent::PromptsChanged => peer.notify_prompt_list_changed().await,
+                SurfaceEvent::ToolsChanged => peer.notify_tool_list_changed().await,
                 SurfaceEvent::ResourceUpdated(uri) => {
                     peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
                         .await

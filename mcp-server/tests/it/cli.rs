@@ -4,6 +4,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+const PETSTORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli/petstore.yaml");
+
 fn mcp_server(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-server"))
         .args(args)
@@ -49,6 +51,16 @@ fn bad_input_is_one_clear_line_and_a_failure() {
         &["serve", "--header", "no colon"],
         &["serve", "--openapi", "/definitely/missing.yaml"],
         &["tools", "--openapi", "/definitely/missing.yaml"],
+        &["routes", "--openapi", "/definitely/missing.yaml"],
+        &["tools", "--openapi", PETSTORE, "--openapi", PETSTORE],
+        &["serve", "--openapi", PETSTORE, "--base-url", "not a url"],
+        &[
+            "serve",
+            "--openapi",
+            PETSTORE,
+            "--route-map",
+            "/definitely/missing.toml",
+        ],
     ] {
         let output = mcp_server(args);
         assert!(!output.status.success(), "{args:?} succeeded");
@@ -113,4 +125,67 @@ fn demo_prints_the_endpoint_on_its_own_line_and_stops_on_sigterm() {
         assert!(Instant::now() < deadline, "the demo ignored SIGTERM");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn tools_prints_what_tools_list_returns() {
+    let output = mcp_server(&["tools", "--openapi", PETSTORE]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tools: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+    insta::assert_json_snapshot!("petstore_tools", tools);
+    let named = mcp_server(&["tools", "--openapi", &format!("pets={PETSTORE}")]);
+    let named: serde_json::Value = serde_json::from_slice(&named.stdout).expect("JSON on stdout");
+    let names: Vec<&str> = named["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["pets_listPets", "pets_createPets", "pets_showPetById"]
+    );
+}
+
+#[test]
+fn duplicate_documents_name_both_sources() {
+    let output = mcp_server(&["tools", "--openapi", PETSTORE, "--openapi", PETSTORE]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("duplicate tool `listPets`: defined by OpenAPI document")
+            && stderr.contains("give one source a prefix"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn routes_prints_one_route_a_line() {
+    let output = mcp_server(&["routes", "--openapi", PETSTORE]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let routes: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let summary: Vec<(String, String)> = routes
+        .iter()
+        .map(|r| {
+            (
+                r["method"].as_str().unwrap().to_owned(),
+                r["path"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("GET".into(), "/pets".into()),
+            ("POST".into(), "/pets".into()),
+            ("GET".into(), "/pets/{petId}".into())
+        ]
+    );
 }

@@ -1,5 +1,6 @@
 //! The official Python SDK (`mcp==2.3.0`) drives the `mcp-server` binary
-//! over stdio and Streamable HTTP, with both protocol generations.
+//! (`demo`, and `serve --openapi petstore.yaml`) over stdio and Streamable
+//! HTTP (stateful and stateless), with both protocol generations.
 //!
 //! Python comes from `MCP_E2E_PYTHON`, else the venv `.ci/run` creates at
 //! `target/peers/venv` (`python3 -m venv target/peers/venv &&
@@ -17,7 +18,7 @@ fn python() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/peers/venv/bin/python")
 }
 
-fn run_script(extra: &[&str]) {
+fn run_script() {
     let python = python();
     assert!(
         python.exists(),
@@ -28,7 +29,7 @@ fn run_script(extra: &[&str]) {
     let mut child = Command::new(&python)
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_mcp-server"))
-        .args(extra)
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/cli/petstore.yaml"))
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -50,22 +51,23 @@ fn run_script(extra: &[&str]) {
         "the Python peer failed:\n{stdout}\n{stderr}"
     );
     assert!(stdout.contains("all checks passed"), "{stdout}");
-    for label in [
+    let runs = [
         "stdio/auto",
         "stdio/legacy",
         "http/auto",
         "http/legacy",
         "http--stateless/auto",
         "http--stateless/legacy",
-    ] {
-        assert!(
-            stdout.contains(&format!("ok {label}")),
-            "no `{label}` run in:\n{stdout}"
-        );
+    ];
+    for command in ["demo", "serve"] {
+        for run in runs {
+            let label = format!("ok {command} {run}:");
+            assert!(stdout.contains(&label), "no `{label}` in:\n{stdout}");
+        }
     }
 }
 
 #[test]
-fn python_sdk_drives_the_demo_over_stdio_and_http() {
-    run_script(&[]);
+fn python_sdk_drives_demo_and_serve_openapi_over_stdio_and_http() {
+    run_script();
 }

@@ -27,11 +27,18 @@ pub(crate) fn spawn_server<C: Send + Sync + 'static>(server: Server<C>) -> Duple
 pub(crate) struct TestClient {
     pub(crate) progress: mpsc::UnboundedSender<ProgressNotificationParam>,
     pub(crate) version: ProtocolVersion,
+    pub(crate) tools_changed: Option<mpsc::UnboundedSender<()>>,
 }
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> ClientConfig {
         ClientConfig::default().with_protocol_version(self.version.clone())
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(changed) = &self.tools_changed {
+            let _ = changed.send(());
+        }
     }
 
     async fn on_progress(
@@ -53,10 +60,14 @@ pub(crate) async fn connect<C: Send + Sync + 'static>(
     mpsc::UnboundedReceiver<ProgressNotificationParam>,
 ) {
     let (progress, received) = mpsc::unbounded_channel();
-    let client = TestClient { progress, version }
-        .serve(spawn_server(server))
-        .await
-        .expect("the client connects");
+    let client = TestClient {
+        progress,
+        version,
+        tools_changed: None,
+    }
+    .serve(spawn_server(server))
+    .await
+    .expect("the client connects");
     (client, received)
 }
 
@@ -107,6 +118,33 @@ impl Raw {
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
         self.response(id).await
+    }
+
+    /// The next notification with `method`, skipping others.
+    pub(crate) async fn notification(&mut self, method: &str) -> Value {
+        if let Some(at) = self
+            .notifications
+            .iter()
+            .position(|n| n["method"] == method)
+        {
+            return self.notifications.remove(at);
+        }
+        loop {
+            let mut line = String::new();
+            let read = tokio::time::timeout(
+                std::time::Duration::from_secs(10),
+                self.reader.read_line(&mut line),
+            )
+            .await
+            .expect("a notification within 10 s")
+            .unwrap();
+            assert!(read > 0, "the server closed the pipe");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["method"] == method {
+                return message;
+            }
+            self.notifications.push(message);
+        }
     }
 
     /// The 2025-11-25 handshake.

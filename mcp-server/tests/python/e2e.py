@@ -1,11 +1,10 @@
 """End-to-end check of the `mcp-server` binary with the official Python SDK (mcp==2.3.0).
 
-Usage: e2e.py SERVER_BIN [--openapi SPEC]
+Usage: e2e.py SERVER_BIN PETSTORE_SPEC
 
-Without --openapi it drives `mcp-server demo` (hand-written tools and, when the
-build has OpenAPI generation, the embedded Petstore tools). With --openapi it
-drives `mcp-server serve --openapi SPEC --base-url ...` against the demo's
-embedded Petstore API.
+Drives `mcp-server demo` (tools generated from the embedded Petstore document,
+hand-written tools, resources) and `mcp-server serve --openapi PETSTORE_SPEC
+--base-url API` against the Petstore API a demo process embeds.
 
 For stdio and for Streamable HTTP (stateful and stateless), and for both
 protocol generations (mode "auto": server/discover, 2026-07-28; mode
@@ -39,28 +38,22 @@ async def list_all_tools(client):
             return tools
 
 
-async def exercise(client, label, expected_version):
+async def exercise(client, label, expected_version, demo):
     check(client.protocol_version == expected_version,
           f"{label}: negotiated {client.protocol_version}, expected {expected_version}")
     tools = {tool.name: tool for tool in await list_all_tools(client)}
-    check({"add", "countdown"} <= set(tools), f"{label}: tools are {sorted(tools)}")
+    check({"listPets", "createPets", "showPetById"} <= set(tools), f"{label}: tools are {sorted(tools)}")
 
-    added = await client.call_tool("add", {"a": 2, "b": 3})
-    check(not added.is_error, f"{label}: add failed: {added}")
-    check(added.structured_content == {"result": 5}, f"{label}: add gave {added.structured_content}")
-
-    bad = await client.call_tool("add", {"a": 2, "b": "three"})
-    check(bad.is_error, f"{label}: add with a string argument did not fail: {bad}")
-    check("`b`" in bad.content[0].text, f"{label}: the argument error does not name `b`: {bad.content[0].text}")
-
-    updates = []
-
-    async def on_progress(progress, total, message):
-        updates.append((progress, total, message))
-
-    counted = await client.call_tool("countdown", {"from": 3}, progress_callback=on_progress)
-    check(counted.structured_content == {"steps": 3}, f"{label}: countdown gave {counted}")
-    check([u[0] for u in updates] == [1, 2, 3], f"{label}: progress updates {updates}")
+    pets = await client.call_tool("listPets", {"limit": 2})
+    check(not pets.is_error, f"{label}: listPets failed: {pets}")
+    check("Rex" in pets.content[0].text and "Nemo" not in pets.content[0].text,
+          f"{label}: listPets gave {pets.content[0].text}")
+    tom = await client.call_tool("showPetById", {"petId": "2"})
+    check(not tom.is_error and "Tom" in tom.content[0].text, f"{label}: showPetById gave {tom}")
+    missing = await client.call_tool("showPetById", {"petId": "999"})
+    check(missing.is_error, f"{label}: showPetById of a missing pet did not fail: {missing}")
+    bad = await client.call_tool("listPets", {"limit": "many"})
+    check(bad.is_error and "limit" in bad.content[0].text, f"{label}: a string limit gave {bad}")
 
     try:
         await client.call_tool("no_such_tool", {})
@@ -68,62 +61,78 @@ async def exercise(client, label, expected_version):
     except MCPError as error:
         check(error.code == -32602, f"{label}: unknown tool gave code {error.code}")
 
-    pet_tools = [name for name in tools if name.lower().endswith("listpets") or name == "listPets"]
-    if pet_tools:
-        pets = await client.call_tool(pet_tools[0], {"limit": 2})
-        check(not pets.is_error, f"{label}: {pet_tools[0]} failed: {pets}")
-        check("Rex" in pets.content[0].text, f"{label}: {pet_tools[0]} gave {pets.content[0].text}")
-        print(f"ok {label}: OpenAPI tool {pet_tools[0]} called the Petstore API")
+    if demo:
+        check({"add", "countdown"} <= set(tools), f"{label}: tools are {sorted(tools)}")
+        added = await client.call_tool("add", {"a": 2, "b": 3})
+        check(added.structured_content == {"result": 5}, f"{label}: add gave {added}")
+        bad = await client.call_tool("add", {"a": 2, "b": "three"})
+        check(bad.is_error and "`b`" in bad.content[0].text, f"{label}: add with a string gave {bad}")
+        updates = []
 
-    if client.server_capabilities.resources is not None:
+        async def on_progress(progress, total, message):
+            updates.append((progress, total, message))
+
+        counted = await client.call_tool("countdown", {"from": 3}, progress_callback=on_progress)
+        check(counted.structured_content == {"steps": 3}, f"{label}: countdown gave {counted}")
+        check([u[0] for u in updates] == [1, 2, 3], f"{label}: progress updates {updates}")
+
+        check(client.server_capabilities.resources is not None, f"{label}: no resources capability")
         resources = (await client.list_resources()).resources
-        if resources:
-            read = await client.read_resource(resources[0].uri)
-            check(read.contents, f"{label}: reading {resources[0].uri} gave nothing")
-            print(f"ok {label}: read resource {resources[0].uri}")
-    print(f"ok {label}: {len(tools)} tools, add, argument error, progress, unknown tool")
+        uris = [resource.uri for resource in resources]
+        check("demo://petstore/openapi.yaml" in uris, f"{label}: resources are {uris}")
+        read = await client.read_resource("demo://petstore/openapi.yaml")
+        check("Swagger Petstore" in read.contents[0].text, f"{label}: the document resource gave {read}")
+    print(f"ok {label}: {len(tools)} tools", flush=True)
 
 
-async def over_stdio(server_bin, serve_args):
+async def over_stdio(server_bin, serve_args, label):
     for mode, version in MODES.items():
         params = StdioServerParameters(command=server_bin, args=serve_args + ["--transport", "stdio"])
         async with Client(params, mode=mode) as client:
-            await exercise(client, f"stdio/{mode}", version)
+            await exercise(client, f"{label} stdio/{mode}", version, serve_args[0] == "demo")
 
 
-def start_http(server_bin, serve_args, extra):
+def start_http(server_bin, serve_args, extra, wanted=lambda line: line.startswith("http://") and line.endswith("/mcp")):
+    """Starts an HTTP server; returns it and the first output line `wanted` accepts."""
     process = subprocess.Popen(
         [server_bin, *serve_args, "--transport", "http", "--bind", "127.0.0.1:0", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=None, text=True)
     for line in process.stdout:
         line = line.strip()
-        if line.startswith("http://") and line.endswith("/mcp"):
+        if wanted(line):
             return process, line
     process.kill()
-    raise AssertionError(f"the server printed no endpoint URL: {process.stderr.read()}")
+    raise AssertionError(f"{serve_args[0]} exited without the expected line (see its log above)")
 
 
-async def over_http(server_bin, serve_args):
+async def over_http(server_bin, serve_args, label):
     for extra in ([], ["--stateless"]):
         process, url = start_http(server_bin, serve_args, extra)
         try:
             for mode, version in MODES.items():
                 async with Client(url, mode=mode) as client:
-                    await exercise(client, f"http{''.join(extra)}/{mode} {url}", version)
+                    await exercise(client, f"{label} http{''.join(extra)}/{mode}", version, serve_args[0] == "demo")
         finally:
             process.terminate()
             process.wait(timeout=15)
 
 
 async def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: e2e.py SERVER_BIN [--openapi SPEC]")
-    server_bin = sys.argv[1]
-    serve_args = ["demo"]
-    if len(sys.argv) == 4 and sys.argv[2] == "--openapi":
-        serve_args = ["demo", "--openapi", sys.argv[3]]
-    await over_stdio(server_bin, serve_args)
-    await over_http(server_bin, serve_args)
+    if len(sys.argv) != 3:
+        sys.exit("usage: e2e.py SERVER_BIN PETSTORE_SPEC")
+    server_bin, spec = sys.argv[1], sys.argv[2]
+    await over_stdio(server_bin, ["demo"], "demo")
+    await over_http(server_bin, ["demo"], "demo")
+
+    api_server, line = start_http(server_bin, ["demo"], [], lambda line: line.startswith("Petstore API (embedded): "))
+    api = line.split(": ", 1)[1]
+    try:
+        serve_args = ["serve", "--openapi", spec, "--base-url", api]
+        await over_stdio(server_bin, serve_args, "serve")
+        await over_http(server_bin, serve_args, "serve")
+    finally:
+        api_server.terminate()
+        api_server.wait(timeout=15)
     print("all checks passed")
 
 
