@@ -243,3 +243,55 @@ async fn oversized_bodies_are_rejected() {
         .unwrap();
     assert_eq!(reply.status(), 413);
 }
+
+#[tokio::test]
+async fn shutdown_lets_in_flight_calls_finish() {
+    let slow: mcp_core::ToolDef = mcp_core::tool("slow")
+        .run(|| async {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            "finished"
+        })
+        .unwrap();
+    let server = Server::builder().tool(slow).build().unwrap();
+    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let http = server
+        .bind_http(addr, HttpConfig::new().stateless(true))
+        .await
+        .unwrap();
+    let url = http.url();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let serving = tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let call = tokio::spawn(
+        reqwest::Client::new()
+            .post(url.clone())
+            .headers(headers())
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "slow")
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "slow", "arguments": {}, "_meta": meta_2026()}}))
+            .send(),
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    stop.send(()).unwrap();
+    let reply = call.await.unwrap().unwrap();
+    assert_eq!(reply.status(), 200);
+    let reply = message(reply).await;
+    assert_eq!(reply["result"]["content"][0]["text"], "finished", "{reply}");
+    tokio::time::timeout(std::time::Duration::from_secs(5), serving)
+        .await
+        .expect("the server stops after the in-flight call")
+        .unwrap()
+        .unwrap();
+    assert!(
+        reqwest::Client::new()
+            .post(&url)
+            .headers(headers())
+            .json(&initialize())
+            .send()
+            .await
+            .is_err()
+    );
+}
