@@ -2,6 +2,7 @@
 //! properties left out of inputs and `writeOnly` ones out of outputs, and
 //! the `inline` profile that replaces references by their content.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
@@ -34,8 +35,9 @@ pub(crate) type Flattened = (Vec<(String, Value)>, Vec<String>);
 
 /// A definition prepared for one mode, with the definitions it refers to.
 #[derive(Debug)]
-struct Prepared {
-    value: Result<Value, String>,
+struct Prepared<'a> {
+    /// Borrowed from the registry when nothing is hidden in this mode.
+    value: Result<Cow<'a, Value>, String>,
     refs: BTreeSet<String>,
 }
 
@@ -45,7 +47,7 @@ pub(crate) struct DefCopier<'a> {
     registry: &'a DefRegistry,
     profile: SchemaProfile,
     cycle_depth: usize,
-    prepared: HashMap<(String, Mode), Prepared>,
+    prepared: HashMap<(String, Mode), Prepared<'a>>,
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
 }
@@ -197,7 +199,7 @@ impl<'a> DefCopier<'a> {
             .and_then(Value::as_str)
             .and_then(|r| r.strip_prefix(DEFS_PREFIX));
         if let Some(name) = name
-            && let Ok(Value::Object(content)) = self.prepared(name, mode).value.as_ref()
+            && let Ok(Value::Object(content)) = self.prepared(name, mode).value.as_deref()
         {
             let mut content = content.clone();
             if let Some(description) = schema.get("description") {
@@ -227,10 +229,11 @@ impl<'a> DefCopier<'a> {
         }
     }
 
-    fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared {
+    fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared<'a> {
         let key = (name.to_owned(), mode);
         if !self.prepared.contains_key(&key) {
-            let prepared = match self.registry.defs.get(name) {
+            let registry: &'a DefRegistry = self.registry;
+            let prepared = match registry.defs.get(name) {
                 None => Prepared {
                     value: Err(format!("schema `{name}` is missing")),
                     refs: BTreeSet::new(),
@@ -241,7 +244,11 @@ impl<'a> DefCopier<'a> {
                         refs: BTreeSet::new(),
                     },
                     Ok(schema) => {
-                        let value = self.strip(schema, mode);
+                        let value = if mentions(schema, mode.hidden_flag()) {
+                            Cow::Owned(self.strip(schema, mode))
+                        } else {
+                            Cow::Borrowed(schema)
+                        };
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
@@ -289,7 +296,7 @@ impl<'a> DefCopier<'a> {
                     let mut defs = Map::with_capacity(reached.len());
                     for name in reached {
                         if let Ok(value) = &self.prepared(&name, mode).value {
-                            defs.insert(name, value.clone());
+                            defs.insert(name, value.clone().into_owned());
                         }
                     }
                     root.insert("$defs".to_owned(), Value::Object(defs));
@@ -338,11 +345,10 @@ impl<'a> DefCopier<'a> {
                             cut
                         } else {
                             self.budget -= 1;
-                            let content = self
-                                .prepared(&name, mode)
-                                .value
-                                .clone()
-                                .unwrap_or(Value::Object(Map::new()));
+                            let content = match &self.prepared(&name, mode).value {
+                                Ok(value) => value.clone().into_owned(),
+                                Err(_) => Value::Object(Map::new()),
+                            };
                             stack.push(name);
                             let inlined = self.inline(&content, mode, stack);
                             stack.pop();
@@ -374,6 +380,15 @@ impl<'a> DefCopier<'a> {
             }
             other => other.clone(),
         }
+    }
+}
+
+/// Whether `flag` appears as a key anywhere in `value` (no allocation).
+fn mentions(value: &Value, flag: &str) -> bool {
+    match value {
+        Value::Object(object) => object.iter().any(|(k, v)| k == flag || mentions(v, flag)),
+        Value::Array(items) => items.iter().any(|v| mentions(v, flag)),
+        _ => false,
     }
 }
 

@@ -121,6 +121,16 @@ pub(crate) struct Converter<'a> {
     pub(crate) legacy: bool,
 }
 
+/// Keywords `normalize_keywords` rewrites; objects without any skip it.
+const NORMALIZED: &[&str] = &[
+    "xml",
+    "externalDocs",
+    "example",
+    "nullable",
+    "x-nullable",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+];
 const MAP_KEYWORDS: &[&str] = &[
     "properties",
     "patternProperties",
@@ -211,11 +221,14 @@ impl<'a> Converter<'a> {
                 return Ok(out);
             }
         }
+        let has_ref = !out.is_empty();
+        let mut normalize = false;
         for (key, value) in object {
             let key_str = key.as_str();
-            if out.contains_key(key_str) || (key_str == "summary" && object.contains_key("$ref")) {
+            if has_ref && (out.contains_key(key_str) || key_str == "summary") {
                 continue;
             }
+            normalize |= NORMALIZED.contains(&key_str) || (key_str == "type" && value == "file");
             let here = Loc::Key(&loc, key_str);
             let converted = if MAP_KEYWORDS.contains(&key_str) {
                 match value {
@@ -258,7 +271,9 @@ impl<'a> Converter<'a> {
             };
             out.insert(key.clone(), converted);
         }
-        normalize_keywords(&mut out, self.legacy);
+        if normalize {
+            normalize_keywords(&mut out, self.legacy);
+        }
         Ok(out)
     }
 
