@@ -7,7 +7,6 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, LitStr, Path, Token};
 
 use crate::ctxt::Ctxt;
-use crate::meta_key;
 use crate::suggest::with_suggestion;
 
 /// What `#[tool(...)]` says.
@@ -137,7 +136,7 @@ fn parse_one(
             }
         }
         "meta" if meta.input.peek(syn::token::Paren) => {
-            let entries = parse_meta_entries(cx, &meta)?;
+            let entries = parse_meta_entries(&meta)?;
             attrs.setters.push(Setter {
                 key,
                 value: SetterValue::Meta(entries),
@@ -286,10 +285,7 @@ fn parse_icon(
     }
 }
 
-fn parse_meta_entries(
-    cx: &mut Ctxt,
-    meta: &ParseNestedMeta<'_>,
-) -> syn::Result<Vec<(LitStr, Expr)>> {
+fn parse_meta_entries(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<(LitStr, Expr)>> {
     let content;
     syn::parenthesized!(content in meta.input);
     let mut entries = Vec::new();
@@ -297,10 +293,9 @@ fn parse_meta_entries(
         let key: LitStr = content.parse()?;
         content.parse::<Token![=]>()?;
         let value: Expr = content.parse()?;
-        match meta_key::check(&key.value()) {
-            Ok(()) => entries.push((key, value)),
-            Err(problem) => cx.error_spanned_by(&key, meta_key::message(&key.value(), &problem)),
-        }
+        // The key is checked at compile time by `mcp_core::meta_key_problem`
+        // in the expansion (see `expand::checks`).
+        entries.push((key, value));
         if content.is_empty() {
             break;
         }

@@ -106,7 +106,7 @@ impl Tool<'_> {
         let krate = self.krate();
         let signature = self.signature();
         let name = self.tool_name();
-        let name_check = name_check(&krate, &name);
+        let checks = self.checks();
         let description = match (self.attrs.has_description, doc_comment(self.fn_attrs)) {
             (false, Some(doc)) => quote!(.description(#doc)),
             _ => quote!(),
@@ -135,7 +135,7 @@ impl Tool<'_> {
         let arg_names = self.arg_names(&krate);
         quote! {
             #signature {
-                #name_check
+                #checks
                 #[allow(unused_imports)]
                 use #krate::__private::{PlainOutput as _, ResultOutput as _, ValueOutput as _};
                 #arg_names
@@ -310,19 +310,6 @@ fn setter(krate: &TokenStream, key: &Ident, value: &SetterValue) -> TokenStream 
             )
             .collect(),
         SetterValue::Metadata(path) => quote_spanned!(span=> .#key(&#path)),
-    }
-}
-
-/// `const _: () = assert!(is_valid_tool_name(..))`, spanned at the name.
-fn name_check(krate: &TokenStream, name: &LitStr) -> TokenStream {
-    let message = format!(
-        "invalid tool name `{}`: a tool name is 1 to 128 characters of A-Z a-z 0-9 _ - .",
-        name.value()
-    )
-    .replace('{', "{{")
-    .replace('}', "}}");
-    quote_spanned! {name.span()=>
-        const _: () = ::core::assert!(#krate::is_valid_tool_name(#name), #message);
     }
 }
 

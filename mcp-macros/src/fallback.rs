@@ -11,9 +11,11 @@ use crate::expand::Tool;
 /// does not compile while the errors stand).
 pub(crate) fn stub(tool: &Tool<'_>) -> TokenStream {
     let signature = tool.signature();
+    let checks = tool.checks();
     quote! {
         #[allow(unused_variables, clippy::diverging_sub_expression)]
         #signature {
+            #checks
             ::core::unreachable!("`#[tool]` reported a compile error")
         }
     }

@@ -1,10 +1,10 @@
 #![doc = include_str!("../README.md")]
 
 mod attr;
+mod checks;
 mod ctxt;
 mod expand;
 mod fallback;
-mod meta_key;
 mod signature;
 mod suggest;
 mod toolbox;
