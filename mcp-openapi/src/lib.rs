@@ -29,6 +29,7 @@ mod body;
 mod client_config;
 mod execute;
 mod http_error;
+mod passthrough;
 mod request;
 mod response;
 mod retry;
@@ -58,6 +59,7 @@ pub use client_config::{
 };
 pub use execute::HttpToolHandler;
 pub use http_error::CallError;
+pub use passthrough::with_incoming_authorization;
 pub use request::{PreparedRequest, build_request};
 pub use response::tolerant_output_schema;
 pub use retry::{Attempt, RetryPolicy};
