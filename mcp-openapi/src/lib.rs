@@ -1,8 +1,61 @@
 //! OpenAPI documents (Swagger 2.0, OpenAPI 3.0 to 3.2) become MCP tools.
 //!
-//! Pipeline: bytes are parsed ([`parse_slice`]) into a JSON value, loaded as
-//! an [`OpenApi`] (one [`HttpRoute`] per operation, schemas normalized to
-//! JSON Schema 2020-12 with `$ref`s turned into `$defs`).
+//! Pipeline: bytes are parsed ([`parse_slice`], JSON or YAML by content) into
+//! a JSON value, loaded as an [`OpenApi`] (one [`HttpRoute`] per operation,
+//! path-level parameters merged, schemas normalized to JSON Schema 2020-12
+//! with every `$ref` turned into `#/$defs/<Name>`), then a [`Generator`]
+//! lowers each route to a [`GeneratedTool`]: the `mcp_core::Tool`, its
+//! `Arc<HttpRoute>` and the [`RequestBinding`] of its arguments;
+//! [`Generated::tool_defs`] attaches the [`HttpToolHandler`].
+//!
+//! ```
+//! use mcp_openapi::OpenApi;
+//!
+//! let api: OpenApi = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+//!   "paths": {"/pets/{id}": {"delete": {"operationId": "deletePet",
+//!     "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+//!     "responses": {"204": {"description": "gone"}}}}}}"#.parse().unwrap();
+//! let generated = api.generator().generate().unwrap();
+//! let tool = &generated.tools[0].tool;
+//! assert_eq!(tool.name, "deletePet");
+//! assert_eq!(tool.annotations.as_ref().unwrap().destructive_hint, Some(true));
+//! ```
+//!
+//! # Generated tools
+//!
+//! - **Name**: `operationId`, else `{method}_{path}`, sanitized to
+//!   `A-Z a-z 0-9 _ - .`, cut to 64 characters (configurable) with a stable
+//!   `_xxxxxxxx` hash suffix, made unique with `_2`, `_3`; `mcp_names`
+//!   overrides by `operationId`.
+//! - **Input schema**: parameters, then the properties of an object request
+//!   body (a non-object body goes under `body`); a parameter whose name
+//!   collides with a body property or another parameter becomes
+//!   `{name}__{location}` (`id__path`). `readOnly` properties are left out.
+//! - **Output schema**: the first 2xx JSON response; a non-object one is
+//!   wrapped as `{"result": ...}` and `_meta["rs.mcp-toolkit/output-wrapped"]`
+//!   is `true`. `writeOnly` properties are left out.
+//! - **`_meta`**: `rs.mcp-toolkit/openapi` = `{"method", "path", "operationId"}`,
+//!   and `rs.mcp-toolkit/tags` with the route map's `mcp_tags`.
+//! - **Schema profiles** ([`SchemaProfile`]): `standard` (2020-12, `$schema`,
+//!   only the `$defs` the tool reaches) or `inline` (no `$schema`, no `$defs`).
+//!
+//! # Annotations and `x-mcp-annotations`
+//!
+//! Every tool gets all four hints from its method: GET/HEAD/OPTIONS read-only,
+//! not destructive, idempotent; POST not read-only, not destructive, not
+//! idempotent; PUT and DELETE destructive and idempotent; PATCH destructive,
+//! not idempotent; all open-world; `title` from the summary. An operation may
+//! override any of them with the extension `x-mcp-annotations`, an object in
+//! MCP's `ToolAnnotations` spelling:
+//!
+//! ```yaml
+//! delete:
+//!   operationId: archiveThing
+//!   x-mcp-annotations: {destructiveHint: false, openWorldHint: false, title: Archive}
+//! ```
+//!
+//! Precedence: the [`Generator::customize`] hook, then `x-mcp-annotations`,
+//! then the method default.
 
 mod api;
 mod defs;
