@@ -73,7 +73,9 @@ impl ClientConfigBuilder {
         self
     }
 
-    /// The default timeout of a call (tools may set their own).
+    /// The default timeout of a whole call: token fetch, retries and reading
+    /// the body included (tools may set their own with
+    /// [`HttpToolHandler::timeout`](crate::HttpToolHandler::timeout)).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

@@ -7,6 +7,7 @@ mod http_fixtures;
 mod prism;
 mod recorder;
 mod request;
+mod request_snapshots;
 mod sample_args;
 mod security;
 mod snapshots;
