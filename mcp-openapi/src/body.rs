@@ -6,7 +6,8 @@
 //! | `application/json`, `*/*+json` | any JSON value, sent as is |
 //! | `application/x-www-form-urlencoded` | an object; properties per their `encoding` (style, explode, allowReserved, contentType) |
 //! | `multipart/form-data` | an object; file properties take base64, a `data:` URI or `{"data", "filename", "contentType"}` |
-//! | `text/*`, XML | a string (other values as JSON text) |
+//! | `text/*` | a string (other values as JSON text) |
+//! | XML (`*/xml`, `*+xml`) | the document as a string |
 //! | `application/octet-stream` and other binary types | base64 or a `data:` URI |
 
 use base64::Engine as _;
@@ -80,7 +81,14 @@ pub fn encode_body(
             form_urlencoded(media, value).map_err(fail)?.into_bytes()
         }
         "multipart/form-data" => return multipart(media, value).map_err(fail),
-        _ if is_textual(&essence) => scalar_text(value).into_owned().into_bytes(),
+        _ if is_textual(&essence) => match value {
+            Value::Object(_) | Value::Array(_) if !essence.starts_with("text/") => {
+                return Err(fail(format!(
+                    "a `{essence}` body takes the document as a string"
+                )));
+            }
+            other => scalar_text(other).into_owned().into_bytes(),
+        },
         _ => match value {
             Value::String(text) => decode_binary(text).map_err(fail)?.1,
             _ => {
@@ -358,6 +366,15 @@ mod tests {
         );
         assert_eq!(decode_binary("data:,a%20b"), Ok((None, b"a b".to_vec())));
         assert!(decode_binary("not base64!").is_err());
+    }
+
+    #[test]
+    fn xml_takes_a_string() {
+        let xml = encode_body("application/xml", None, &json!("<pet/>")).map(|b| b.bytes);
+        assert_eq!(xml.ok(), Some(b"<pet/>".to_vec()));
+        assert!(encode_body("application/xml", None, &json!({"name": "x"})).is_err());
+        let text = encode_body("text/plain", None, &json!({"a": 1})).map(|b| b.bytes);
+        assert_eq!(text.ok(), Some(br#"{"a":1}"#.to_vec()));
     }
 
     #[test]
