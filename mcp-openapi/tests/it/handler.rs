@@ -424,3 +424,41 @@ async fn incoming_authorization_is_forwarded_only_when_opted_in() {
         assert!(!wire.contains("incoming-token-9"), "{wire}");
     }
 }
+
+#[tokio::test]
+async fn servers_variables_static_headers_and_user_agent() {
+    let server = Recorder::start().await;
+    let port = server.base.rsplit(':').next().expect("port").to_owned();
+    let mut routed = route("GET", "/ping", json!([]), Value::Null);
+    routed.servers = serde_json::from_value(json!([{
+        "url": "http://127.0.0.1:{port}/{version}",
+        "description": null,
+        "variables": {
+            "port": {"default": port, "allowed": [], "description": null},
+            "version": {"default": "v1", "allowed": ["v1", "v2"], "description": null}
+        }
+    }]))
+    .expect("servers");
+    let cfg = mcp_openapi::ClientConfig::builder()
+        .credentials(Credentials::new())
+        .server_variable("version", "v2")
+        .header("X-Tenant", "acme")
+        .build()
+        .expect("config");
+    let tool = tool_def(
+        routed,
+        binding(&[], &[], false, None),
+        json!({"type": "object"}),
+        None,
+        cfg,
+    );
+    assert!(!tool.invoke(json!({})).await.is_error());
+    let seen = server.last();
+    assert_eq!(seen.target, "/v2/ping");
+    assert_eq!(seen.header("x-tenant").as_deref(), Some("acme"));
+    assert_eq!(
+        seen.header("user-agent").as_deref(),
+        Some(mcp_openapi::USER_AGENT)
+    );
+    assert!(mcp_openapi::USER_AGENT.starts_with("mcp-openapi/"));
+}
