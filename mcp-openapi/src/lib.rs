@@ -82,6 +82,7 @@ mod body;
 mod client_config;
 mod execute;
 mod http_error;
+mod multipart;
 mod passthrough;
 mod request;
 mod response;
