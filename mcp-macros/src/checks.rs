@@ -10,6 +10,7 @@ use syn::LitStr;
 
 use crate::attr::SetterValue;
 use crate::expand::Tool;
+use crate::kind::Kind;
 
 impl Tool<'_> {
     /// The compile-time checks of the name and the `_meta` keys, through
@@ -17,7 +18,7 @@ impl Tool<'_> {
     /// `const _` each, spanned at the literal.
     pub(crate) fn checks(&self) -> TokenStream {
         let krate = self.krate();
-        let name = name_check(&krate, &self.tool_name());
+        let name = (self.kind == Kind::Tool).then(|| name_check(&krate, &self.tool_name()));
         let keys: Vec<TokenStream> = self
             .attrs
             .setters

@@ -12,11 +12,12 @@ use crate::expand::Tool;
 pub(crate) fn stub(tool: &Tool<'_>) -> TokenStream {
     let signature = tool.signature();
     let checks = tool.checks();
+    let message = format!("`#[{}]` reported a compile error", tool.kind.name());
     quote! {
         #[allow(unused_variables, clippy::diverging_sub_expression)]
         #signature {
             #checks
-            ::core::unreachable!("`#[tool]` reported a compile error")
+            ::core::unreachable!(#message)
         }
     }
 }

@@ -5,6 +5,7 @@ mod checks;
 mod ctxt;
 mod expand;
 mod fallback;
+mod kind;
 mod signature;
 mod suggest;
 mod toolbox;
@@ -15,6 +16,7 @@ use quote::quote;
 
 use crate::ctxt::Ctxt;
 use crate::expand::Tool;
+use crate::kind::Kind;
 
 /// Makes an `async fn` an MCP tool: keeps the function and adds
 /// `<fn>_tool() -> Result<ToolDef<C>, ToolError>`, the `ToolBuilder` chain
@@ -38,7 +40,36 @@ use crate::expand::Tool;
 /// ```
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand_tool(args.into(), item.into()).into()
+    expand_fn(Kind::Tool, args.into(), item.into()).into()
+}
+
+/// Makes an `async fn` an MCP prompt: keeps the function and adds
+/// `<fn>_prompt() -> Result<PromptDef<C>, PromptError>`, the `PromptBuilder`
+/// chain (`mcp_core::prompt(..)`) its signature and attributes spell.
+///
+/// It reads like [`macro@tool`]: the doc comment is the description, keys
+/// are `PromptBuilder` methods (`title`, `icon(..)`, `meta(..)`,
+/// `metadata = ..`, ...), parameters are the prompt's arguments (an
+/// `Option` one is optional), and a `PromptRequest<C>` or `&T` (the session
+/// context) parameter is not an argument. It returns anything
+/// `IntoGetPromptResult` (text, messages, a `Result` of them).
+///
+/// ```
+/// /// Asks for a careful code review.
+/// #[mcp_macros::prompt(title = "Review code")]
+/// async fn code_review(code: String, language: Option<String>) -> String {
+///     format!("Review this {} code:\n{code}", language.as_deref().unwrap_or("unknown"))
+/// }
+///
+/// let def: mcp_core::PromptDef = code_review_prompt()?;
+/// assert_eq!(def.prompt().arguments.len(), 2);
+/// assert_eq!(def.prompt().arguments[0].required, Some(true));
+/// assert_eq!(def.prompt().arguments[1].required, Some(false));
+/// # Ok::<(), mcp_core::PromptError>(())
+/// ```
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_fn(Kind::Prompt, args.into(), item.into()).into()
 }
 
 /// Makes the `#[tool]` methods of an impl block tools that share `self`:
@@ -80,19 +111,20 @@ pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// `#[tool(args)] item`, on proc-macro2 tokens (unit-testable).
-fn expand_tool(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
+/// `#[tool(args)] item` or `#[prompt(args)] item`, on proc-macro2 tokens
+/// (unit-testable).
+fn expand_fn(kind: Kind, args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     let function = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(function) => function,
         Err(_) => {
-            let error = syn::Error::new_spanned(&item, "`#[tool]` goes on an `async fn`")
-                .to_compile_error();
+            let message = format!("`#[{}]` goes on an `async fn`", kind.name());
+            let error = syn::Error::new_spanned(&item, message).to_compile_error();
             return quote!(#item #error);
         }
     };
     let mut cx = Ctxt::default();
     let attrs = attr::parse(&mut cx, args);
-    let sig = signature::read(&mut cx, &function.sig, false);
+    let sig = signature::read(&mut cx, &function.sig, kind, false);
     let tool = Tool {
         attrs: &attrs,
         sig: &sig,
@@ -100,6 +132,7 @@ fn expand_tool(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
         generics: &function.sig.generics,
         vis: &function.vis,
         in_toolbox: false,
+        kind,
     };
     if cx.has_errors() {
         let stub = fallback::stub(&tool);
@@ -131,7 +164,7 @@ mod tests {
                 do_delete(req.id).await
             }
         };
-        let expanded = super::expand_tool(args, item);
+        let expanded = super::expand_fn(super::Kind::Tool, args, item);
         let file = syn::parse2::<syn::File>(expanded).expect("the expansion parses as items");
         insta::assert_snapshot!(prettyplease::unparse(&file));
     }
@@ -139,7 +172,8 @@ mod tests {
     /// Errors leave the function alone and add a stub, not a cascade.
     #[test]
     fn errors_expand_to_the_fallback() {
-        let expanded = super::expand_tool(
+        let expanded = super::expand_fn(
+            super::Kind::Tool,
             quote!(execution = "sometimes"),
             quote!(
                 fn add(a: i64) -> i64 {

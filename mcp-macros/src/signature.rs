@@ -4,6 +4,7 @@
 use syn::{FnArg, GenericArgument, Ident, Pat, PathArguments, ReturnType, Signature, Type};
 
 use crate::ctxt::Ctxt;
+use crate::kind::Kind;
 
 /// How a method receives `self`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,11 +72,11 @@ impl ToolSig {
 }
 
 /// Reads `sig`; `in_toolbox` says whether `self` receivers are allowed.
-pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, in_toolbox: bool) -> ToolSig {
+pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, kind: Kind, in_toolbox: bool) -> ToolSig {
     if sig.asyncness.is_none() {
         cx.error_spanned_by(
             sig.fn_token,
-            "`#[tool]` requires an `async fn`; add `async`",
+            format!("`#[{}]` requires an `async fn`; add `async`", kind.name()),
         );
     }
     let mut receiver = Receiver::None;
@@ -85,7 +86,7 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, in_toolbox: bool) -> ToolSig 
     for input in &sig.inputs {
         match input {
             FnArg::Receiver(recv) => {
-                receiver = read_receiver(cx, recv, in_toolbox);
+                receiver = read_receiver(cx, recv, kind, in_toolbox);
             }
             FnArg::Typed(typed) => {
                 let Some(ident) = arg_ident(&typed.pat) else {
@@ -96,12 +97,13 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, in_toolbox: bool) -> ToolSig 
                     continue;
                 };
                 let ty = (*typed.ty).clone();
-                let kind = classify(cx, &ty);
-                match &kind {
+                let arg_kind = classify(cx, &ty, kind);
+                match &arg_kind {
                     ArgKind::CallContext { by_ref } => {
                         by_value_contexts += usize::from(!by_ref);
                         if by_value_contexts > 1 {
-                            cx.error_spanned_by(&ty, "a tool takes `ToolCallContext` by value at most once; take `&ToolCallContext` instead");
+                            let context = kind.context_type();
+                            cx.error_spanned_by(&ty, format!("take `{context}` by value at most once; take `&{context}` instead"));
                         }
                         context.get_or_insert_with(|| call_context_param(&ty));
                     }
@@ -112,7 +114,11 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, in_toolbox: bool) -> ToolSig 
                     }
                     ArgKind::Plain => {}
                 }
-                args.push(Arg { ident, ty, kind });
+                args.push(Arg {
+                    ident,
+                    ty,
+                    kind: arg_kind,
+                });
             }
         }
     }
@@ -129,7 +135,14 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, in_toolbox: bool) -> ToolSig 
     }
 }
 
-fn read_receiver(cx: &mut Ctxt, recv: &syn::Receiver, in_toolbox: bool) -> Receiver {
+fn read_receiver(cx: &mut Ctxt, recv: &syn::Receiver, kind: Kind, in_toolbox: bool) -> Receiver {
+    if kind == Kind::Prompt {
+        cx.error_spanned_by(
+            recv,
+            "`#[prompt]` goes on a free `async fn`, not on a method",
+        );
+        return Receiver::None;
+    }
     if !in_toolbox {
         cx.error_spanned_by(
             recv,
@@ -161,9 +174,9 @@ fn arg_ident(pat: &Pat) -> Option<Ident> {
     }
 }
 
-fn classify(cx: &mut Ctxt, ty: &Type) -> ArgKind {
+fn classify(cx: &mut Ctxt, ty: &Type, kind: Kind) -> ArgKind {
     match ty {
-        Type::Reference(reference) if is_call_context(&reference.elem) => {
+        Type::Reference(reference) if is_call_context(&reference.elem, kind) => {
             ArgKind::CallContext { by_ref: true }
         }
         Type::Reference(reference) if reference.mutability.is_some() => {
@@ -181,7 +194,7 @@ fn classify(cx: &mut Ctxt, ty: &Type) -> ArgKind {
             ArgKind::Plain
         }
         Type::Reference(_) => ArgKind::Session,
-        ty if is_call_context(ty) => ArgKind::CallContext { by_ref: false },
+        ty if is_call_context(ty, kind) => ArgKind::CallContext { by_ref: false },
         _ => ArgKind::Plain,
     }
 }
@@ -197,13 +210,13 @@ fn is_borrowed_data(ty: &Type) -> bool {
 }
 
 /// Whether `ty` names `ToolCallContext` (under any path).
-fn is_call_context(ty: &Type) -> bool {
+fn is_call_context(ty: &Type, kind: Kind) -> bool {
     match ty {
         Type::Path(path) if path.qself.is_none() => path
             .path
             .segments
             .last()
-            .is_some_and(|s| s.ident == "ToolCallContext"),
+            .is_some_and(|s| s.ident == kind.context_type()),
         _ => false,
     }
 }

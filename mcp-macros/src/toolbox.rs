@@ -7,6 +7,7 @@ use syn::{Attribute, ImplItem, ItemImpl, Path, Visibility};
 
 use crate::ctxt::Ctxt;
 use crate::expand::Tool;
+use crate::kind::Kind;
 use crate::signature::{self, Receiver};
 use crate::{attr, fallback};
 
@@ -38,7 +39,7 @@ pub(crate) fn expand(args: TokenStream, mut block: ItemImpl) -> TokenStream {
         if attrs.krate.is_none() {
             attrs.krate.clone_from(&krate);
         }
-        let sig = signature::read(&mut cx, &method.sig, true);
+        let sig = signature::read(&mut cx, &method.sig, Kind::Tool, true);
         let tool = Tool {
             attrs: &attrs,
             sig: &sig,
@@ -46,6 +47,7 @@ pub(crate) fn expand(args: TokenStream, mut block: ItemImpl) -> TokenStream {
             generics: &method.sig.generics,
             vis: &method.vis,
             in_toolbox: true,
+            kind: Kind::Tool,
         };
         if context.is_none() {
             context.clone_from(&sig.context);

@@ -6,4 +6,5 @@
 
 mod calls;
 mod parity;
+mod prompt;
 mod toolbox;
