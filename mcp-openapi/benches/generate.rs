@@ -53,7 +53,11 @@ fn measure(path: &Path, budget: Duration) -> Value {
         Err(error) => return json!({"file": file, "error": error}),
     };
     let is_json = serde_json::from_slice::<Value>(&bytes).is_ok();
-    let floor = is_json.then(|| median(budget, || drop(black_box(serde_json::from_slice::<Value>(&bytes)))));
+    let floor = is_json.then(|| {
+        median(budget, || {
+            drop(black_box(serde_json::from_slice::<Value>(&bytes)))
+        })
+    });
     let ours = median(budget, || drop(black_box(generate(&bytes))));
     json!({
         "file": file,
@@ -70,10 +74,17 @@ fn measure(path: &Path, budget: Duration) -> Value {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let full = args.iter().any(|a| a == "--bench");
-    let files: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+    let files: Vec<PathBuf> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from)
+        .collect();
     if full {
         let budget = Duration::from_millis(
-            std::env::var("BENCH_BUDGET_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000),
+            std::env::var("BENCH_BUDGET_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2000),
         );
         for file in &files {
             println!("{}", measure(file, budget));
