@@ -3,8 +3,8 @@
 //! (`#[tool]`, the tool, resource and prompt builders, `Server::builder`).
 //!
 //! `cargo run -p examples --bin everything -- --bind 127.0.0.1:3001` serves
-//! it at `http://127.0.0.1:3001/mcp`; `cargo xtask conformance` runs the
-//! suite against it.
+//! it at `http://127.0.0.1:3001/mcp` (`--stdio` over stdin and stdout);
+//! `cargo xtask conformance` runs the suite against it.
 
 mod changes;
 mod input_required;
@@ -27,6 +27,9 @@ struct Args {
     /// Serve without sessions (every request stands alone).
     #[arg(long)]
     stateless: bool,
+    /// Serve over stdin and stdout instead of HTTP.
+    #[arg(long, conflicts_with_all = ["bind", "stateless"])]
+    stdio: bool,
 }
 
 #[tokio::main]
@@ -47,6 +50,10 @@ async fn main() -> anyhow::Result<()> {
         .prompts(prompts::all()?)
         .build()?;
     changes::watch(&server);
+    if args.stdio {
+        server.serve_stdio().await?;
+        return Ok(());
+    }
     let http = server
         .bind_http(args.bind, HttpConfig::new().stateless(args.stateless))
         .await?;

@@ -211,6 +211,21 @@ pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
                     .await
                 }
             })?,
+        tool("test_custom_header")
+            .description("Echoes `region`, which 2026-07-28 HTTP clients also send as the Mcp-Param-Region header.")
+            .input_schema(
+                json!({
+                    "type": "object",
+                    "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+                    "required": ["region"]
+                })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            )
+            .run(|args: JsonObject| async move {
+                format!("region: {}", args.get("region").and_then(Value::as_str).unwrap_or_default())
+            })?,
         tool("json_schema_2020_12_tool")
             .description("Tool with JSON Schema 2020-12 features")
             .input_schema(schema_2020_12.as_object().cloned().unwrap_or_default())
