@@ -52,7 +52,8 @@ pub(crate) struct SpecArgs {
 /// How to serve.
 #[derive(Debug, Args)]
 pub(crate) struct TransportArgs {
-    /// Streamable HTTP address to listen on.
+    /// Streamable HTTP address to listen on (the endpoint is `/mcp`). Beyond
+    /// loopback, also pass `--allow-host` with the name clients use.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
     pub(crate) bind: SocketAddr,
     /// Serve HTTP without sessions, so replicas can sit behind any load balancer.

@@ -44,7 +44,8 @@ impl<C: Send + Sync + 'static> Server<C> {
         );
         let router = Router::new()
             .route_service(&config.path, service)
-            .layer(axum::middleware::map_response(lift_body::lift_execution));
+            .layer(axum::middleware::map_response(lift_body::lift_execution))
+            .layer(axum::middleware::from_fn(terminated_is_no_content));
         match &config.bearer_token {
             Some(token) => router.layer(axum::middleware::from_fn_with_state(
                 auth::BearerToken::new(token),
@@ -87,6 +88,20 @@ impl<C: Send + Sync + 'static> Server<C> {
             config,
         })
     }
+}
+
+/// A session ended by `DELETE` is answered `204 No Content` (rmcp says
+/// `202 Accepted`, which clients such as the Python SDK report as a failure).
+async fn terminated_is_no_content(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == http::StatusCode::ACCEPTED {
+        *response.status_mut() = http::StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 /// A bound Streamable HTTP server, ready to [`run`](Self::run).

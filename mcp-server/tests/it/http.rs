@@ -109,7 +109,7 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
     let list = http
         .post(&running.url)
         .headers(headers())
-        .header("mcp-session-id", session)
+        .header("mcp-session-id", session.clone())
         .header("mcp-protocol-version", "2025-11-25")
         .json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
         .send()
@@ -122,6 +122,14 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
         "{list}"
     );
     assert!(!list.to_string().contains("rs.mcp-toolkit/execution"));
+    let ended = http
+        .delete(&running.url)
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 204);
 }
 
 #[tokio::test]
