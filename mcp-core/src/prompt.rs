@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Content, Icon, Meta, Role};
 
 /// A prompt template a server offers (`Prompt` of MCP 2025-11-25). Build
-/// one with [`prompt`](crate::prompt).
+/// one with [`prompt`](fn@crate::prompt).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Prompt {

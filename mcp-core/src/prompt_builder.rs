@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// Starts building the prompt `name`: the same metadata family as
-/// [`tool`](crate::tool) (title, description, icons, `_meta`, [`Metadata`]
+/// [`tool`](fn@crate::tool) (title, description, icons, `_meta`, [`Metadata`]
 /// bundles; prompts carry no behavioural annotations), arguments declared one
 /// by one ([`argument`](PromptBuilder::argument)) or derived from a type
 /// ([`arguments`](PromptBuilder::arguments)), then [`run`](PromptBuilder::run).

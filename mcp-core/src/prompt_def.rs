@@ -291,7 +291,7 @@ impl<T: IntoGetPromptResult, E: Display + 'static> IntoGetPromptResult for Resul
 }
 
 /// A [`Prompt`] plus its handler and argument completers: what a server
-/// hosts. Make one with [`prompt`](crate::prompt).
+/// hosts. Make one with [`prompt`](fn@crate::prompt).
 pub struct PromptDef<C = ()> {
     prompt: Arc<Prompt>,
     handler: Arc<dyn PromptHandler<C>>,

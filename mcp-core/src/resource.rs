@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Annotations, Icon, Meta, ResourceContents};
 
 /// A resource a server offers at a fixed URI (`Resource` of MCP
-/// 2025-11-25). Build one with [`resource`](crate::resource).
+/// 2025-11-25). Build one with [`resource`](fn@crate::resource).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -40,7 +40,7 @@ pub struct Resource {
 
 /// A family of resources whose URIs follow an RFC 6570 template
 /// (`ResourceTemplate` of MCP 2025-11-25). Build one with
-/// [`resource_template`](crate::resource_template).
+/// [`resource_template`](fn@crate::resource_template).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

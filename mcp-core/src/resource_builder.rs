@@ -13,7 +13,7 @@ use crate::{
 };
 
 /// Starts building the resource at `uri` called `name`; the same metadata
-/// family as [`tool`](crate::tool) (title, description, icons, `_meta`,
+/// family as [`tool`](fn@crate::tool) (title, description, icons, `_meta`,
 /// [`Metadata`] bundles) plus MIME type, size and annotations.
 /// [`read`](ResourceBuilder::read) gives the handler and ends the chain.
 ///

@@ -119,7 +119,7 @@ impl<C> fmt::Debug for Surface<C> {
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {
-    /// Adds a prompt (from [`mcp_core::prompt`]).
+    /// Adds a prompt (from [`mcp_core::prompt()`] or `#[mcp_core::prompt]`).
     ///
     /// ```
     /// use mcp_server::Server;
