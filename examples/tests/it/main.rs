@@ -2,4 +2,5 @@
 
 // issue 7: the conformance server
 mod everything;
+mod openapi_examples;
 mod stdio_examples;

@@ -9,13 +9,19 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 
-struct Example {
+pub(crate) struct Example {
     client: RunningService<RoleClient, ()>,
     child: Child,
 }
 
 async fn spawn(binary: &str) -> Example {
+    spawn_with(binary, &[]).await
+}
+
+/// Starts `binary` with `args` and connects rmcp's client to its stdio.
+pub(crate) async fn spawn_with(binary: &str, args: &[&str]) -> Example {
     let mut child = Command::new(binary)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -29,18 +35,18 @@ async fn spawn(binary: &str) -> Example {
 }
 
 impl Example {
-    async fn tool_names(&self) -> Vec<String> {
+    pub(crate) async fn tool_names(&self) -> Vec<String> {
         let tools = self.client.list_all_tools().await.expect("tools/list");
         tools.into_iter().map(|t| t.name.into_owned()).collect()
     }
 
-    async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
+    pub(crate) async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         let mut params = CallToolRequestParams::new(name.to_owned());
         params.arguments = arguments.as_object().cloned();
         self.client.call_tool(params).await.expect("tools/call")
     }
 
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         self.client.cancel().await.expect("the client closes");
         let status = self.child.wait().await.expect("the example exits");
         assert!(
@@ -50,7 +56,7 @@ impl Example {
     }
 }
 
-fn text(result: &CallToolResult) -> String {
+pub(crate) fn text(result: &CallToolResult) -> String {
     result
         .content
         .iter()
