@@ -18,6 +18,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) has_description: bool,
     /// `crate = path`: where `mcp_core` is (default `::mcp_core`).
     pub(crate) krate: Option<Path>,
+    /// `uri = ".."` or `uri_template = ".."` of `#[resource]`.
+    pub(crate) target: Option<(Ident, Expr)>,
     /// The builder calls, in the order written.
     pub(crate) setters: Vec<Setter>,
 }
@@ -120,6 +122,14 @@ fn parse_one(
     match name.as_str() {
         "name" => attrs.name = Some(meta.value()?.parse()?),
         "crate" => attrs.krate = Some(meta.value()?.parse()?),
+        "uri" | "uri_template" => {
+            if let Some((previous, _)) = &attrs.target
+                && *previous != key
+            {
+                cx.error_spanned_by(&key, "give `uri` or `uri_template`, not both");
+            }
+            attrs.target = Some((key, meta.value()?.parse()?));
+        }
         "annotations" => {
             let hints = parse_hints(cx, &meta)?;
             attrs.setters.push(Setter {

@@ -125,6 +125,10 @@ impl Tool<'_> {
             .setters
             .iter()
             .map(|s| setter(&krate, &s.key, &s.value));
+        if self.kind == Kind::Resource {
+            let run = self.resource_run(&krate, &name, quote!(#description #(#setters)*));
+            return quote!(#signature { #checks #run });
+        }
         let this = match self.sig.receiver {
             Receiver::None => quote!(),
             Receiver::Ref | Receiver::Arc => quote!(let __this = ::std::sync::Arc::clone(self);),

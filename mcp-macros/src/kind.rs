@@ -11,6 +11,9 @@ pub(crate) enum Kind {
     Tool,
     /// `#[prompt]`: `mcp_core::prompt(..)`, a `PromptDef`.
     Prompt,
+    /// `#[resource]`: `mcp_core::resource(..)` or `resource_template(..)`, a
+    /// `ResourceDef`.
+    Resource,
 }
 
 impl Kind {
@@ -19,6 +22,7 @@ impl Kind {
         match self {
             Self::Tool => "tool",
             Self::Prompt => "prompt",
+            Self::Resource => "resource",
         }
     }
 
@@ -31,7 +35,7 @@ impl Kind {
     pub(crate) fn input_method(self) -> Ident {
         let name = match self {
             Self::Tool => "input",
-            Self::Prompt => "arguments",
+            Self::Prompt | Self::Resource => "arguments",
         };
         Ident::new(name, Span::call_site())
     }
@@ -41,6 +45,7 @@ impl Kind {
         let name = match self {
             Self::Tool => "ToolDef",
             Self::Prompt => "PromptDef",
+            Self::Resource => "ResourceDef",
         };
         Ident::new(name, Span::call_site())
     }
@@ -50,6 +55,7 @@ impl Kind {
         let name = match self {
             Self::Tool => "ToolError",
             Self::Prompt => "PromptError",
+            Self::Resource => "ResourceError",
         };
         Ident::new(name, Span::call_site())
     }
@@ -59,6 +65,7 @@ impl Kind {
         match self {
             Self::Tool => "ToolCallContext",
             Self::Prompt => "PromptRequest",
+            Self::Resource => "ResourceRequest",
         }
     }
 }

@@ -6,6 +6,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod kind;
+mod resource;
 mod signature;
 mod suggest;
 mod toolbox;
@@ -72,6 +73,37 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
     expand_fn(Kind::Prompt, args.into(), item.into()).into()
 }
 
+/// Makes an `async fn` an MCP resource (`uri = ".."`) or resource template
+/// (`uri_template = ".."`): keeps the function and adds
+/// `<fn>_resource() -> Result<ResourceDef<C>, ResourceError>`, the
+/// `mcp_core::resource(uri, name)` (or `resource_template`) chain ending in
+/// `.read(handler)`.
+///
+/// The name defaults to the function's, the doc comment is the
+/// description, other keys are `ResourceBuilder` methods (`title`,
+/// `mime_type = ".."`, `size = ..`, `icon(..)`, `meta(..)`, ...). A template's
+/// variables are the function's plain parameters, by name (`String`, or any
+/// `From<&str>` type); `ResourceRequest<C>` and `&T` (the session context)
+/// parameters are passed too. It returns text, bytes, `ResourceContents` or a
+/// `Result` of them.
+///
+/// ```
+/// /// The data of one item.
+/// #[mcp_macros::resource(uri_template = "test://items/{id}", mime_type = "application/json")]
+/// async fn item(id: String) -> String {
+///     format!(r#"{{"id":"{id}"}}"#)
+/// }
+///
+/// let def: mcp_core::ResourceDef = item_resource()?;
+/// let result = futures_executor::block_on(def.invoke("test://items/7"))?;
+/// assert_eq!(serde_json::to_value(&result)?["contents"][0]["text"], r#"{"id":"7"}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand_fn(Kind::Resource, args.into(), item.into()).into()
+}
+
 /// Makes the `#[tool]` methods of an impl block tools that share `self`:
 /// adds `<method>_tool(self: &Arc<Self>)` for each and
 /// `tools(self: &Arc<Self>) -> Result<Vec<ToolDef<C>>, ToolError>`.
@@ -134,6 +166,7 @@ fn expand_fn(kind: Kind, args: TokenStream2, item: TokenStream2) -> TokenStream2
         in_toolbox: false,
         kind,
     };
+    resource::validate(&mut cx, &tool);
     if cx.has_errors() {
         let stub = fallback::stub(&tool);
         let errors = cx.into_compile_errors();

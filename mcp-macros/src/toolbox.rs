@@ -49,6 +49,7 @@ pub(crate) fn expand(args: TokenStream, mut block: ItemImpl) -> TokenStream {
             in_toolbox: true,
             kind: Kind::Tool,
         };
+        crate::resource::validate(&mut cx, &tool);
         if context.is_none() {
             context.clone_from(&sig.context);
         }

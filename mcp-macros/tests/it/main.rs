@@ -7,4 +7,5 @@
 mod calls;
 mod parity;
 mod prompt;
+mod resource;
 mod toolbox;
