@@ -109,3 +109,31 @@ impl SessionNotifier for SessionState {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_passes_until_a_level_is_set() {
+        let session = SessionState::new();
+        assert!(
+            LoggingLevel::ALL
+                .iter()
+                .all(|level| session.lets_through(*level))
+        );
+        session.set_level(LoggingLevel::Warning);
+        assert!(!session.lets_through(LoggingLevel::Info));
+        assert!(session.lets_through(LoggingLevel::Warning));
+        assert!(session.lets_through(LoggingLevel::Emergency));
+    }
+
+    #[test]
+    fn updates_reach_only_subscribed_uris() {
+        let session = SessionState::new();
+        session.subscribe("test://a".to_owned());
+        assert!(session.is_subscribed("test://a") && !session.is_subscribed("test://b"));
+        session.unsubscribe("test://a");
+        assert!(!session.is_subscribed("test://a"));
+    }
+}

@@ -385,3 +385,16 @@ async fn a_2026_client_answers_through_input_required_results() {
     let rejected = raw.response(4).await;
     assert_eq!(rejected["error"]["code"], -32602, "{rejected}");
 }
+
+#[test]
+fn duplicate_prompts_are_a_build_error() {
+    let twice = Server::builder()
+        .prompt(greeting())
+        .prompt(greeting())
+        .build();
+    let error = twice.err().expect("two prompts named `greet`");
+    assert_eq!(
+        error.to_string(),
+        "duplicate prompt `greet`: registered twice"
+    );
+}
