@@ -193,7 +193,7 @@ impl<'a> Converter<'a> {
         object: &Map<String, Value>,
         loc: Loc<'_>,
     ) -> Result<Map<String, Value>, SpecError> {
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(object.len());
         if let Some(reference) = object.get("$ref") {
             let Some(reference) = reference.as_str() else {
                 return Err(SpecError::invalid(
@@ -233,7 +233,7 @@ impl<'a> Converter<'a> {
             let converted = if MAP_KEYWORDS.contains(&key_str) {
                 match value {
                     Value::Object(map) => {
-                        let mut converted = Map::new();
+                        let mut converted = Map::with_capacity(map.len());
                         for (name, schema) in map {
                             let sub = self.convert(doc, schema, Loc::Key(&here, name))?;
                             converted.insert(name.clone(), as_object_schema(sub));
