@@ -76,7 +76,7 @@ mod rmcp_conversions;
 pub mod __private;
 
 #[cfg(feature = "macros")]
-pub use mcp_macros::{prompt, tool, toolbox};
+pub use mcp_macros::{prompt, resource, tool, toolbox};
 
 pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
