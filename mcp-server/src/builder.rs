@@ -168,6 +168,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         Ok(Server::from_inner(Inner {
             identity: self.identity,
             tools: Live::new(tools),
+            tasks: Default::default(),
             resources,
             surface,
             layers: self.layers.into(),

@@ -36,8 +36,14 @@
 //! - `notifications/cancelled` drops the running handler; handlers send
 //!   progress through [`mcp_core::ToolCallContext::progress`];
 //! - `Tool.execution` appears for 2025-11-25 clients and not for 2026-07-28
-//!   ones. This server runs no tasks, so tools that declare `optional` or
-//!   `required` task support are advertised as `forbidden`.
+//!   ones. Tools that declare `optional` or `required` task support run as
+//!   tasks (rmcp's `TaskManager`: `tools/call` returns the task, then
+//!   `tasks/get`, `tasks/cancel`) for 2026-07-28 clients that declare the
+//!   `io.modelcontextprotocol/tasks` extension; the 2025-11-25 task requests
+//!   are not implemented, so 2025-11-25 clients see `forbidden` and get
+//!   results inline;
+//! - tools can be added and removed while serving ([`Server::add_tool`],
+//!   [`Server::remove_tool`]); sessions get `notifications/tools/list_changed`.
 
 mod builder;
 mod catalog;

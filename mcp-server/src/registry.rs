@@ -11,6 +11,9 @@ use crate::{BuildError, ToolSource};
 /// from (for clash messages).
 pub(crate) struct ToolSet<C> {
     defs: Vec<ToolDef<C>>,
+    /// The task support each tool declared (its advertised `execution` may
+    /// say less: see [`advertise_only_what_runs`]).
+    declared: Vec<TaskSupport>,
     labels: Vec<Arc<str>>,
     by_name: HashMap<String, usize>,
 }
@@ -20,6 +23,7 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
     pub(crate) fn from_sources(sources: Vec<ToolSource<C>>) -> Result<Self, BuildError> {
         let mut set = Self {
             defs: Vec::new(),
+            declared: Vec::new(),
             labels: Vec::new(),
             by_name: HashMap::new(),
         };
@@ -47,6 +51,11 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
     }
 
     fn push(&mut self, def: ToolDef<C>, label: Arc<str>) -> Result<(), BuildError> {
+        let declared = def
+            .tool()
+            .execution
+            .map(|execution| execution.task_support)
+            .unwrap_or_default();
         let def = advertise_only_what_runs(def);
         if let Some(&first) = self.by_name.get(def.name()) {
             return Err(BuildError::DuplicateTool {
@@ -57,6 +66,7 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
         }
         self.by_name.insert(def.name().to_owned(), self.defs.len());
         self.defs.push(def);
+        self.declared.push(declared);
         self.labels.push(label);
         Ok(())
     }
@@ -65,6 +75,7 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
     pub(crate) fn with(&self, def: ToolDef<C>, label: &str) -> Result<Self, BuildError> {
         let mut set = Self {
             defs: self.defs.clone(),
+            declared: self.declared.clone(),
             labels: self.labels.clone(),
             by_name: self.by_name.clone(),
         };
@@ -75,14 +86,28 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
     /// This set without the tool called `name`, when there is one.
     pub(crate) fn without(&self, name: &str) -> Option<Self> {
         let removed = *self.by_name.get(name)?;
-        let (defs, labels): (Vec<_>, Vec<_>) = self
+        let kept = |index: &usize| *index != removed;
+        let defs: Vec<_> = self
             .defs
             .iter()
-            .zip(&self.labels)
             .enumerate()
-            .filter(|(index, _)| *index != removed)
-            .map(|(_, (def, label))| (def.clone(), label.clone()))
-            .unzip();
+            .filter(|(i, _)| kept(i))
+            .map(|(_, d)| d.clone())
+            .collect();
+        let declared = self
+            .declared
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| kept(i))
+            .map(|(_, d)| *d)
+            .collect();
+        let labels = self
+            .labels
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| kept(i))
+            .map(|(_, l)| l.clone())
+            .collect();
         let by_name = defs
             .iter()
             .enumerate()
@@ -90,6 +115,7 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
             .collect();
         Some(Self {
             defs,
+            declared,
             labels,
             by_name,
         })
@@ -107,16 +133,30 @@ impl<C> ToolSet<C> {
         self.by_name.get(name).copied()
     }
 
+    /// The task support the tool at `index` declared.
+    pub(crate) fn declared_task_support(&self, index: usize) -> TaskSupport {
+        self.declared.get(index).copied().unwrap_or_default()
+    }
+
+    /// Whether any tool may run as a task.
+    pub(crate) fn has_task_tools(&self) -> bool {
+        self.declared
+            .iter()
+            .any(|support| *support != TaskSupport::Forbidden)
+    }
+
     /// All tools in listing order.
     pub(crate) fn all(&self) -> &[ToolDef<C>] {
         &self.defs
     }
 }
 
-/// This server runs every call synchronously (it implements no task
-/// requests), so a tool declaring `optional` or `required` task support is
-/// advertised as `forbidden`: a client must never be told it may create a
-/// task the server cannot run.
+/// This server runs tasks only for 2026-07-28 clients that declare the
+/// `io.modelcontextprotocol/tasks` extension (through rmcp's `TaskManager`);
+/// it implements none of the 2025-11-25 task requests. So on the 2025-11-25
+/// wire, where `execution` lives, a tool declaring `optional` or `required`
+/// task support is advertised as `forbidden`: a client must never be told it
+/// may create a task the server cannot run for it.
 fn advertise_only_what_runs<C: Send + Sync + 'static>(def: ToolDef<C>) -> ToolDef<C> {
     let declared = def
         .tool()
@@ -125,9 +165,9 @@ fn advertise_only_what_runs<C: Send + Sync + 'static>(def: ToolDef<C>) -> ToolDe
         .map(|execution| execution.task_support);
     match declared {
         Some(TaskSupport::Optional | TaskSupport::Required) => {
-            tracing::warn!(
+            tracing::debug!(
                 tool = def.name(),
-                "the tool declares task support but this server does not run tasks; advertising `forbidden`"
+                "the tool declares task support: it runs as a task for 2026-07-28 clients with the tasks extension; 2025-11-25 clients see `forbidden`"
             );
             def.map_tool(|tool| tool.execution = Some(ToolExecution::forbidden()))
         }

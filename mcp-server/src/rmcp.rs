@@ -12,6 +12,8 @@ mod interaction;
 mod listen;
 mod session_state;
 mod surface;
+mod tasks;
 
 pub(crate) use convert::WireTools;
 pub(crate) use handler::Handler;
+pub(crate) use tasks::Tasks;

@@ -30,6 +30,8 @@ pub(crate) struct Identity {
 pub(crate) struct Inner<C> {
     pub(crate) identity: Identity,
     pub(crate) tools: Live<C>,
+    /// Calls running as tasks (2026-07-28 clients with the tasks extension).
+    pub(crate) tasks: crate::rmcp::Tasks,
     pub(crate) resources: ResourceSet<C>,
     /// issue 7: prompts and the live sessions to notify.
     pub(crate) surface: crate::surface::Surface<C>,

@@ -7,10 +7,10 @@ use std::sync::{Arc, OnceLock};
 use ::rmcp::ErrorData;
 use ::rmcp::handler::server::ServerHandler;
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-    Tool as WireTool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
+    Implementation, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, Tool as WireTool, UpdateTaskParams,
 };
 // issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
 use super::interaction::{InteractionChannel, gate_for, guard};
@@ -96,6 +96,9 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         };
         let mut capabilities = capabilities;
         super::surface::extend_capabilities(&mut capabilities);
+        if self.catalog().set.has_task_tools() {
+            super::tasks::extend_capabilities(&mut capabilities);
+        }
         let mut info = ServerConfig::new(capabilities).with_server_info(implementation);
         if let Some(instructions) = &identity.instructions {
             info = info.with_instructions(instructions.clone());
@@ -178,16 +181,41 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let inner = &self.server.inner;
-        let Some(def) = inner.tools.current().set.get(&request.name).cloned() else {
+        let catalog = self.catalog();
+        let Some(index) = catalog.set.index_of(&request.name) else {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool `{}`", request.name),
                 None,
             ));
         };
+        let def = catalog.set.all()[index].clone();
         let meta = request_meta(&context.meta, request.meta.as_ref());
         let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
+        match super::tasks::mode(catalog.set.declared_task_support(index), &context)? {
+            super::tasks::Mode::Task => {
+                let layers = inner.layers.clone();
+                let name = request.name.clone();
+                let created = inner.tasks.spawn(move |channel| {
+                    let mut cx = def.context(call, ctx).channel(Arc::new(channel));
+                    if let Some(id) = session_id {
+                        cx = cx.session_id(id);
+                    }
+                    let running = AssertUnwindSafe(def.call_through(layers, cx)).catch_unwind();
+                    Box::pin(async move {
+                        running.await.unwrap_or_else(|_| {
+                            tracing::error!(tool = %name, "the tool handler panicked");
+                            mcp_core::CallToolResult::error(format!(
+                                "tool `{name}` failed unexpectedly"
+                            ))
+                        })
+                    })
+                });
+                return Ok(CallToolResponse::Task(created));
+            }
+            super::tasks::Mode::Inline => {}
+        }
         let gate = gate_for(
             &context,
             request.input_responses.as_ref(),
@@ -230,6 +258,37 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
             return Err(error);
         }
         Ok(CallToolResponse::Complete(result_to_rmcp(result)))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.server
+            .inner
+            .tasks
+            .get(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server
+            .inner
+            .tasks
+            .update(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.inner.tasks.cancel(&request.task_id)
     }
 
     // issue 7: the requests below delegate to `super::surface`.

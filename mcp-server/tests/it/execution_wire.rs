@@ -38,7 +38,7 @@ async fn execution_is_on_the_2025_11_25_wire_and_never_promises_tasks() {
     assert!(tools[0].get("execution").is_none());
     assert_eq!(tools[1]["execution"], json!({"taskSupport": "forbidden"}));
     assert_eq!(tools[1]["_meta"], json!({"com.example/kept": 1}));
-    // This server runs no tasks: a declared `optional` is advertised as `forbidden`.
+    // No 2025-11-25 task requests here: a declared `optional` is advertised as `forbidden`.
     assert_eq!(tools[2]["execution"], json!({"taskSupport": "forbidden"}));
     assert!(!reply.to_string().contains("rs.mcp-toolkit/execution"));
 }

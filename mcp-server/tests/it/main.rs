@@ -12,5 +12,6 @@ mod middleware_order;
 mod pagination;
 mod resources;
 mod support;
+mod tasks;
 // issue 7
 mod surface;
