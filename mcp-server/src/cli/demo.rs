@@ -2,32 +2,16 @@
 
 use std::time::Duration;
 
-use mcp_core::{Hint, ResourceDef, ToolCallContext, ToolDef, resource, tool};
+use mcp_core::{ResourceDef, ToolCallContext, ToolDef, resource, tool};
 use mcp_openapi::OpenApi;
 use mcp_server::Server;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::args::SpecArgs;
 use super::args::{DemoArgs, Transport};
 use super::run::http_config;
 use super::{CliError, openapi, petstore_api};
-
-/// The arguments of `add`.
-#[derive(Debug, Deserialize, JsonSchema)]
-struct AddArgs {
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-}
-
-/// The arguments of `countdown`.
-#[derive(Debug, Deserialize, JsonSchema)]
-struct CountdownArgs {
-    /// Where to start (at most 100).
-    from: u32,
-}
 
 /// What `countdown` returns.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -36,39 +20,32 @@ struct Liftoff {
     steps: u32,
 }
 
-/// The demo's hand-written tools.
+/// Adds two integers.
+#[tool(title = "Add", annotations(read, idempotent, closed_world))]
+async fn add(a: i64, b: i64) -> Result<i64, String> {
+    a.checked_add(b)
+        .ok_or_else(|| "the sum overflows a 64-bit integer".to_owned())
+}
+
+/// Counts down from `from` (at most 100) to zero, reporting progress at every step.
+#[tool(title = "Countdown", annotations(read, closed_world))]
+async fn countdown(from: u32, cx: &ToolCallContext) -> Result<Liftoff, String> {
+    if from > 100 {
+        return Err(format!("`from` is {from}, at most 100 is allowed"));
+    }
+    for done in 1..=from {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let message = format!("{} to go", from - done);
+        let _ = cx
+            .progress(f64::from(done), Some(f64::from(from)), Some(message))
+            .await;
+    }
+    Ok(Liftoff { steps: from })
+}
+
+/// The demo's hand-written tools (two `#[tool]` functions).
 pub(crate) fn hand_written() -> Result<Vec<ToolDef>, CliError> {
-    let add = tool("add")
-        .title("Add")
-        .description("Adds two integers.")
-        .annotations([Hint::Read, Hint::Idempotent, Hint::ClosedWorld])
-        .input::<AddArgs>()
-        .output::<i64>()
-        .run(|args: AddArgs| async move {
-            args.a
-                .checked_add(args.b)
-                .ok_or_else(|| "the sum overflows a 64-bit integer".to_owned())
-        })?;
-    let countdown = tool("countdown")
-        .title("Countdown")
-        .description("Counts down from `from` to zero, reporting progress at every step.")
-        .annotations([Hint::Read, Hint::ClosedWorld])
-        .input::<CountdownArgs>()
-        .output::<Liftoff>()
-        .run(|args: CountdownArgs, cx: ToolCallContext| async move {
-            if args.from > 100 {
-                return Err(format!("`from` is {}, at most 100 is allowed", args.from));
-            }
-            for done in 1..=args.from {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                let message = format!("{} to go", args.from - done);
-                let _ = cx
-                    .progress(f64::from(done), Some(f64::from(args.from)), Some(message))
-                    .await;
-            }
-            Ok(Liftoff { steps: args.from })
-        })?;
-    Ok(vec![add, countdown])
+    Ok(vec![add_tool()?, countdown_tool()?])
 }
 
 /// The embedded OpenAPI document, as a resource.
