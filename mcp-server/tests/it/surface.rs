@@ -392,7 +392,7 @@ fn duplicate_prompts_are_a_build_error() {
         .prompt(greeting())
         .prompt(greeting())
         .build();
-    let error = twice.err().expect("two prompts named `greet`");
+    let error = twice.expect_err("two prompts named `greet`");
     assert_eq!(
         error.to_string(),
         "duplicate prompt `greet`: registered twice"
