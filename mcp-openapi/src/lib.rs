@@ -60,6 +60,7 @@
 mod api;
 mod defs;
 mod error;
+mod fields;
 mod generator;
 mod ir;
 mod lower;

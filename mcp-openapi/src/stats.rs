@@ -64,9 +64,9 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
         })
         .collect();
     per_tool.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.name.cmp(&b.name)));
-    // `{"tools":[` + commas + `]}`.
+    // `{"tools":[` (10 bytes) + commas + `]}` (2 bytes).
     let total_bytes =
-        per_tool.iter().map(|t| t.bytes).sum::<usize>() + 11 + per_tool.len().saturating_sub(1);
+        per_tool.iter().map(|t| t.bytes).sum::<usize>() + 12 + per_tool.len().saturating_sub(1);
     ToolStats {
         tools: per_tool.len(),
         total_bytes,

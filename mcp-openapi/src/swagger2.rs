@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::SpecError;
+use crate::fields::{describe, extensions, merge_parameter, missing, strings, text};
 use crate::ir::*;
-use crate::routes::{
-    PathItem, RouteCx, describe, extensions, merge_parameter, missing, strings, text,
-};
+use crate::routes::{PathItem, RouteCx};
 use crate::schema::Loc;
 
 /// Keywords of a non-body Swagger parameter that are JSON Schema keywords.

@@ -476,3 +476,60 @@ fn generated_tools_become_tool_defs_with_http_handlers() {
     assert_eq!(defs.len(), 1);
     assert_eq!(defs[0].tool(), &generated.tools[0].tool);
 }
+
+#[test]
+fn stats_list_tools_largest_first_with_token_estimates() {
+    let api = OpenApi::from_path(crate::corpus("swagger-petstore3.yaml")).unwrap();
+    let tools: Vec<mcp_core::Tool> = api.tools().unwrap();
+    let stats = mcp_openapi::tool_stats(&tools);
+    assert_eq!(stats.tools, 19);
+    assert!(stats.per_tool.windows(2).all(|w| w[0].bytes >= w[1].bytes));
+    let sum: usize = stats.per_tool.iter().map(|t| t.bytes).sum();
+    let listed = serde_json::to_vec(&json!({"tools": tools})).unwrap().len();
+    assert_eq!(
+        stats.total_bytes, listed,
+        "total is the size of the tools/list result"
+    );
+    assert!(sum < stats.total_bytes);
+    assert_eq!(stats.total_tokens, stats.total_bytes.div_ceil(4));
+    assert!(
+        stats
+            .per_tool
+            .iter()
+            .all(|t| t.schema_bytes < t.bytes && t.tokens == t.bytes.div_ceil(4))
+    );
+    let table = stats.to_string();
+    assert!(
+        table
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(&stats.per_tool[0].name)
+    );
+    assert!(table.ends_with("in tools/list"));
+}
+
+#[test]
+fn openapi_3_2_query_method_and_unsupported_additional_operations() {
+    let api: OpenApi = r#"{"openapi": "3.2.0", "info": {"title": "t", "version": "1"}, "paths": {"/search": {
+        "query": {"operationId": "search", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"q": {"type": "string"}}}}}}, "responses": {"200": {"description": "ok"}}},
+        "additionalOperations": {"COPY": {"operationId": "copy", "responses": {"200": {"description": "ok"}}}}
+    }}}"#
+        .parse()
+        .unwrap();
+    assert_eq!(api.routes().len(), 1);
+    assert_eq!(api.routes()[0].method, mcp_openapi::HttpMethod::Query);
+    let tool = &tools(&api)[0];
+    assert_eq!(
+        tool.tool.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+    assert_eq!(api.warnings().len(), 1);
+    assert!(
+        api.warnings()[0]
+            .to_string()
+            .starts_with("#/paths/~1search/additionalOperations/COPY: skipped"),
+        "{:?}",
+        api.warnings()
+    );
+}
