@@ -119,6 +119,7 @@ impl OpenApi {
             version,
             strict: options.strict,
             warnings: Vec::new(),
+            cache: crate::routes::RefCache::default(),
         };
         let routes = cx.build()?;
         cx.conv.finish();

@@ -1,7 +1,7 @@
 //! OpenAPI 3.x paths to [`HttpRoute`]s: path-level parameters merged,
 //! `style` / `explode` defaults filled, schemas normalized.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -37,6 +37,22 @@ pub(crate) struct RouteCx<'a> {
     pub(crate) version: SpecVersion,
     pub(crate) strict: bool,
     pub(crate) warnings: Vec<Warning>,
+    /// Shared parameters and responses (`$ref` targets without reference
+    /// metadata), converted once: large documents reuse them hundreds of times.
+    pub(crate) cache: RefCache,
+}
+
+/// Converted `$ref` targets, by (document, pointer).
+#[derive(Debug, Default)]
+pub(crate) struct RefCache {
+    parameters: HashMap<(usize, String), ParameterInfo>,
+    responses: HashMap<(usize, String), (Option<String>, Vec<MediaTypeInfo>)>,
+}
+
+/// The cache key of a target reached through a `$ref` without siblings.
+fn shared_key(target: &Target, doc: usize, pointer: &str) -> Option<(usize, String)> {
+    let via_ref = target.doc != doc || target.pointer != pointer;
+    (via_ref && target.meta.is_empty()).then(|| (target.doc, target.pointer.clone()))
 }
 
 /// A path item (after following its `$ref`) and what its operations inherit.
@@ -186,6 +202,18 @@ impl RouteCx<'_> {
         pointer: &str,
     ) -> Result<ParameterInfo, SpecError> {
         let target = self.conv.docs.deref(doc, root, pointer)?;
+        let key = shared_key(&target, doc, pointer);
+        if let Some(hit) = key.as_ref().and_then(|k| self.cache.parameters.get(k)) {
+            return Ok(hit.clone());
+        }
+        let info = self.parameter_at(target)?;
+        if let Some(key) = key {
+            self.cache.parameters.insert(key, info.clone());
+        }
+        Ok(info)
+    }
+
+    fn parameter_at(&mut self, target: Target) -> Result<ParameterInfo, SpecError> {
         let at = format!("{}#{}", self.conv.docs.doc_name(target.doc), target.pointer);
         let Some(object) = target.value().as_object() else {
             return Err(SpecError::invalid(at, "a parameter must be an object"));
@@ -301,15 +329,33 @@ impl RouteCx<'_> {
         for status in responses.keys() {
             let pointer = child(&format!("{}/responses", op.pointer), status);
             let target = self.conv.docs.deref(op.doc, &op.root, &pointer)?;
+            let key = shared_key(&target, op.doc, &pointer);
+            if let Some((description, content)) =
+                key.as_ref().and_then(|k| self.cache.responses.get(k))
+            {
+                out.push(ResponseInfo {
+                    status: status.clone(),
+                    description: description.clone(),
+                    content: content.clone(),
+                });
+                continue;
+            }
             let at = format!("{}#{}", self.conv.docs.doc_name(target.doc), target.pointer);
             let Some(object) = target.value().as_object() else {
                 return Err(SpecError::invalid(at, "a response must be an object"));
             };
             let own = object.get("description").and_then(Value::as_str);
+            let description = target.meta.merge_with_description(own, false);
+            let content = self.content(target.doc, object.get("content"), &at)?;
+            if let Some(key) = key {
+                self.cache
+                    .responses
+                    .insert(key, (description.clone(), content.clone()));
+            }
             out.push(ResponseInfo {
                 status: status.clone(),
-                description: target.meta.merge_with_description(own, false),
-                content: self.content(target.doc, object.get("content"), &at)?,
+                description,
+                content,
             });
         }
         Ok(out)
