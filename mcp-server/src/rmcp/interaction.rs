@@ -246,3 +246,37 @@ pub(crate) async fn guard<T>(
     })
     .await
 }
+
+/// Asks the client through a running task (SEP-2663): the question is
+/// listed by `tasks/get` under `key` (or a process-unique `{kind}-{n}`)
+/// until `tasks/update` answers it. The tasks extension is 2026-07-28 only,
+/// so the task's channel uses this for sampling, elicitation and roots.
+pub(crate) async fn ask_task<T: DeserializeOwned>(
+    task: &::rmcp::task_manager::TaskContext,
+    key: Option<String>,
+    kind: &'static str,
+    method: &'static str,
+    params: Value,
+) -> Result<T, ChannelError> {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let key = key.unwrap_or_else(|| {
+        let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        format!("{kind}-{number}")
+    });
+    let request = serde_json::from_value(json!({"method": method, "params": params}))
+        .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
+    let answer = task
+        .request_input(key, request)
+        .await
+        .map_err(|exit| match exit {
+            ::rmcp::task_manager::TaskExit::Cancelled => ChannelError::Closed,
+            other => ChannelError::Transport(format!("{other:?}")),
+        })?;
+    serde_json::from_value(answer)
+        .map_err(|error| ChannelError::Rejected(format!("unexpected answer to {method}: {error}")))
+}
+
+/// The JSON parameters of a client request.
+pub(crate) fn params<T: serde::Serialize>(value: &T) -> Result<Value, ChannelError> {
+    to_params(value)
+}

@@ -137,6 +137,31 @@ impl CallChannel for TaskChannel {
     fn cancelled(&self) -> BoxFuture<'_, ()> {
         Box::pin(self.0.cancelled())
     }
+
+    // issue 7: a task's questions wait in `tasks/get` until `tasks/update`.
+    fn create_message(
+        &self,
+        request: mcp_core::CreateMessageRequest,
+    ) -> BoxFuture<'_, Result<mcp_core::CreateMessageResult, ChannelError>> {
+        Box::pin(async move {
+            let params = super::interaction::params(&request)?;
+            let key = request.input_key;
+            super::interaction::ask_task(&self.0, key, "sampling", "sampling/createMessage", params)
+                .await
+        })
+    }
+
+    fn elicit(
+        &self,
+        request: mcp_core::ElicitRequest,
+    ) -> BoxFuture<'_, Result<mcp_core::ElicitResult, ChannelError>> {
+        Box::pin(async move {
+            let params = super::interaction::params(&request)?;
+            let key = request.input_key;
+            super::interaction::ask_task(&self.0, key, "elicitation", "elicitation/create", params)
+                .await
+        })
+    }
 }
 
 impl fmt::Debug for TaskChannel {

@@ -11,6 +11,7 @@ mod input_required;
 mod media;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 
 use std::net::SocketAddr;
@@ -46,6 +47,7 @@ async fn main() -> anyhow::Result<()> {
         .tools(tools::all()?)
         .tools(input_required::all()?)
         .tools(changes::all()?)
+        .tools(tasks::all()?)
         .resources(resources::all()?)
         .prompts(prompts::all()?)
         .build()?;
