@@ -265,6 +265,11 @@ impl<C> ToolCallContext<C> {
     /// Written once, it works for 2025-11-25 clients (a request to the
     /// client) and 2026-07-28 clients (an input-required result, after
     /// which the server runs the handler again with the answer).
+    ///
+    /// With a 2026-07-28 client the handler therefore runs once per round,
+    /// from the start, getting earlier answers back in the same order: keep
+    /// the code before a question free of side effects, and name each
+    /// question with `input_key` when its position may vary.
     pub async fn sample(
         &self,
         request: CreateMessageRequest,
