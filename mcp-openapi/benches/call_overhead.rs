@@ -150,18 +150,17 @@ fn main() {
             direct_best = direct_best.min(direct(&client, &base, calls).await);
             tool_best = tool_best.min(generated(&tool, calls).await);
         }
-        let per_call = |d: Duration| d.as_secs_f64() * 1e6 / f64::from(calls);
+        let per_call = |d: Duration| d.as_secs_f64() * 1e9 / f64::from(calls);
         println!(
-            "direct reqwest call : {:8.1} us/call (best of {rounds} x {calls})",
-            per_call(direct_best)
-        );
-        println!(
-            "generated tool call : {:8.1} us/call (best of {rounds} x {calls})",
-            per_call(tool_best)
-        );
-        println!(
-            "overhead ratio      : {:8.3}",
-            tool_best.as_secs_f64() / direct_best.as_secs_f64()
+            "{}",
+            json!({
+                "bench": "call_overhead",
+                "calls": calls,
+                "rounds": rounds,
+                "direct_ns_per_call": per_call(direct_best),
+                "tool_ns_per_call": per_call(tool_best),
+                "ratio": tool_best.as_secs_f64() / direct_best.as_secs_f64(),
+            })
         );
     });
 }

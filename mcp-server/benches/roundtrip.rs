@@ -1,19 +1,37 @@
-//! Round-trip latency of one hand-written tool call through `mcp-server`
-//! against the same tool on a bare rmcp `#[tool]` server: same run, same
-//! transport (`tokio::io::duplex`), same rmcp client, interleaved rounds.
+//! Call overhead and `tools/list` latency of `mcp-server` against a bare rmcp
+//! server, same run, same transport, same rmcp client, interleaved rounds.
 //!
-//! `cargo bench -p mcp-server --bench roundtrip` (env `BENCH_CALLS`, default
-//! 2000 calls per round, 5 rounds each).
+//! - Round trip of one hand-written tool call through our server vs the same
+//!   tool on a bare rmcp `#[tool]` server, over an in-memory duplex, over
+//!   stdio (this binary re-executed as the server process) and over
+//!   Streamable HTTP on 127.0.0.1.
+//! - `tools/list` first page with 10,000 tools registered (our server pages
+//!   them) vs the bare rmcp server answering the same 10,000 tools in one
+//!   reply, as rmcp's tool router does.
+//!
+//! `cargo bench -p mcp-server --bench roundtrip -- --bench` prints one JSON
+//! line per measurement (`cargo xtask bench` collects them). Without
+//! `--bench` (as `cargo test --benches` runs it) it is a smoke test: a few
+//! calls on every transport, nothing timed or asserted about time.
 
+use std::net::SocketAddr;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, ServerCapabilities, ServerConfig};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolRequestParams, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::json;
 
 /// The tool's arguments, shared by both servers.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -31,6 +49,12 @@ struct Bare {
 
 #[tool_router]
 impl Bare {
+    fn new() -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+        }
+    }
+
     #[tool(description = "Adds two integers.")]
     async fn sum(&self, Parameters(SumArgs { a, b }): Parameters<SumArgs>) -> String {
         (a + b).to_string()
@@ -41,6 +65,26 @@ impl Bare {
 impl ServerHandler for Bare {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+/// A bare rmcp server answering `tools/list` with every tool in one reply.
+#[derive(Clone)]
+struct BareMany {
+    tools: Vec<rmcp::model::Tool>,
+}
+
+impl ServerHandler for BareMany {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.clone()))
     }
 }
 
@@ -56,32 +100,121 @@ fn ours() -> mcp_server::Server {
         .expect("a valid server")
 }
 
-async fn client_of_ours() -> RunningService<RoleClient, ()> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let (reader, writer) = tokio::io::split(server_end);
-    tokio::spawn(ours().serve_io(reader, writer));
-    ().serve(client_end).await.expect("connects to mcp-server")
-}
-
-async fn client_of_bare() -> RunningService<RoleClient, ()> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let bare = Bare {
-            tool_router: Bare::tool_router(),
-        };
-        if let Ok(running) = bare.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
+/// `count` tools shaped like generated ones (a few typed properties each).
+fn many_tools(count: usize) -> Vec<mcp_core::ToolDef> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "owner": {"type": "string", "description": "The account owner."},
+            "repo": {"type": "string", "description": "The repository name."},
+            "per_page": {"type": "integer", "minimum": 1, "maximum": 100}
+        },
+        "required": ["owner", "repo"]
     });
-    ().serve(client_end)
-        .await
-        .expect("connects to the bare rmcp server")
+    let schema = schema.as_object().cloned().unwrap_or_default();
+    (0..count)
+        .map(|i| {
+            mcp_core::tool(format!("tool_{i}"))
+                .description(format!("Lists the things of kind {i} in a repository."))
+                .input_schema(schema.clone())
+                .run(|| async { "" })
+                .expect("a valid tool")
+        })
+        .collect()
 }
 
-async fn round(client: &RunningService<RoleClient, ()>, calls: usize) -> Vec<Duration> {
+#[derive(Clone, Copy, Debug)]
+enum Transport {
+    Duplex,
+    Stdio,
+    Http,
+}
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn connect_ours(transport: Transport) -> Client {
+    match transport {
+        Transport::Duplex => {
+            let (server_end, client_end) = tokio::io::duplex(1 << 16);
+            let (reader, writer) = tokio::io::split(server_end);
+            tokio::spawn(ours().serve_io(reader, writer));
+            ().serve(client_end).await.expect("connects to mcp-server")
+        }
+        Transport::Stdio => connect_child("--serve-ours").await,
+        Transport::Http => {
+            let http = ours()
+                .bind_http(
+                    "127.0.0.1:0".parse().expect("an address"),
+                    mcp_server::HttpConfig::new(),
+                )
+                .await
+                .expect("binds");
+            let url = http.url();
+            tokio::spawn(http.run());
+            ().serve(StreamableHttpClientTransport::from_uri(url))
+                .await
+                .expect("connects over HTTP")
+        }
+    }
+}
+
+async fn connect_bare(transport: Transport) -> Client {
+    match transport {
+        Transport::Duplex => {
+            let (server_end, client_end) = tokio::io::duplex(1 << 16);
+            tokio::spawn(async move {
+                if let Ok(running) = Bare::new().serve(server_end).await {
+                    let _ = running.waiting().await;
+                }
+            });
+            ().serve(client_end)
+                .await
+                .expect("connects to the bare rmcp server")
+        }
+        Transport::Stdio => connect_child("--serve-bare").await,
+        Transport::Http => {
+            let service = StreamableHttpService::new(
+                || Ok(Bare::new()),
+                LocalSessionManager::default().into(),
+                StreamableHttpServerConfig::default(),
+            );
+            let app = axum::Router::new().nest_service("/mcp", service);
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("binds");
+            let addr: SocketAddr = listener.local_addr().expect("an address");
+            tokio::spawn(async move { axum::serve(listener, app).await });
+            let url = format!("http://{addr}/mcp");
+            ().serve(StreamableHttpClientTransport::from_uri(url))
+                .await
+                .expect("connects over HTTP")
+        }
+    }
+}
+
+/// This binary, re-executed as a stdio server.
+async fn connect_child(mode: &str) -> Client {
+    let exe = std::env::current_exe().expect("the bench binary");
+    let mut child = tokio::process::Command::new(exe)
+        .arg(mode)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("starts the server process");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stdin = child.stdin.take().expect("piped stdin");
+    // The child lives as long as the runtime; the client's end of its pipes owns it.
+    tokio::spawn(async move { child.wait().await });
+    ().serve((stdout, stdin))
+        .await
+        .expect("connects over stdio")
+}
+
+async fn round(client: &Client, calls: usize) -> Vec<Duration> {
     let mut times = Vec::with_capacity(calls);
     for i in 0..calls {
-        let arguments = serde_json::json!({"a": i, "b": 1});
+        let arguments = json!({"a": i, "b": 1});
         let request = CallToolRequestParams::new("sum")
             .with_arguments(arguments.as_object().cloned().unwrap_or_default());
         let start = Instant::now();
@@ -97,39 +230,111 @@ fn median(times: &mut [Duration]) -> Duration {
     times[times.len() / 2]
 }
 
-fn mean(times: &[Duration]) -> Duration {
-    times.iter().sum::<Duration>() / u32::try_from(times.len()).unwrap_or(u32::MAX)
+async fn roundtrip(transport: Transport, calls: usize, rounds: usize) {
+    let ours = connect_ours(transport).await;
+    let bare = connect_bare(transport).await;
+    round(&ours, calls.min(200)).await;
+    round(&bare, calls.min(200)).await;
+    let (mut ours_times, mut bare_times) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        ours_times.extend(round(&ours, calls).await);
+        bare_times.extend(round(&bare, calls).await);
+    }
+    let (ours_median, bare_median) = (median(&mut ours_times), median(&mut bare_times));
+    println!(
+        "{}",
+        json!({
+            "bench": "roundtrip",
+            "transport": format!("{transport:?}").to_lowercase(),
+            "calls": ours_times.len(),
+            "ours_median_ns": ours_median.as_nanos() as u64,
+            "bare_median_ns": bare_median.as_nanos() as u64,
+            "ratio": ours_median.as_secs_f64() / bare_median.as_secs_f64(),
+        })
+    );
+}
+
+async fn tools_list(count: usize, runs: usize) {
+    let tools = many_tools(count);
+    let bare_tools: Vec<rmcp::model::Tool> =
+        tools.iter().map(|t| t.tool().clone().into()).collect();
+    let server = mcp_server::Server::builder()
+        .tools(tools)
+        .build()
+        .expect("a valid server");
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let (reader, writer) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(reader, writer));
+    let ours: Client = ().serve(client_end).await.expect("connects to mcp-server");
+
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = (BareMany { tools: bare_tools }).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let bare: Client = ().serve(client_end).await.expect("connects to the bare server");
+
+    let (mut ours_times, mut bare_times) = (Vec::new(), Vec::new());
+    let mut first_page = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let page = ours.list_tools(None).await.expect("tools/list");
+        ours_times.push(start.elapsed());
+        first_page = page.tools.len();
+        let start = Instant::now();
+        let all = bare.list_tools(None).await.expect("tools/list");
+        bare_times.push(start.elapsed());
+        assert_eq!(all.tools.len(), count);
+    }
+    let (ours_median, bare_median) = (median(&mut ours_times), median(&mut bare_times));
+    println!(
+        "{}",
+        json!({
+            "bench": "tools_list",
+            "tools": count,
+            "first_page_tools": first_page,
+            "ours_first_page_ns": ours_median.as_nanos() as u64,
+            "bare_one_page_ns": bare_median.as_nanos() as u64,
+            "ratio": ours_median.as_secs_f64() / bare_median.as_secs_f64(),
+        })
+    );
+}
+
+/// Serves the benchmark tool over stdio: the child side of the stdio rounds.
+async fn serve_child(mode: &str) {
+    if mode == "--serve-ours" {
+        let _ = ours().serve_stdio().await;
+    } else if let Ok(running) = Bare::new().serve(rmcp::transport::stdio()).await {
+        let _ = running.waiting().await;
+    }
 }
 
 fn main() {
-    let calls: usize = std::env::var("BENCH_CALLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
+    let args: Vec<String> = std::env::args().skip(1).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a runtime");
+    if let Some(mode) = args.iter().find(|a| a.starts_with("--serve-")) {
+        runtime.block_on(serve_child(mode));
+        return;
+    }
+    let full = args.iter().any(|a| a == "--bench");
+    let calls: usize = if full {
+        std::env::var("BENCH_CALLS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2000)
+    } else {
+        5
+    };
+    let (rounds, list_runs, list_tools_count) = if full { (5, 15, 10_000) } else { (1, 1, 300) };
     runtime.block_on(async {
-        let ours = client_of_ours().await;
-        let bare = client_of_bare().await;
-        round(&ours, 200).await;
-        round(&bare, 200).await;
-        let (mut ours_times, mut bare_times) = (Vec::new(), Vec::new());
-        for _ in 0..5 {
-            ours_times.extend(round(&ours, calls).await);
-            bare_times.extend(round(&bare, calls).await);
+        for transport in [Transport::Duplex, Transport::Stdio, Transport::Http] {
+            roundtrip(transport, calls, rounds).await;
         }
-        let (ours_median, bare_median) = (median(&mut ours_times), median(&mut bare_times));
-        let (ours_mean, bare_mean) = (mean(&ours_times), mean(&bare_times));
-        println!("calls per server: {}", ours_times.len());
-        println!("mcp-server: median {ours_median:?}, mean {ours_mean:?}");
-        println!("bare rmcp:  median {bare_median:?}, mean {bare_mean:?}");
-        println!(
-            "ratio (mcp-server / bare rmcp): median {:.3}, mean {:.3}",
-            ours_median.as_secs_f64() / bare_median.as_secs_f64(),
-            ours_mean.as_secs_f64() / bare_mean.as_secs_f64()
-        );
+        tools_list(list_tools_count, list_runs).await;
     });
 }

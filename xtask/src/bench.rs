@@ -33,6 +33,18 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     );
     generation_table(&mut report, &ours, &anchor);
     scaling_table(&mut report, &ours);
+    let server = bench_lines(root, "mcp-server", "roundtrip", &[])?;
+    let generated_call = bench_lines(root, "mcp-openapi", "call_overhead", &[])?;
+    call_tables(&mut report, &server, &generated_call);
+    let _ = writeln!(
+        report,
+        "## Reproduce\n\n`cargo xtask bench` (about 10 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\
+         release build takes about 15 minutes more). Each bench also runs alone:\n\
+         `cargo bench -p mcp-openapi --bench generate -- --bench FILE...`,\n\
+         `cargo bench -p mcp-server --bench roundtrip -- --bench`,\n\
+         `cargo bench -p mcp-openapi --bench call_overhead -- --bench`; compile times:\n\
+         `mcp-macros/scripts/compile_bench.sh`.\n"
+    );
     fs::write(root.join("BENCHMARKS.md"), &report)
         .map_err(|e| format!("cannot write BENCHMARKS.md: {e}"))?;
     print!("{report}");
@@ -170,6 +182,74 @@ fn generation_table(report: &mut String, ours: &[Value], anchor: &[Value]) {
             ms(ours_ns),
             floor.map_or_else(String::new, |f| format!("{:.2}x", ours_ns / f)),
             line["peak_rss_kib"].as_f64().unwrap_or(0.0) / 1024.0,
+        );
+    }
+    let _ = writeln!(report);
+}
+
+fn call_tables(report: &mut String, server: &[Value], generated_call: &[Value]) {
+    let _ = writeln!(
+        report,
+        "## Hand-written tool call: our server vs a bare rmcp `#[tool]` server\n"
+    );
+    let _ = writeln!(
+        report,
+        "Same tool, same rmcp client, same transport, interleaved rounds (medians).\n"
+    );
+    let _ = writeln!(
+        report,
+        "| transport | calls | ours µs | bare rmcp µs | ours / bare (target ≤ 1.10) |"
+    );
+    let _ = writeln!(report, "|---|---|---|---|---|");
+    for line in server.iter().filter(|l| l["bench"] == "roundtrip") {
+        let _ = writeln!(
+            report,
+            "| {} | {} | {:.1} | {:.1} | **{:.3}** |",
+            line["transport"].as_str().unwrap_or("?"),
+            line["calls"],
+            line["ours_median_ns"].as_f64().unwrap_or(f64::NAN) / 1e3,
+            line["bare_median_ns"].as_f64().unwrap_or(f64::NAN) / 1e3,
+            line["ratio"].as_f64().unwrap_or(f64::NAN),
+        );
+    }
+    let _ = writeln!(
+        report,
+        "\n## `tools/list` with 10,000 tools registered (in-memory duplex, medians)\n"
+    );
+    let _ = writeln!(
+        report,
+        "| tools | our first page (tools) | ours ms | bare rmcp, all in one page, ms | ours / bare |"
+    );
+    let _ = writeln!(report, "|---|---|---|---|---|");
+    for line in server.iter().filter(|l| l["bench"] == "tools_list") {
+        let _ = writeln!(
+            report,
+            "| {} | {} | **{}** | {} | {:.3} |",
+            line["tools"],
+            line["first_page_tools"],
+            ms(line["ours_first_page_ns"].as_f64().unwrap_or(f64::NAN)),
+            ms(line["bare_one_page_ns"].as_f64().unwrap_or(f64::NAN)),
+            line["ratio"].as_f64().unwrap_or(f64::NAN),
+        );
+    }
+    let _ = writeln!(
+        report,
+        "\n## Generated tool call vs a direct `reqwest` call to the same local upstream\n"
+    );
+    let _ = writeln!(
+        report,
+        "| calls × rounds (best round) | direct µs/call | generated µs/call | generated / direct (target ≤ 1.2) |"
+    );
+    let _ = writeln!(report, "|---|---|---|---|");
+    for line in generated_call {
+        let _ = writeln!(
+            report,
+            "| {} × {} | {:.1} | {:.1} | **{:.3}** |",
+            line["calls"],
+            line["rounds"],
+            line["direct_ns_per_call"].as_f64().unwrap_or(f64::NAN) / 1e3,
+            line["tool_ns_per_call"].as_f64().unwrap_or(f64::NAN) / 1e3,
+            line["ratio"].as_f64().unwrap_or(f64::NAN),
         );
     }
     let _ = writeln!(report);
