@@ -3,7 +3,7 @@
 //! `mcp-core` holds the protocol values of a tool ([`Tool`],
 //! [`ToolAnnotations`] with its lawful [`combine`](ToolAnnotations::combine),
 //! [`Hint`], [`Icon`], [`ToolExecution`], [`Meta`], [`Metadata`]), the fluent
-//! [`tool`] builder that gives a [`ToolDef`] (the value plus its handler), the
+//! [`tool`](fn@tool) builder that gives a [`ToolDef`] (the value plus its handler), the
 //! [`ToolCallContext`] a handler sees, and [`middleware`].
 //!
 //! The `#[tool]` macro (crate `mcp-macros`) and OpenAPI generation (crate

@@ -10,7 +10,7 @@ use crate::{Icon, JsonObject, Meta, ToolAnnotations, ToolExecution};
 ///
 /// Fields absent on the wire are `None` (or empty) here and are omitted when
 /// serializing, so `serde_json` gives exactly the spec's JSON and reads it back
-/// unchanged. Build one with [`tool`](crate::tool); the macro and OpenAPI
+/// unchanged. Build one with [`tool`](fn@crate::tool); the macro and OpenAPI
 /// generation build theirs the same way.
 ///
 /// ```

@@ -12,7 +12,7 @@ use crate::{
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
 ///
-/// Make one with [`tool`](crate::tool) (or the `#[tool]` macro, or OpenAPI
+/// Make one with [`tool`](fn@crate::tool) (or the `#[tool]` macro, or OpenAPI
 /// generation). `C` is the server's per-session context type.
 pub struct ToolDef<C = ()> {
     tool: Arc<Tool>,

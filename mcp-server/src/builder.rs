@@ -116,7 +116,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
-    /// Adds a resource or resource template (see [`mcp_core::resource`]).
+    /// Adds a resource or resource template (see [`mcp_core::resource`](fn@mcp_core::resource)).
     pub fn resource(mut self, def: ResourceDef<C>) -> Self {
         self.resources.push(def);
         self

@@ -1,7 +1,8 @@
 //! Project automation, std only: `cargo xtask <task>`.
 //!
 //! - `ci`: what CI runs: `peers`, then `cargo fmt --check`, `cargo clippy`
-//!   (warnings are errors), `cargo test --workspace` (unit, integration, doc
+//!   (warnings are errors), `cargo doc` (warnings are errors),
+//!   `cargo test --workspace` (unit, integration, doc
 //!   and end-to-end tests), the benchmarks in smoke mode, `conformance` and
 //!   `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
