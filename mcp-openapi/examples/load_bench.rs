@@ -31,9 +31,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for file in files {
         let bytes = std::fs::read(&file)?;
-        let (plain, _) = best_of(5, || {
+        let (plain, parsed) = best_of(5, || {
             serde_json::from_slice::<serde_json::Value>(&bytes).ok()
         });
+        if parsed.is_none() {
+            println!(
+                "{file}: not JSON, no serde_json::from_slice baseline (ratio meaningless below)"
+            );
+        }
         let (load, generated) = best_of(5, || -> Result<_, mcp_openapi::SpecError> {
             let api = OpenApi::from_slice(&bytes)?;
             let generated = api.generator().profile(profile).generate()?;

@@ -30,6 +30,16 @@ impl Mode {
 
 const DEFS_PREFIX: &str = "#/$defs/";
 
+/// Keywords whose value maps names (not keywords) to schemas: a property
+/// named `default` or `enum` is a schema, not data.
+const NAME_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+];
+
 /// Flattenable properties (name, schema) and the required names among them.
 pub(crate) type Flattened = (Vec<(String, Value)>, Vec<String>);
 
@@ -91,6 +101,12 @@ impl<'a> DefCopier<'a> {
                             Value::Object(kept)
                         }
                         ("enum" | "const" | "default" | "examples", _) => value.clone(),
+                        (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
+                            schemas
+                                .iter()
+                                .map(|(name, schema)| (name.clone(), self.strip(schema, mode)))
+                                .collect(),
+                        ),
                         _ => self.strip(value, mode),
                     };
                     out.insert(key.clone(), copy);
@@ -306,11 +322,10 @@ impl<'a> DefCopier<'a> {
             SchemaProfile::Inline => {
                 let mut stack = Vec::new();
                 self.budget = INLINE_BUDGET;
-                let mut out = Map::with_capacity(root.len());
-                for (key, value) in root {
-                    out.insert(key, self.inline(&value, mode, &mut stack));
+                match self.inline(&Value::Object(root), mode, &mut stack) {
+                    Value::Object(out) => Ok(out),
+                    _ => Err("an inlined root schema is not an object".to_owned()),
                 }
-                Ok(out)
             }
         }
     }
@@ -367,8 +382,16 @@ impl<'a> DefCopier<'a> {
                 }
                 let mut out = Map::with_capacity(object.len());
                 for (key, child) in object {
-                    let child = match key.as_str() {
-                        "enum" | "const" | "default" | "examples" => child.clone(),
+                    let child = match (key.as_str(), child) {
+                        ("enum" | "const" | "default" | "examples", _) => child.clone(),
+                        (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
+                            schemas
+                                .iter()
+                                .map(|(name, schema)| {
+                                    (name.clone(), self.inline(schema, mode, stack))
+                                })
+                                .collect(),
+                        ),
                         _ => self.inline(child, mode, stack),
                     };
                     out.insert(key.clone(), child);
@@ -412,6 +435,11 @@ fn collect_refs_in(object: &Map<String, Value>, found: &mut BTreeSet<String>) {
                 }
             }
             ("enum" | "const" | "default" | "examples", _) => {}
+            (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => {
+                schemas
+                    .values()
+                    .for_each(|schema| collect_refs(schema, found));
+            }
             _ => collect_refs(value, found),
         }
     }

@@ -15,6 +15,26 @@ fn tool_validator() -> jsonschema::Validator {
     jsonschema::validator_for(&schema).unwrap()
 }
 
+/// Names behind every `"$ref": "#/$defs/<name>"` (JSON pointer unescaped).
+fn collect_def_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                match (key.as_str(), child) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix("#/$defs/") {
+                            out.push(name.replace("~1", "/").replace("~0", "~"));
+                        }
+                    }
+                    _ => collect_def_refs(child, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_def_refs(v, out)),
+        _ => {}
+    }
+}
+
 #[test]
 fn every_corpus_document_loads_and_every_tool_is_valid() {
     let validator = tool_validator();
@@ -41,6 +61,17 @@ fn every_corpus_document_loads_and_every_tool_is_valid() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let load = start.elapsed();
         for tool in &generated.tools {
+            for schema in std::iter::once(&tool.tool.input_schema).chain(&tool.tool.output_schema) {
+                let mut refs = Vec::new();
+                schema.values().for_each(|v| collect_def_refs(v, &mut refs));
+                for name in refs {
+                    assert!(
+                        schema.get("$defs").and_then(|d| d.get(&name)).is_some(),
+                        "{name}: `{}` refers to a missing `$defs/{name}`",
+                        tool.tool.name
+                    );
+                }
+            }
             let value = serde_json::to_value(&tool.tool).unwrap();
             if let Err(error) = validator.validate(&value) {
                 panic!(
@@ -61,6 +92,23 @@ fn every_corpus_document_loads_and_every_tool_is_valid() {
             .generate()
             .unwrap();
         assert_eq!(inline.tools.len(), generated.tools.len());
+        for tool in &inline.tools {
+            let value = serde_json::to_value(&tool.tool).unwrap();
+            assert!(
+                validator.is_valid(&value),
+                "{name}: inline tool `{}` is not a valid MCP Tool",
+                tool.tool.name
+            );
+            for schema in [&value["inputSchema"], &value["outputSchema"]] {
+                let text = schema.to_string();
+                let root_clean = schema.get("$defs").is_none() && schema.get("$schema").is_none();
+                assert!(
+                    root_clean && !text.contains("\"$ref\":\"#/$defs/"),
+                    "{name}: `{}` is not inline",
+                    tool.tool.name
+                );
+            }
+        }
         let skipped: Vec<_> = generated
             .warnings
             .iter()

@@ -533,3 +533,28 @@ fn openapi_3_2_query_method_and_unsupported_additional_operations() {
         api.warnings()
     );
 }
+
+#[test]
+fn properties_named_like_keywords_keep_their_refs() {
+    let api: OpenApi = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/limits": {"get": {
+        "operationId": "limits", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"default": {"$ref": "#/components/schemas/Quantity"}, "enum": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Quantity"}}}
+        }}}}}}}},
+        "components": {"schemas": {"Quantity": {"type": "string", "pattern": "^[0-9]+$"}}}}"##
+        .parse()
+        .unwrap();
+    let standard = tools(&api);
+    let output = standard[0].tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["$defs"]["Quantity"]["pattern"], "^[0-9]+$");
+    let inline = api
+        .generator()
+        .profile(SchemaProfile::Inline)
+        .generate()
+        .unwrap();
+    let output = inline.tools[0].tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["properties"]["default"]["pattern"], "^[0-9]+$");
+    assert_eq!(
+        output["properties"]["enum"]["additionalProperties"]["pattern"],
+        "^[0-9]+$"
+    );
+}
