@@ -36,6 +36,10 @@
 //!   is `true`. `writeOnly` properties are left out.
 //! - **`_meta`**: `rs.mcp-toolkit/openapi` = `{"method", "path", "operationId"}`,
 //!   and `rs.mcp-toolkit/tags` with the route map's `mcp_tags`.
+//! - **Schemas** are JSON Schema 2020-12: 3.0 `nullable`, boolean
+//!   `exclusiveMinimum`/`exclusiveMaximum` and `example` are rewritten; `xml`,
+//!   `externalDocs` and `x-*` extension keywords are left out of schemas
+//!   (operation extensions stay on [`HttpRoute::extensions`]).
 //! - **Schema profiles** ([`SchemaProfile`]): `standard` (2020-12, `$schema`,
 //!   only the `$defs` the tool reaches) or `inline` (no `$schema`, no `$defs`).
 //!

@@ -228,6 +228,11 @@ impl<'a> Converter<'a> {
             if has_ref && (out.contains_key(key_str) || key_str == "summary") {
                 continue;
             }
+            // Extension keywords (`x-expansionResources`, ...) are tooling
+            // metadata, not validation: left out (`x-nullable` is normalized).
+            if key_str.starts_with("x-") && key_str != "x-nullable" {
+                continue;
+            }
             normalize |= NORMALIZED.contains(&key_str) || (key_str == "type" && value == "file");
             let here = Loc::Key(&loc, key_str);
             let converted = if MAP_KEYWORDS.contains(&key_str) {
