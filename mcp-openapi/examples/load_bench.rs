@@ -1,7 +1,7 @@
 //! Loads documents and reports operations, tools, skipped operations and the
 //! load time as a ratio to a plain `serde_json::from_slice` of the same file.
 //!
-//! `cargo run --release -p mcp-openapi --example load_bench -- [--inline] FILE...`
+//! `cargo run --release -p mcp-openapi --example load_bench -- [--inline] [--stats] FILE...`
 
 use std::time::{Duration, Instant};
 
@@ -21,9 +21,12 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut profile = SchemaProfile::Standard;
+    let mut stats = false;
     let mut files = Vec::new();
     for arg in std::env::args().skip(1) {
-        if arg == "--inline" {
+        if arg == "--stats" {
+            stats = true;
+        } else if arg == "--inline" {
             profile = SchemaProfile::Inline;
         } else {
             files.push(arg);
@@ -82,6 +85,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             plain.as_secs_f64() * 1e3,
             load.as_secs_f64() / plain.as_secs_f64()
         );
+        if stats {
+            let table = mcp_openapi::tool_stats(generated.tools.iter().map(|t| &t.tool));
+            let text = table.to_string();
+            let lines: Vec<&str> = text.lines().collect();
+            for line in lines.iter().take(6).chain(lines.last()) {
+                println!("    {line}");
+            }
+        }
         for warning in skipped {
             println!("    {warning}");
         }
