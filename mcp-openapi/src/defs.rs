@@ -30,6 +30,9 @@ impl Mode {
 
 const DEFS_PREFIX: &str = "#/$defs/";
 
+/// How deep `allOf` chains are followed when flattening or typing a root.
+const MAX_ALL_OF_DEPTH: usize = 16;
+
 /// Keywords whose value maps names (not keywords) to schemas: a property
 /// named `default` or `enum` is a schema, not data.
 const NAME_MAPS: &[&str] = &[
@@ -156,6 +159,14 @@ impl<'a> DefCopier<'a> {
     /// The properties (and required names) of an object schema that can be
     /// flattened exactly: plain `properties`, possibly merged over `allOf`.
     pub(crate) fn object_properties(&self, schema: &Value, mode: Mode) -> Option<Flattened> {
+        self.object_properties_at(schema, mode, 0)
+    }
+
+    fn object_properties_at(&self, schema: &Value, mode: Mode, depth: usize) -> Option<Flattened> {
+        // `A: {allOf: [{$ref: A}]}` must not recurse forever.
+        if depth > MAX_ALL_OF_DEPTH {
+            return None;
+        }
         let object = self.resolve(schema)?;
         if ["oneOf", "anyOf", "not", "if"]
             .iter()
@@ -174,7 +185,7 @@ impl<'a> DefCopier<'a> {
         if let Some(Value::Array(members)) = object.get("allOf") {
             structured = true;
             for member in members {
-                let (more, req) = self.object_properties(member, mode)?;
+                let (more, req) = self.object_properties_at(member, mode, depth + 1)?;
                 for (name, prop) in more {
                     if props.iter().any(|(n, _)| *n == name) {
                         return None;
@@ -228,6 +239,13 @@ impl<'a> DefCopier<'a> {
 
     /// Whether a root schema denotes objects only.
     pub(crate) fn is_object_schema(&self, object: &Map<String, Value>) -> bool {
+        self.is_object_schema_at(object, 0)
+    }
+
+    fn is_object_schema_at(&self, object: &Map<String, Value>, depth: usize) -> bool {
+        if depth > MAX_ALL_OF_DEPTH {
+            return false;
+        }
         match object.get("type") {
             Some(Value::String(kind)) => kind == "object",
             Some(_) => false,
@@ -236,9 +254,10 @@ impl<'a> DefCopier<'a> {
                     return true;
                 }
                 match object.get("allOf") {
-                    Some(Value::Array(members)) if !members.is_empty() => members
-                        .iter()
-                        .all(|m| self.resolve(m).is_some_and(|m| self.is_object_schema(m))),
+                    Some(Value::Array(members)) if !members.is_empty() => members.iter().all(|m| {
+                        self.resolve(m)
+                            .is_some_and(|m| self.is_object_schema_at(m, depth + 1))
+                    }),
                     _ => false,
                 }
             }

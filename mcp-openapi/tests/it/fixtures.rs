@@ -558,3 +558,23 @@ fn properties_named_like_keywords_keep_their_refs() {
         "^[0-9]+$"
     );
 }
+
+#[test]
+fn self_referencing_all_of_does_not_recurse_forever() {
+    let api: OpenApi = r##"{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"post": {
+        "operationId": "a",
+        "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}},
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}}}}},
+        "components": {"schemas": {"A": {"allOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}]},
+                                   "B": {"$ref": "#/components/schemas/B"}}}}"##
+        .parse()
+        .unwrap();
+    for profile in [SchemaProfile::Standard, SchemaProfile::Inline] {
+        let out = api.generator().profile(profile).generate().unwrap();
+        assert_eq!(out.tools.len(), 1);
+        assert_eq!(
+            out.tools[0].binding.arguments[0].target,
+            ArgumentTarget::Body
+        );
+    }
+}
