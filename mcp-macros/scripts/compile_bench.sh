@@ -6,10 +6,11 @@
 #        N=50 RUNS=5 mcp-macros/scripts/compile_bench.sh
 #        CRATES="macro_plain builder_plain" mcp-macros/scripts/compile_bench.sh
 #
-# It writes a throw-away workspace with four crates under
+# It writes a throw-away workspace with five crates under
 # target/compile-bench (inside the shared target dir):
 #   macro_plain   / builder_plain   : `async fn add_i(a: i64, b: i64) -> i64`
 #   macro_struct  / builder_struct  : `async fn get_i(req: GetI) -> Result<ItemI, Error>`
+#   rmcp_struct                     : the same with rmcp's `#[tool]` in a `#[tool_router]` impl
 # builds the dependencies once, then times `cargo build -p <crate>` after
 # touching the crate (CARGO_INCREMENTAL=0, so each build is a full compile
 # of that crate only) RUNS times and prints the medians (wall clock and CPU
@@ -26,12 +27,13 @@ cp "$ROOT/Cargo.lock" "$OUT/Cargo.lock"
 cat > "$OUT/Cargo.toml" <<TOML
 [workspace]
 resolver = "3"
-members = ["macro_plain", "builder_plain", "macro_struct", "builder_struct"]
+members = ["macro_plain", "builder_plain", "macro_struct", "builder_struct", "rmcp_struct"]
 
 [workspace.dependencies]
 mcp-core = { path = "$ROOT/mcp-core" }
 serde = { version = "1", features = ["derive"] }
 schemars = "1.2"
+rmcp = { version = "3.11", default-features = false, features = ["server", "macros"] }
 TOML
 
 manifest() {
@@ -177,10 +179,32 @@ RS
     echo '}'
 }
 
-for crate in macro_plain builder_plain macro_struct builder_struct; do
+# The same struct tools with rmcp's own `#[tool]` macro (`#[tool_router]` impl).
+gen_rmcp_struct() {
+    echo 'use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};'
+    echo 'use rmcp::{Json, tool, tool_router};'
+    echo 'pub struct Tools { pub tool_router: ToolRouter<Self> }'
+    for i in $(seq 0 $((N - 1))); do struct_types "$i"; done
+    echo '#[tool_router]'
+    echo 'impl Tools {'
+    for i in $(seq 0 $((N - 1))); do
+        cat <<RS
+    /// Gets an item (tool $i).
+    #[tool(title = "Get $i", annotations(read_only_hint = true))]
+    pub async fn get_$i(&self, Parameters(req): Parameters<Get$i>) -> Result<Json<Item$i>, String> {
+        if req.id.is_empty() { Err("missing".to_owned()) } else { Ok(Json(Item$i { id: req.id, size: $i })) }
+    }
+RS
+    done
+    echo '}'
+    echo 'pub fn all() -> ToolRouter<Tools> { Tools::tool_router() }'
+}
+
+for crate in macro_plain builder_plain macro_struct builder_struct rmcp_struct; do
     manifest "$crate"
     "gen_$crate" > "$OUT/$crate/src/lib.rs"
 done
+echo 'rmcp.workspace = true' >> "$OUT/rmcp_struct/Cargo.toml"
 
 cd "$OUT"
 export CARGO_TARGET_DIR="$OUT/target" CARGO_INCREMENTAL=0
@@ -191,7 +215,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 declare -A wall cpu
 TIMEFORMAT='%R %U %S'
-for crate in ${CRATES:-macro_plain builder_plain macro_struct builder_struct}; do
+for crate in ${CRATES:-macro_plain builder_plain macro_struct builder_struct rmcp_struct}; do
     walls=()
     cpus=()
     for _ in $(seq 1 "$RUNS"); do
@@ -210,3 +234,4 @@ ratio() { echo "scale=2; $1 / $2" | bc; }
 echo "N=$N RUNS=$RUNS: cargo build -p <crate> after touch, dev profile, CARGO_INCREMENTAL=0; medians"
 echo "plain args: macro wall ${wall[macro_plain]} s, cpu ${cpu[macro_plain]} s; builder wall ${wall[builder_plain]} s, cpu ${cpu[builder_plain]} s; ratio wall $(ratio "${wall[macro_plain]}" "${wall[builder_plain]}"), cpu $(ratio "${cpu[macro_plain]}" "${cpu[builder_plain]}")"
 echo "struct arg: macro wall ${wall[macro_struct]} s, cpu ${cpu[macro_struct]} s; builder wall ${wall[builder_struct]} s, cpu ${cpu[builder_struct]} s; ratio wall $(ratio "${wall[macro_struct]}" "${wall[builder_struct]}"), cpu $(ratio "${cpu[macro_struct]}" "${cpu[builder_struct]}")"
+echo "struct arg vs rmcp's #[tool]: ours wall ${wall[macro_struct]} s, cpu ${cpu[macro_struct]} s; rmcp wall ${wall[rmcp_struct]} s, cpu ${cpu[rmcp_struct]} s; ratio wall $(ratio "${wall[macro_struct]}" "${wall[rmcp_struct]}"), cpu $(ratio "${cpu[macro_struct]}" "${cpu[rmcp_struct]}")"

@@ -47,6 +47,11 @@ pub(crate) struct SpecArgs {
     /// A route-map file deciding which operations become tools, resources or nothing.
     #[arg(long, value_name = "FILE")]
     pub(crate) route_map: Option<PathBuf>,
+    /// How generated schemas are written: `standard` (JSON Schema 2020-12, shared
+    /// definitions under `$defs`) or `inline` (references inlined, cycles cut),
+    /// for clients that cannot follow `$ref`.
+    #[arg(long, value_name = "PROFILE", default_value = "standard")]
+    pub(crate) schema_profile: mcp_openapi::SchemaProfile,
 }
 
 /// How to serve.

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mcp_core::{
-    CallToolRequest, JsonObject, ResourceDef, ResourceRequest, Tool, ToolCallContext, ToolDef,
-    ToolHandler, resource, resource_template,
+    CallToolRequest, JsonObject, ResourceDef, ResourceRequest, Tool, ToolCallContext, ToolHandler,
+    resource, resource_template,
 };
 use mcp_openapi::{ClientConfig, HttpToolHandler, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
@@ -85,7 +85,7 @@ pub(crate) fn load(
     name: Option<&str>,
     specs: &SpecArgs,
 ) -> Result<Loaded, CliError> {
-    let mut generator = api.generator();
+    let mut generator = api.generator().profile(specs.schema_profile);
     if let Some(route_map) = &specs.route_map {
         let path = route_map.to_string_lossy().into_owned();
         generator =
@@ -106,16 +106,7 @@ pub(crate) fn load(
     }
     let config = Arc::new(config.build().map_err(CliError::Client)?);
 
-    let tools = generated
-        .tools
-        .into_iter()
-        .map(|generated| {
-            ToolDef::new(
-                generated.tool,
-                HttpToolHandler::new(generated.route, generated.binding, config.clone()),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let tools = generated.tool_defs(&config).map_err(spec_error(label))?;
     let mut resources = Vec::new();
     for generated in generated.resources {
         let reader = HttpReader::new(
