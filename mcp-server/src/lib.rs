@@ -62,7 +62,7 @@ pub mod transport;
 
 pub use builder::ServerBuilder;
 pub use error::{BuildError, ServeError};
-pub use pagination::DEFAULT_PAGE_SIZE;
+pub use pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::Server;
 pub use session::{Session, TransportKind};
 pub use source::ToolSource;

@@ -12,6 +12,26 @@ use crate::execution_wire::EXECUTION_MARKER;
 pub(crate) struct WireTools {
     tools: Vec<rm::Tool>,
     executions: Vec<Option<Value>>,
+    /// Each tool's serialized size in bytes, for byte-bounded pages.
+    sizes: Vec<usize>,
+}
+
+/// The length of `value`'s JSON, counted without building the string.
+fn serialized_len(value: &impl serde::Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail; an unserializable value counts as empty.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
 }
 
 impl WireTools {
@@ -28,7 +48,17 @@ impl WireTools {
                     .and_then(|execution| serde_json::to_value(execution).ok())
             })
             .collect();
-        Self { tools, executions }
+        let sizes = defs.iter().map(|def| serialized_len(def.tool())).collect();
+        Self {
+            tools,
+            executions,
+            sizes,
+        }
+    }
+
+    /// Each tool's serialized size in bytes, in listing order.
+    pub(crate) fn sizes(&self) -> &[usize] {
+        &self.sizes
     }
 
     /// The tool at `index`.

@@ -27,7 +27,7 @@ use mcp_core::CallToolRequest;
 use super::channel::PeerChannel;
 use super::convert::{request_meta, result_to_rmcp};
 use crate::catalog::Catalog;
-use crate::pagination::page;
+use crate::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::{Server, Session, TransportKind};
 
 /// One connection's (or, in stateless HTTP, one request's) view of a
@@ -115,9 +115,13 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         self.session.attach(&context.peer);
         let cursor = request.and_then(|request| request.cursor);
         let catalog = self.catalog();
-        let len = catalog.set.all().len();
-        let page = page(cursor.as_deref(), len, self.server.inner.page_size)
-            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+        let page = page_within(
+            cursor.as_deref(),
+            catalog.wire().sizes(),
+            self.server.inner.page_size,
+            MAX_PAGE_BYTES,
+        )
+        .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
         // `execution` exists on the wire of 2025-11-25 only.
         let with_execution = context.protocol_version() == Some(ProtocolVersion::V_2025_11_25);
         let mut result =

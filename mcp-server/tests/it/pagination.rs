@@ -78,3 +78,36 @@ async fn a_foreign_cursor_is_invalid_params() {
             .contains("page-2")
     );
 }
+
+#[tokio::test]
+async fn huge_schemas_end_a_page_before_the_byte_budget() {
+    // 40 tools of about 1 MiB of schema each, like the largest generated ones.
+    let description = "x".repeat(1 << 20);
+    let defs = (0..40).map(|i| -> ToolDef {
+        let schema = json!({"type": "object", "description": description});
+        tool(format!("big_{i:02}"))
+            .input_schema(schema.as_object().unwrap().clone())
+            .run(|| async { "ok" })
+            .unwrap()
+    });
+    let mut raw = Raw::new(Server::builder().tools(defs).build().unwrap());
+    raw.initialize_2025().await;
+    let (mut cursor, mut listed, mut id) = (None::<serde_json::Value>, 0, 1);
+    loop {
+        let params = match &cursor {
+            Some(cursor) => json!({"cursor": cursor}),
+            None => json!({}),
+        };
+        let reply = raw.request(id, "tools/list", params).await;
+        id += 1;
+        assert!(reply.to_string().len() <= mcp_server::MAX_PAGE_BYTES + 64 * 1024);
+        let tools = reply["result"]["tools"].as_array().unwrap().len();
+        assert!(tools >= 1);
+        listed += tools;
+        match reply["result"].get("nextCursor") {
+            Some(next) if !next.is_null() => cursor = Some(next.clone()),
+            _ => break,
+        }
+    }
+    assert_eq!(listed, 40);
+}
