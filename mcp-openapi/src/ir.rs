@@ -285,4 +285,8 @@ pub enum ArgumentTarget {
     BodyProperty(String),
     /// The whole body (a non-object body, under the `body` property).
     Body,
+    /// The media type the caller chose for the body, among those the
+    /// operation offers with the same schema (see [`RequestBinding::body_media_type`]
+    /// for the default).
+    BodyContentType,
 }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use mcp_core::ToolAnnotations;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::defs::{DefCopier, Mode};
 use crate::ir::*;
@@ -138,6 +138,35 @@ type Output = (Map<String, Value>, bool);
 
 type Input = (Map<String, Value>, Vec<ArgumentBinding>, Option<String>);
 
+/// The input property that lets the caller choose the body's media type.
+const CONTENT_TYPE_PROPERTY: &str = "body_content_type";
+
+/// The media types a caller may choose for a body: those the operation
+/// offers with the same schema as the preferred one, among the encodings that
+/// take the same arguments (JSON, form-urlencoded, multipart). Others (XML,
+/// text, binary) need a differently shaped input and are not offered.
+fn content_type_choices<'a>(
+    content: &'a [MediaTypeInfo],
+    preferred: &MediaTypeInfo,
+) -> Vec<&'a str> {
+    content
+        .iter()
+        .filter(|m| m.schema == preferred.schema && !m.media_type.contains('*'))
+        .map(|m| m.media_type.as_str())
+        .filter(|media| {
+            let essence = media
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            crate::is_json_media_type(&essence)
+                || essence == "application/x-www-form-urlencoded"
+                || essence == "multipart/form-data"
+        })
+        .collect()
+}
+
 fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecError> {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -224,6 +253,29 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
             property: "body".to_owned(),
             target: ArgumentTarget::Body,
         });
+    }
+    if let Some((body, media)) = body {
+        let choices = content_type_choices(&body.content, media);
+        if choices.len() > 1 {
+            let property = if properties.contains_key(CONTENT_TYPE_PROPERTY) {
+                format!("{CONTENT_TYPE_PROPERTY}__body")
+            } else {
+                CONTENT_TYPE_PROPERTY.to_owned()
+            };
+            properties.insert(
+                property.clone(),
+                json!({
+                    "type": "string",
+                    "enum": choices,
+                    "default": media.media_type,
+                    "description": "The media type to send the request body as.",
+                }),
+            );
+            arguments.push(ArgumentBinding {
+                property,
+                target: ArgumentTarget::BodyContentType,
+            });
+        }
     }
     let mut schema = Map::new();
     schema.insert("type".to_owned(), "object".into());

@@ -47,6 +47,7 @@ pub fn build_request(
     let mut headers = HeaderMap::new();
     let mut body_object = JsonObject::new();
     let mut whole_body: Option<&Value> = None;
+    let mut chosen_media_type: Option<&str> = None;
 
     for argument in &binding.arguments {
         let Some(value) = arguments.get(&argument.property).filter(|v| !v.is_null()) else {
@@ -78,6 +79,7 @@ pub fn build_request(
                 body_object.insert(name.clone(), value.clone());
             }
             ArgumentTarget::Body => whole_body = Some(value),
+            ArgumentTarget::BodyContentType => chosen_media_type = value.as_str(),
         }
     }
 
@@ -106,7 +108,14 @@ pub fn build_request(
     if let Some(accept) = accept(route) {
         headers.insert(ACCEPT, accept);
     }
-    let body = body_bytes(route, binding, whole_body, body_object, &mut headers)?;
+    let body = body_bytes(
+        route,
+        binding,
+        chosen_media_type,
+        whole_body,
+        body_object,
+        &mut headers,
+    )?;
     let method = Method::from_bytes(route.method.as_str().as_bytes()).map_err(|_| {
         CallError::BaseUrl(format!("unsupported method `{}`", route.method.as_str()))
     })?;
@@ -234,6 +243,7 @@ fn literal(text: &str) -> String {
 fn body_bytes(
     route: &HttpRoute,
     binding: &RequestBinding,
+    chosen_media_type: Option<&str>,
     whole: Option<&Value>,
     object: JsonObject,
     headers: &mut HeaderMap,
@@ -250,16 +260,26 @@ fn body_bytes(
         None if !object.is_empty() || (flattened && request_body.required) => Value::Object(object),
         None => return Ok(None),
     };
-    let media = match &binding.body_media_type {
+    // The caller's choice (validated against the offered types), else the
+    // type lowering chose, else the preferred one.
+    let requested = match chosen_media_type {
+        Some(chosen) if !request_body.content.iter().any(|m| m.media_type == chosen) => {
+            return Err(CallError::Body {
+                media_type: chosen.to_owned(),
+                reason: "the operation does not accept a body of this media type".to_owned(),
+            });
+        }
+        Some(chosen) => Some(chosen),
+        None => binding.body_media_type.as_deref(),
+    };
+    let media = match requested {
         Some(media_type) => request_body
             .content
             .iter()
-            .find(|m| &m.media_type == media_type),
+            .find(|m| m.media_type == media_type),
         None => preferred_media_type(&request_body.content),
     };
-    let media_type = binding
-        .body_media_type
-        .as_deref()
+    let media_type = requested
         .or(media.map(|m| m.media_type.as_str()))
         .unwrap_or("application/json");
     let media_type = if media_type.contains('*') {

@@ -1,5 +1,6 @@
 //! Integration tests of `mcp-openapi` (one binary).
 
+mod content_type;
 mod corpus;
 mod fixtures;
 mod handler;
