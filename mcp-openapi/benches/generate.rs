@@ -14,13 +14,21 @@ use std::time::{Duration, Instant};
 use mcp_openapi::OpenApi;
 use serde_json::{Value, json};
 
+/// The `tools/list` result, serialized straight from the tools.
+#[derive(serde::Serialize)]
+struct ToolsList<'a> {
+    tools: Vec<&'a mcp_core::Tool>,
+}
+
 /// Loads, generates and serializes; returns (operations, tools, JSON bytes).
 fn generate(bytes: &[u8]) -> Result<(usize, usize, usize), String> {
     let api = OpenApi::from_slice(bytes).map_err(|e| e.to_string())?;
     let generated = api.generator().generate().map_err(|e| e.to_string())?;
-    let tools: Vec<&mcp_core::Tool> = generated.tools.iter().map(|t| &t.tool).collect();
-    let json = serde_json::to_vec(&json!({ "tools": tools })).map_err(|e| e.to_string())?;
-    Ok((api.routes().len(), tools.len(), json.len()))
+    let list = ToolsList {
+        tools: generated.tools.iter().map(|t| &t.tool).collect(),
+    };
+    let json = serde_json::to_vec(&list).map_err(|e| e.to_string())?;
+    Ok((api.routes().len(), list.tools.len(), json.len()))
 }
 
 /// The median of timing `f` until `budget` is spent (at least 3, at most 31 runs).

@@ -19,7 +19,16 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let documents = documents(root)?;
     let files: Vec<String> = documents.iter().map(|p| p.display().to_string()).collect();
 
-    let ours = bench_lines(root, "mcp-openapi", "generate", &files)?;
+    // One process per document, so its peak RSS is that document's alone.
+    let mut ours = Vec::new();
+    for file in &files {
+        ours.extend(bench_lines(
+            root,
+            "mcp-openapi",
+            "generate",
+            std::slice::from_ref(file),
+        )?);
+    }
     let anchor = anchor_lines(root, &files).unwrap_or_else(|error| {
         eprintln!("xtask bench: rmcp-openapi anchor unavailable: {error}");
         Vec::new()
@@ -150,13 +159,13 @@ fn generation_table(report: &mut String, ours: &[Value], anchor: &[Value]) {
     );
     let _ = writeln!(
         report,
-        "| document | ops | tools | floor ms | ours ms | ours / floor | rmcp-openapi ms | rmcp-openapi / ours | peak RSS MiB |"
+        "| document | ops | tools | floor ms | ours ms | ours / floor | rmcp-openapi ms | rmcp-openapi / ours | peak RSS MiB | peak RSS per tool KiB |"
     );
-    let _ = writeln!(report, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(report, "|---|---|---|---|---|---|---|---|---|---|");
     for line in ours {
         let name = file_name(line);
         if let Some(error) = line.get("error") {
-            let _ = writeln!(report, "| {name} | | | | error: {error} | | | | |");
+            let _ = writeln!(report, "| {name} | | | | error: {error} | | | | | |");
             continue;
         }
         let ours_ns = line["ours_ns"].as_f64().unwrap_or(f64::NAN);
@@ -175,13 +184,20 @@ fn generation_table(report: &mut String, ours: &[Value], anchor: &[Value]) {
         };
         let _ = writeln!(
             report,
-            "| {name} | {} | {} | {} | {} | {} | {anchor_ms} | {anchor_ratio} | {:.0} |",
+            "| {name} | {} | {} | {} | {} | {} | {anchor_ms} | {anchor_ratio} | {:.0} | {} |",
             line["operations"],
             line["tools"],
             floor.map_or_else(|| "(yaml)".to_owned(), ms),
             ms(ours_ns),
             floor.map_or_else(String::new, |f| format!("{:.2}x", ours_ns / f)),
             line["peak_rss_kib"].as_f64().unwrap_or(0.0) / 1024.0,
+            match line["tools"].as_f64() {
+                Some(tools) if tools > 0.0 => format!(
+                    "{:.0}",
+                    line["peak_rss_kib"].as_f64().unwrap_or(0.0) / tools
+                ),
+                _ => String::new(),
+            },
         );
     }
     let _ = writeln!(report);
