@@ -64,7 +64,11 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     let deny_doc_warnings = [("RUSTDOCFLAGS".to_owned(), "-D warnings".to_owned())];
-    cargo(&root, &["doc", "--workspace", "--no-deps"], &deny_doc_warnings)?;
+    cargo(
+        &root,
+        &["doc", "--workspace", "--no-deps"],
+        &deny_doc_warnings,
+    )?;
     cargo(&root, &["test", "--workspace"], &peers.env())?;
     // The benchmarks' smoke mode: each bench binary runs once, nothing timed.
     cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
