@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mcp_core::{
-    CallToolRequest, JsonObject, ResourceDef, ResourceRequest, Tool, ToolCallContext, ToolHandler,
-    resource, resource_template,
+    CallToolRequest, JsonObject, ResourceBuilder, ResourceDef, ResourceRequest, Tool,
+    ToolCallContext, ToolHandler, resource, resource_template,
 };
 use mcp_openapi::{ClientConfig, HttpToolHandler, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
@@ -113,32 +113,30 @@ pub(crate) fn load(
             &generated.name,
             HttpToolHandler::new(generated.route, generated.binding, config.clone()),
         )?;
-        let mut builder = resource(generated.uri, generated.name)
+        let builder = resource(generated.uri, generated.name)
             .description(generated.description)
             .meta_object(generated.meta);
-        if let Some(title) = generated.title {
-            builder = builder.title(title);
-        }
-        if let Some(mime_type) = generated.mime_type {
-            builder = builder.mime_type(mime_type);
-        }
-        resources.push(builder.read(move |request: ResourceRequest| reader.read(request))?);
+        resources.push(served(
+            builder,
+            generated.title,
+            generated.mime_type,
+            reader,
+        )?);
     }
     for generated in generated.resource_templates {
         let reader = HttpReader::new(
             &generated.name,
             HttpToolHandler::new(generated.route, generated.binding, config.clone()),
         )?;
-        let mut builder = resource_template(generated.uri_template, generated.name)
+        let builder = resource_template(generated.uri_template, generated.name)
             .description(generated.description)
             .meta_object(generated.meta);
-        if let Some(title) = generated.title {
-            builder = builder.title(title);
-        }
-        if let Some(mime_type) = generated.mime_type {
-            builder = builder.mime_type(mime_type);
-        }
-        resources.push(builder.read(move |request: ResourceRequest| reader.read(request))?);
+        resources.push(served(
+            builder,
+            generated.title,
+            generated.mime_type,
+            reader,
+        )?);
     }
     let mut source = ToolSource::new(label, tools);
     if let Some(name) = name {
@@ -152,6 +150,22 @@ pub(crate) fn load(
 
 /// Reads a generated resource by calling its GET route with the template
 /// variables as arguments.
+/// A generated resource or template, read through its HTTP call.
+fn served(
+    mut builder: ResourceBuilder,
+    title: Option<String>,
+    mime_type: Option<String>,
+    reader: HttpReader,
+) -> Result<ResourceDef, CliError> {
+    if let Some(title) = title {
+        builder = builder.title(title);
+    }
+    if let Some(mime_type) = mime_type {
+        builder = builder.mime_type(mime_type);
+    }
+    Ok(builder.read(move |request: ResourceRequest| reader.read(request))?)
+}
+
 struct HttpReader {
     handler: HttpToolHandler,
     tool: Arc<Tool>,
