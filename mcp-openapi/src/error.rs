@@ -78,6 +78,15 @@ pub enum SpecError {
         #[source]
         source: mcp_core::ToolError,
     },
+    /// A generated resource was refused by `mcp_core` (bad URI template, bad `_meta` key).
+    #[error("{pointer}: {source}")]
+    Resource {
+        /// The operation.
+        pointer: String,
+        /// The builder's error (boxed: it is large and rare).
+        #[source]
+        source: Box<mcp_core::ResourceError>,
+    },
     /// A route map file or value is malformed.
     #[error("route map: {0}")]
     RouteMap(String),

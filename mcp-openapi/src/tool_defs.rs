@@ -1,11 +1,19 @@
-//! Generated tools with their HTTP handlers: the `ToolDef`s a server hosts.
+//! Generated tools and resources with their HTTP handlers: the `ToolDef`s
+//! and `ResourceDef`s a server hosts.
 
+use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 
-use mcp_core::ToolDef;
+use mcp_core::{
+    CallToolRequest, JsonObject, ResourceBuilder, ResourceDef, ResourceRequest, Tool,
+    ToolCallContext, ToolDef, ToolHandler,
+};
+use serde_json::Value;
 
 use crate::{
-    ClientConfig, Generated, GeneratedTool, HttpToolHandler, SpecError, tolerant_output_schema,
+    ClientConfig, Generated, GeneratedResource, GeneratedResourceTemplate, GeneratedTool,
+    HttpRoute, HttpToolHandler, RequestBinding, SpecError, tolerant_output_schema,
 };
 
 impl GeneratedTool {
@@ -43,5 +51,131 @@ impl Generated {
             .iter()
             .map(|tool| tool.tool_def(config))
             .collect()
+    }
+}
+
+impl Generated {
+    /// Every generated resource and resource template, read by calling its
+    /// GET route through `config` (template variables become the route's
+    /// arguments), in document order: resources first, then templates.
+    pub fn resource_defs<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+    ) -> Result<Vec<ResourceDef<C>>, SpecError> {
+        let resources = self.resources.iter().map(|r: &GeneratedResource| {
+            let builder = mcp_core::resource(r.uri.clone(), r.name.clone());
+            served(
+                builder,
+                &r.name,
+                &r.title,
+                &r.description,
+                &r.mime_type,
+                &r.meta,
+                &r.route,
+                &r.binding,
+                config,
+            )
+        });
+        let templates = self
+            .resource_templates
+            .iter()
+            .map(|t: &GeneratedResourceTemplate| {
+                let builder = mcp_core::resource_template(t.uri_template.clone(), t.name.clone());
+                served(
+                    builder,
+                    &t.name,
+                    &t.title,
+                    &t.description,
+                    &t.mime_type,
+                    &t.meta,
+                    &t.route,
+                    &t.binding,
+                    config,
+                )
+            });
+        resources.chain(templates).collect()
+    }
+}
+
+/// One generated resource or template with its reader.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the shared fields of the two generated kinds"
+)]
+fn served<C: Send + Sync + 'static>(
+    mut builder: ResourceBuilder,
+    name: &str,
+    title: &Option<String>,
+    description: &str,
+    mime_type: &Option<String>,
+    meta: &JsonObject,
+    route: &Arc<HttpRoute>,
+    binding: &RequestBinding,
+    config: &Arc<ClientConfig>,
+) -> Result<ResourceDef<C>, SpecError> {
+    let refused = |source| SpecError::Resource {
+        pointer: route.pointer.clone(),
+        source: Box::new(source),
+    };
+    builder = builder.description(description).meta_object(meta.clone());
+    if let Some(title) = title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(mime_type) = mime_type {
+        builder = builder.mime_type(mime_type.clone());
+    }
+    let handler = HttpToolHandler::new(route.clone(), binding.clone(), config.clone());
+    let reader = HttpReader::new(name, handler).map_err(|source| SpecError::Tool {
+        pointer: route.pointer.clone(),
+        source,
+    })?;
+    builder
+        .read(move |request: ResourceRequest<C>| reader.read(request.variables()))
+        .map_err(refused)
+}
+
+/// Reads a generated resource by calling its GET route, the template
+/// variables as arguments.
+struct HttpReader {
+    handler: HttpToolHandler,
+    tool: Arc<Tool>,
+}
+
+impl HttpReader {
+    fn new(name: &str, handler: HttpToolHandler) -> Result<Self, mcp_core::ToolError> {
+        // Template variables arrive as strings: the route binding converts them.
+        let tool =
+            mcp_core::tool(name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")).build()?;
+        Ok(Self {
+            handler,
+            tool: Arc::new(tool),
+        })
+    }
+
+    fn read(
+        &self,
+        variables: &BTreeMap<String, String>,
+    ) -> impl Future<Output = Result<String, String>> + Send + use<> {
+        let arguments: JsonObject = variables
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+            .collect();
+        let call = CallToolRequest::new(self.tool.name.clone(), Some(arguments));
+        let result = ToolHandler::<()>::call(
+            &self.handler,
+            ToolCallContext::new(call, self.tool.clone(), Arc::new(())),
+        );
+        async move {
+            let result = result.await;
+            let text = match &result.structured_content {
+                Some(value) if result.content.is_empty() => value.to_string(),
+                _ => result.text_content(),
+            };
+            if result.is_error() {
+                Err(text)
+            } else {
+                Ok(text)
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ mod prism;
 mod recorder;
 mod request;
 mod request_snapshots;
+mod resource_defs;
 mod sample_args;
 mod security;
 mod snapshots;

@@ -3,13 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use mcp_core::{
-    CallToolRequest, JsonObject, ResourceBuilder, ResourceDef, ResourceRequest, Tool,
-    ToolCallContext, ToolHandler, resource, resource_template,
-};
-use mcp_openapi::{ClientConfig, HttpToolHandler, OpenApi, SecuritySchemes, route_maps_from_path};
+use mcp_core::ResourceDef;
+use mcp_openapi::{ClientConfig, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
-use serde_json::Value;
 
 use super::CliError;
 use super::args::SpecArgs;
@@ -107,37 +103,9 @@ pub(crate) fn load(
     let config = Arc::new(config.build().map_err(CliError::Client)?);
 
     let tools = generated.tool_defs(&config).map_err(spec_error(label))?;
-    let mut resources = Vec::new();
-    for generated in generated.resources {
-        let reader = HttpReader::new(
-            &generated.name,
-            HttpToolHandler::new(generated.route, generated.binding, config.clone()),
-        )?;
-        let builder = resource(generated.uri, generated.name)
-            .description(generated.description)
-            .meta_object(generated.meta);
-        resources.push(served(
-            builder,
-            generated.title,
-            generated.mime_type,
-            reader,
-        )?);
-    }
-    for generated in generated.resource_templates {
-        let reader = HttpReader::new(
-            &generated.name,
-            HttpToolHandler::new(generated.route, generated.binding, config.clone()),
-        )?;
-        let builder = resource_template(generated.uri_template, generated.name)
-            .description(generated.description)
-            .meta_object(generated.meta);
-        resources.push(served(
-            builder,
-            generated.title,
-            generated.mime_type,
-            reader,
-        )?);
-    }
+    let resources = generated
+        .resource_defs(&config)
+        .map_err(spec_error(label))?;
     let mut source = ToolSource::new(label, tools);
     if let Some(name) = name {
         source = source.prefix(format!("{name}_"));
@@ -146,69 +114,6 @@ pub(crate) fn load(
         tools: source,
         resources,
     })
-}
-
-/// Reads a generated resource by calling its GET route with the template
-/// variables as arguments.
-/// A generated resource or template, read through its HTTP call.
-fn served(
-    mut builder: ResourceBuilder,
-    title: Option<String>,
-    mime_type: Option<String>,
-    reader: HttpReader,
-) -> Result<ResourceDef, CliError> {
-    if let Some(title) = title {
-        builder = builder.title(title);
-    }
-    if let Some(mime_type) = mime_type {
-        builder = builder.mime_type(mime_type);
-    }
-    Ok(builder.read(move |request: ResourceRequest| reader.read(request))?)
-}
-
-struct HttpReader {
-    handler: HttpToolHandler,
-    tool: Arc<Tool>,
-}
-
-impl HttpReader {
-    fn new(name: &str, handler: HttpToolHandler) -> Result<Self, CliError> {
-        // Template variables arrive as strings: the route binding converts them.
-        let tool =
-            mcp_core::tool(name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")).build()?;
-        Ok(Self {
-            handler,
-            tool: Arc::new(tool),
-        })
-    }
-
-    fn read(
-        &self,
-        request: ResourceRequest,
-    ) -> impl Future<Output = Result<String, String>> + Send + use<> {
-        let arguments: JsonObject = request
-            .variables()
-            .iter()
-            .map(|(name, value)| (name.clone(), Value::String(value.clone())))
-            .collect();
-        let call = CallToolRequest::new(self.tool.name.clone(), Some(arguments));
-        let result = ToolHandler::<()>::call(
-            &self.handler,
-            ToolCallContext::new(call, self.tool.clone(), Arc::new(())),
-        );
-        async move {
-            let result = result.await;
-            let text = match &result.structured_content {
-                Some(value) if result.content.is_empty() => value.to_string(),
-                _ => result.text_content(),
-            };
-            if result.is_error() {
-                Err(text)
-            } else {
-                Ok(text)
-            }
-        }
-    }
 }
 
 /// Prints the routes of the document at `path`, one JSON line each.
