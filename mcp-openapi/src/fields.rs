@@ -136,3 +136,39 @@ pub(crate) fn extensions(object: &Map<String, Value>) -> Map<String, Value> {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
+
+/// The parts of an operation's route that Swagger 2.0 and OpenAPI 3.x read
+/// differently; [`route`] adds the fields both read the same way.
+pub(crate) struct RouteParts {
+    pub(crate) method: HttpMethod,
+    pub(crate) path: String,
+    pub(crate) pointer: String,
+    pub(crate) parameters: Vec<ParameterInfo>,
+    pub(crate) request_body: Option<RequestBodyInfo>,
+    pub(crate) responses: Vec<ResponseInfo>,
+    pub(crate) security: Vec<SecurityRequirement>,
+    pub(crate) servers: Vec<ServerInfo>,
+}
+
+/// The route of the operation object `object`.
+pub(crate) fn route(object: &Map<String, Value>, parts: RouteParts) -> HttpRoute {
+    HttpRoute {
+        method: parts.method,
+        path: parts.path,
+        pointer: parts.pointer,
+        operation_id: text(object, "operationId"),
+        summary: text(object, "summary"),
+        description: text(object, "description"),
+        tags: strings(object.get("tags")),
+        deprecated: object
+            .get("deprecated")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        parameters: parts.parameters,
+        request_body: parts.request_body,
+        responses: parts.responses,
+        security: parts.security,
+        servers: parts.servers,
+        extensions: extensions(object),
+    }
+}

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Warning, child};
 use crate::fields::{
-    describe, encoding, extensions, merge_parameter, missing, parse_style, pick, server, strings,
-    text,
+    RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
+    strings,
 };
 use crate::ir::*;
 use crate::refs::Target;
@@ -174,25 +174,19 @@ impl RouteCx<'_> {
             None => None,
         };
         let responses = self.responses(&op)?;
-        Ok(HttpRoute {
-            method,
-            path: item.path.to_owned(),
-            pointer: pointer.to_owned(),
-            operation_id: text(object, "operationId"),
-            summary: text(object, "summary"),
-            description: text(object, "description"),
-            tags: strings(object.get("tags")),
-            deprecated: object
-                .get("deprecated")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            parameters,
-            request_body,
-            responses,
-            security: self.security(object),
-            servers: self.servers(object, item.target.value()),
-            extensions: extensions(object),
-        })
+        Ok(route(
+            object,
+            RouteParts {
+                method,
+                path: item.path.to_owned(),
+                pointer: pointer.to_owned(),
+                parameters,
+                request_body,
+                responses,
+                security: self.security(object),
+                servers: self.servers(object, item.target.value()),
+            },
+        ))
     }
 
     fn parameter(

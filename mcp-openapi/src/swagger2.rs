@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::SpecError;
-use crate::fields::{describe, extensions, merge_parameter, missing, strings, text};
+use crate::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
 use crate::ir::*;
 use crate::routes::{PathItem, RouteCx};
 use crate::schema::Loc;
@@ -121,25 +121,19 @@ impl RouteCx<'_> {
                 });
             }
         }
-        Ok(HttpRoute {
-            method,
-            path: item.path.to_owned(),
-            pointer: pointer.to_owned(),
-            operation_id: text(object, "operationId"),
-            summary: text(object, "summary"),
-            description: text(object, "description"),
-            tags: strings(object.get("tags")),
-            deprecated: object
-                .get("deprecated")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            parameters,
-            request_body,
-            responses,
-            security: self.security(object),
-            servers: swagger_servers(&root),
-            extensions: extensions(object),
-        })
+        Ok(route(
+            object,
+            RouteParts {
+                method,
+                path: item.path.to_owned(),
+                pointer: pointer.to_owned(),
+                parameters,
+                request_body,
+                responses,
+                security: self.security(object),
+                servers: swagger_servers(&root),
+            },
+        ))
     }
 
     fn swagger_parameter(
