@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Icon, Meta};
+use crate::{Meta, Resource};
 
 /// One content block (`ContentBlock` of the MCP specification).
 ///
@@ -24,8 +24,9 @@ pub enum Content {
     Image(MediaContent),
     /// Base64-encoded audio.
     Audio(MediaContent),
-    /// A link to a resource the client may read.
-    ResourceLink(ResourceLink),
+    /// A link to a resource the client may read (`ResourceLink`: a
+    /// [`Resource`] with `"type": "resource_link"`).
+    ResourceLink(Resource),
     /// A resource embedded in the result.
     Resource(EmbeddedResource),
 }
@@ -108,38 +109,6 @@ impl MediaContent {
             meta: Meta::new(),
         }
     }
-}
-
-/// A link to a resource.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ResourceLink {
-    /// The resource's URI.
-    pub uri: String,
-    /// The resource's programmatic name.
-    pub name: String,
-    /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What the resource is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The resource's MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// The size in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    /// Icons.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub icons: Vec<Icon>,
-    /// Audience and priority hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
 }
 
 /// A resource embedded in a result.

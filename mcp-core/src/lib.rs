@@ -81,8 +81,7 @@ pub use mcp_macros::{prompt, resource, tool, toolbox};
 pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
 pub use content::{
-    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, Role,
-    TextContent,
+    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, Role, TextContent,
 };
 pub use context::{
     BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext,

@@ -68,3 +68,20 @@ fn results_serialize_every_content_kind() {
     let back: CallToolResult = serde_json::from_value(wire).unwrap();
     assert_eq!(back, result);
 }
+
+#[test]
+fn a_resource_link_is_a_resource_with_its_type_tag() {
+    let wire = json!({
+        "type": "resource_link",
+        "uri": "file:///a.txt",
+        "name": "a",
+        "mimeType": "text/plain",
+        "size": 3
+    });
+    let content: Content = serde_json::from_value(wire.clone()).unwrap();
+    match &content {
+        Content::ResourceLink(resource) => assert_eq!(resource.size, Some(3)),
+        other => panic!("expected a resource link, got {other:?}"),
+    }
+    assert_eq!(serde_json::to_value(&content).unwrap(), wire);
+}
