@@ -8,9 +8,8 @@ use std::sync::Arc;
 use mcp_core::{Tool, ToolAnnotations};
 use serde_json::{Map, Value};
 
-use crate::defs::DefCopier;
 use crate::error::Warning;
-use crate::lower::{apply_profile, lower};
+use crate::lower::{Lowering, lower};
 use crate::names::{Names, base_name, sanitize};
 use crate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
 use crate::route_map::{McpType, RouteMap, RouteMapFn, classify};
@@ -221,7 +220,7 @@ impl<'a> Generator<'a> {
             warnings: self.api.warnings().to_vec(),
             ..Generated::default()
         };
-        let mut copier = DefCopier::new(&self.api.registry, self.profile, self.inline_cycle_depth);
+        let mut lowering = Lowering::new(&self.api.registry, self.profile, self.inline_cycle_depth);
         let mut names = Names::default();
         for name in self.mcp_names.values() {
             names.take(name);
@@ -239,11 +238,16 @@ impl<'a> Generator<'a> {
                     Ok(())
                 }
                 McpType::Tool => self
-                    .tool(route, &tags, &mut copier, &mut names)
+                    .tool(route, &tags, &mut lowering, &mut names)
                     .map(|t| out.tools.push(t)),
-                McpType::Resource | McpType::ResourceTemplate => {
-                    self.resource_or_template(route, kind, &tags, &mut copier, &mut names, &mut out)
-                }
+                McpType::Resource | McpType::ResourceTemplate => self.resource_or_template(
+                    route,
+                    kind,
+                    &tags,
+                    &mut lowering,
+                    &mut names,
+                    &mut out,
+                ),
             };
             if let Err(error) = result {
                 if self.strict {
@@ -271,10 +275,10 @@ impl<'a> Generator<'a> {
         &self,
         route: &Arc<HttpRoute>,
         tags: &BTreeSet<String>,
-        copier: &mut DefCopier<'_>,
+        lowering: &mut Lowering<'_>,
         names: &mut Names,
     ) -> Result<GeneratedTool, SpecError> {
-        let lowered = lower(route, copier)?;
+        let lowered = lower(route, lowering)?;
         let custom = self.customization(
             route,
             names,
@@ -298,10 +302,8 @@ impl<'a> Generator<'a> {
         // `"type": "object"` by construction) are moved in afterwards rather
         // than cloned by `build`: they are most of the work on large documents.
         let mut tool = builder.build().map_err(tool_error)?;
-        tool.input_schema = Arc::new(apply_profile(lowered.input_schema, self.profile));
-        tool.output_schema = lowered
-            .output_schema
-            .map(|output| Arc::new(apply_profile(output, self.profile)));
+        tool.input_schema = lowered.input_schema;
+        tool.output_schema = lowered.output_schema;
         Ok(GeneratedTool {
             tool,
             route: route.clone(),
@@ -353,7 +355,7 @@ impl<'a> Generator<'a> {
         route: &Arc<HttpRoute>,
         kind: McpType,
         tags: &BTreeSet<String>,
-        copier: &mut DefCopier<'_>,
+        lowering: &mut Lowering<'_>,
         names: &mut Names,
         out: &mut Generated,
     ) -> Result<(), SpecError> {
@@ -362,14 +364,14 @@ impl<'a> Generator<'a> {
                 &route.pointer,
                 "only GET routes can be resources; made a tool instead",
             ));
-            out.tools.push(self.tool(route, tags, copier, names)?);
+            out.tools.push(self.tool(route, tags, lowering, names)?);
             return Ok(());
         }
         let has_path_params = route
             .parameters
             .iter()
             .any(|p| p.location == crate::ParameterLocation::Path);
-        let lowered = lower(route, copier)?;
+        let lowered = lower(route, lowering)?;
         let custom = self.customization(
             route,
             names,
