@@ -82,14 +82,14 @@ impl OpenApi {
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
         let path = path.as_ref();
-        let value = crate::parse::parse_path(path)?;
+        let value = crate::parse::parse_document_path(path)?;
         Self::load(value, Some(path.to_owned()), options)
     }
 
     /// Loads a document held in bytes (JSON or YAML by content).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
         Self::load(
-            crate::parse::parse_slice(bytes)?,
+            crate::parse::parse_document(bytes)?,
             None,
             &LoadOptions::default(),
         )
@@ -138,7 +138,10 @@ impl OpenApi {
         self.version
     }
 
-    /// The document as parsed.
+    /// The document as loaded. Loaded from bytes or a file, it lacks the
+    /// parts generation never reads, skipped while parsing: named examples
+    /// (`components.examples`) and webhooks (`webhooks`, `x-webhooks`).
+    /// [`parse_slice`](crate::parse_slice) gives the whole document.
     pub fn document(&self) -> &Value {
         &self.document
     }

@@ -2,9 +2,11 @@
 
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::SpecError;
+use crate::lean::LeanDocument;
 
 /// The flavour of a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -80,6 +82,16 @@ pub(crate) fn kind(value: &Value) -> &'static str {
 /// Parses a document: JSON when the first significant byte is `{` or `[`,
 /// YAML otherwise (YAML is also tried when such JSON fails to parse).
 pub fn parse_slice(bytes: &[u8]) -> Result<Value, SpecError> {
+    parse_as(bytes)
+}
+
+/// Parses a document root for loading: the same value as [`parse_slice`]
+/// without the parts generation never reads (see the `lean` module).
+pub(crate) fn parse_document(bytes: &[u8]) -> Result<Value, SpecError> {
+    parse_as::<LeanDocument>(bytes).map(|lean| lean.0)
+}
+
+fn parse_as<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SpecError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
     if matches!(first, Some(b'{' | b'[')) {
@@ -101,14 +113,22 @@ pub fn parse_str(text: &str) -> Result<Value, SpecError> {
 
 /// Reads and parses a file (JSON or YAML, by content).
 pub fn parse_path(path: &Path) -> Result<Value, SpecError> {
-    let bytes = std::fs::read(path).map_err(|source| SpecError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    parse_slice(&bytes)
+    parse_slice(&read(path)?)
 }
 
-fn parse_yaml(bytes: &[u8]) -> Result<Value, SpecError> {
+/// Reads and parses a document file for loading (see [`parse_document`]).
+pub(crate) fn parse_document_path(path: &Path) -> Result<Value, SpecError> {
+    parse_document(&read(path)?)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, SpecError> {
+    std::fs::read(path).map_err(|source| SpecError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn parse_yaml<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SpecError> {
     let mut options = serde_saphyr::options::Options::default();
     // Real documents are large (OpenAI's is 3 MB of YAML): scale the node and
     // event budgets with the input, keep the other protections.
@@ -116,7 +136,7 @@ fn parse_yaml(bytes: &[u8]) -> Result<Value, SpecError> {
         budget.max_nodes = budget.max_nodes.max(bytes.len());
         budget.max_events = budget.max_events.max(bytes.len().saturating_mul(2));
     }
-    let value: Value = serde_saphyr::from_slice_with_options(bytes, options).map_err(|error| {
+    let value: T = serde_saphyr::from_slice_with_options(bytes, options).map_err(|error| {
         SpecError::Syntax {
             format: "YAML",
             message: error.to_string(),
