@@ -31,17 +31,26 @@ fn generate(bytes: &[u8]) -> Result<(usize, usize, usize), String> {
     Ok((api.routes().len(), list.tools.len(), json.len()))
 }
 
-/// The median of timing `f` until `budget` is spent (at least 3, at most 31 runs).
-fn median(budget: Duration, mut f: impl FnMut()) -> Duration {
-    let mut times = Vec::new();
+/// Medians of timing `a` and `b` in alternation until `budget` is spent (at
+/// least 3, at most 31 rounds each): the machine is shared, and alternating
+/// exposes both to the same drift, so their ratio is steadier than that of
+/// two separate blocks.
+fn medians(budget: Duration, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
     let started = Instant::now();
-    while times.len() < 3 || (started.elapsed() < budget && times.len() < 31) {
+    while times_a.len() < 3 || (started.elapsed() < budget && times_a.len() < 31) {
         let start = Instant::now();
-        f();
-        times.push(start.elapsed());
+        a();
+        times_a.push(start.elapsed());
+        let start = Instant::now();
+        b();
+        times_b.push(start.elapsed());
     }
-    times.sort();
-    times[times.len() / 2]
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    (median(times_a), median(times_b))
 }
 
 fn peak_rss_kib() -> Option<u64> {
@@ -63,16 +72,14 @@ fn measure(path: &Path, budget: Duration) -> Value {
     // The floor: the same bytes parsed to a `Value` by the parser the
     // document needs (serde_json for JSON, serde-saphyr for YAML).
     let is_json = serde_json::from_slice::<Value>(&bytes).is_ok();
-    let floor = if is_json {
-        median(budget, || {
-            drop(black_box(serde_json::from_slice::<Value>(&bytes)))
-        })
-    } else {
-        median(budget, || {
-            drop(black_box(serde_saphyr::from_slice::<Value>(&bytes)))
-        })
+    let floor = || {
+        if is_json {
+            drop(black_box(serde_json::from_slice::<Value>(&bytes)));
+        } else {
+            drop(black_box(serde_saphyr::from_slice::<Value>(&bytes)));
+        }
     };
-    let ours = median(budget, || drop(black_box(generate(&bytes))));
+    let (floor, ours) = medians(budget, floor, || drop(black_box(generate(&bytes))));
     json!({
         "file": file,
         "bytes": bytes.len(),

@@ -74,10 +74,12 @@ pub(crate) fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
         return Some(root);
     }
     let mut current = root;
+    // One buffer for the tokens that need unescaping (`~1` is in every path).
+    let mut unescaped = String::new();
     for token in pointer.strip_prefix('/')?.split('/') {
-        let unescaped;
         let token = if token.contains('~') {
-            unescaped = token.replace("~1", "/").replace("~0", "~");
+            unescaped.clear();
+            unescape_into(&mut unescaped, token);
             unescaped.as_str()
         } else {
             token
@@ -89,6 +91,26 @@ pub(crate) fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
         };
     }
     Some(current)
+}
+
+/// Appends a pointer token with `~1` and `~0` unescaped, in one pass.
+fn unescape_into(out: &mut String, token: &str) {
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('1') => out.push('/'),
+            Some('0') => out.push('~'),
+            Some(other) => {
+                out.push('~');
+                out.push(other);
+            }
+            None => out.push('~'),
+        }
+    }
 }
 
 impl Documents {
@@ -192,11 +214,18 @@ impl Documents {
             };
             first = false;
             let reference = reference.to_owned();
-            let at = format!("{}#{}", self.doc_name(target.doc), target.pointer);
-            target = Target {
-                meta,
-                ..self.resolve(target.doc, &reference, &at)?
-            };
+            // Where the `$ref` is written, rendered only for an error.
+            let resolved = self.resolve(target.doc, &reference, "").map_err(|error| match error {
+                SpecError::Ref {
+                    reference, reason, ..
+                } => SpecError::Ref {
+                    pointer: format!("{}#{}", self.doc_name(target.doc), target.pointer),
+                    reference,
+                    reason,
+                },
+                other => other,
+            })?;
+            target = Target { meta, ..resolved };
         }
         Err(SpecError::Ref {
             pointer: format!("#{pointer}"),
@@ -286,26 +315,9 @@ fn normalize_path(path: &Path) -> PathBuf {
 
 /// Decodes `%XX` escapes (pointers in URI fragments may be percent-encoded).
 pub(crate) fn percent_decode(text: &str) -> String {
-    if !text.contains('%') {
-        return text.to_owned();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]

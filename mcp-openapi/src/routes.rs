@@ -87,7 +87,8 @@ impl RouteCx<'_> {
                     continue;
                 }
             };
-            if !item.target.value().is_object() {
+            let item_value = item.target.value();
+            if !item_value.is_object() {
                 self.skip(
                     &item.pointer,
                     SpecError::invalid(&item.pointer, "a path item must be an object"),
@@ -95,7 +96,7 @@ impl RouteCx<'_> {
                 continue;
             }
             for (key, method) in METHODS {
-                if item.target.value().get(*key).is_none() {
+                if item_value.get(*key).is_none() {
                     continue;
                 }
                 if *method == HttpMethod::Query && self.version < SpecVersion::V3_2 {
@@ -112,7 +113,7 @@ impl RouteCx<'_> {
                     Err(error) => self.skip(&op_pointer, error)?,
                 }
             }
-            if let Some(Value::Object(more)) = item.target.value().get("additionalOperations") {
+            if let Some(Value::Object(more)) = item_value.get("additionalOperations") {
                 for method in more.keys() {
                     let pointer = child(&child(&item.pointer, "additionalOperations"), method);
                     let error =
