@@ -14,9 +14,9 @@ use crate::schema::DefRegistry;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Mode {
     /// Tool input: `readOnly` properties are left out.
-    Input,
+    Input = 0,
     /// Tool output: `writeOnly` properties are left out.
-    Output,
+    Output = 1,
 }
 
 impl Mode {
@@ -60,7 +60,8 @@ pub(crate) struct DefCopier<'a> {
     registry: &'a DefRegistry,
     profile: SchemaProfile,
     cycle_depth: usize,
-    prepared: HashMap<(String, Mode), Prepared<'a>>,
+    /// Prepared definitions by name, one map per mode (looked up by `&str`).
+    prepared: [HashMap<String, Prepared<'a>>; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
 }
@@ -79,7 +80,7 @@ impl<'a> DefCopier<'a> {
             registry,
             profile,
             cycle_depth,
-            prepared: HashMap::new(),
+            prepared: [HashMap::new(), HashMap::new()],
             budget: INLINE_BUDGET,
         }
     }
@@ -265,8 +266,8 @@ impl<'a> DefCopier<'a> {
     }
 
     fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared<'a> {
-        let key = (name.to_owned(), mode);
-        if !self.prepared.contains_key(&key) {
+        let index = mode as usize;
+        if !self.prepared[index].contains_key(name) {
             let registry: &'a DefRegistry = self.registry;
             let prepared = match registry.defs.get(name) {
                 None => Prepared {
@@ -293,9 +294,9 @@ impl<'a> DefCopier<'a> {
                     }
                 },
             };
-            self.prepared.insert(key.clone(), prepared);
+            self.prepared[index].insert(name.to_owned(), prepared);
         }
-        &self.prepared[&key]
+        &self.prepared[index][name]
     }
 
     /// Completes a root schema for the profile: `$defs` with exactly the

@@ -217,6 +217,7 @@ impl<'a> Generator<'a> {
     /// Runs the generation.
     pub fn generate(&self) -> Result<Generated, SpecError> {
         let mut out = Generated {
+            tools: Vec::with_capacity(self.api.routes().len()),
             warnings: self.api.warnings().to_vec(),
             ..Generated::default()
         };
