@@ -215,16 +215,18 @@ impl Documents {
             first = false;
             let reference = reference.to_owned();
             // Where the `$ref` is written, rendered only for an error.
-            let resolved = self.resolve(target.doc, &reference, "").map_err(|error| match error {
-                SpecError::Ref {
-                    reference, reason, ..
-                } => SpecError::Ref {
-                    pointer: format!("{}#{}", self.doc_name(target.doc), target.pointer),
-                    reference,
-                    reason,
-                },
-                other => other,
-            })?;
+            let resolved =
+                self.resolve(target.doc, &reference, "")
+                    .map_err(|error| match error {
+                        SpecError::Ref {
+                            reference, reason, ..
+                        } => SpecError::Ref {
+                            pointer: format!("{}#{}", self.doc_name(target.doc), target.pointer),
+                            reference,
+                            reason,
+                        },
+                        other => other,
+                    })?;
             target = Target { meta, ..resolved };
         }
         Err(SpecError::Ref {
