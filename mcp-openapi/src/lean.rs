@@ -169,6 +169,18 @@ mod tests {
     }
 
     #[test]
+    fn yaml_is_read_lean_and_aliases_into_skipped_parts_resolve() {
+        let text = "openapi: 3.1.0\n\
+                    components:\n  examples:\n    e: &shared {value: 1}\n  schemas: {S: {type: string}}\n\
+                    webhooks: {w: {post: {}}}\n\
+                    paths:\n  /a: {x-copy: *shared}\n";
+        let value = crate::parse::parse_document(text.as_bytes()).unwrap();
+        assert_eq!(value["paths"]["/a"]["x-copy"], json!({"value": 1}));
+        assert_eq!(value["components"], json!({"schemas": {"S": {"type": "string"}}}));
+        assert!(value.get("webhooks").is_none());
+    }
+
+    #[test]
     fn a_root_that_is_not_an_object_is_an_error() {
         let error = serde_json::from_str::<LeanDocument>("[1]").err().unwrap();
         assert!(error.to_string().contains("an OpenAPI document"), "{error}");
