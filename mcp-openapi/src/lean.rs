@@ -176,7 +176,10 @@ mod tests {
                     paths:\n  /a: {x-copy: *shared}\n";
         let value = crate::parse::parse_document(text.as_bytes()).unwrap();
         assert_eq!(value["paths"]["/a"]["x-copy"], json!({"value": 1}));
-        assert_eq!(value["components"], json!({"schemas": {"S": {"type": "string"}}}));
+        assert_eq!(
+            value["components"],
+            json!({"schemas": {"S": {"type": "string"}}})
+        );
         assert!(value.get("webhooks").is_none());
     }
 

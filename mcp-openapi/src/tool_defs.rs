@@ -1,7 +1,7 @@
 //! Generated tools and resources with their HTTP handlers: the `ToolDef`s
 //! and `ResourceDef`s a server hosts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -28,16 +28,41 @@ impl GeneratedTool {
         &self,
         config: &Arc<ClientConfig>,
     ) -> Result<ToolDef<C>, SpecError> {
+        self.tool_def_sharing(config, &mut TolerantSchemas::default())
+    }
+
+    fn tool_def_sharing<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+        tolerant: &mut TolerantSchemas,
+    ) -> Result<ToolDef<C>, SpecError> {
         let handler =
             HttpToolHandler::new(self.route.clone(), self.binding.clone(), config.clone());
         let mut tool = self.tool.clone();
         if let Some(declared) = &tool.output_schema {
-            tool.output_schema = Some(Arc::new(tolerant_output_schema(declared)));
+            tool.output_schema = Some(tolerant.of(declared));
         }
         ToolDef::new(tool, handler).map_err(|source| SpecError::Tool {
             pointer: self.route.pointer.clone(),
             source,
         })
+    }
+}
+
+/// Tolerant output schemas by the address of the declared schema they wrap:
+/// generated tools that share an output schema share its tolerant form too.
+#[derive(Default)]
+struct TolerantSchemas(HashMap<usize, Arc<JsonObject>>);
+
+impl TolerantSchemas {
+    fn of(&mut self, declared: &Arc<JsonObject>) -> Arc<JsonObject> {
+        // The address identifies the schema while `declared` lives (the
+        // generated tools hold it for the whole `tool_defs` call).
+        let address = Arc::as_ptr(declared) as usize;
+        self.0
+            .entry(address)
+            .or_insert_with(|| Arc::new(tolerant_output_schema(declared)))
+            .clone()
     }
 }
 
@@ -47,9 +72,10 @@ impl Generated {
         &self,
         config: &Arc<ClientConfig>,
     ) -> Result<Vec<ToolDef<C>>, SpecError> {
+        let mut tolerant = TolerantSchemas::default();
         self.tools
             .iter()
-            .map(|tool| tool.tool_def(config))
+            .map(|tool| tool.tool_def_sharing(config, &mut tolerant))
             .collect()
     }
 }

@@ -591,3 +591,48 @@ fn self_referencing_all_of_does_not_recurse_forever() {
         );
     }
 }
+
+#[test]
+fn routes_answering_the_same_schema_share_one_output_schema() {
+    let api: OpenApi = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /pets/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}}
+    put:
+      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+      responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}}
+  /pets:
+    get:
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}}}}}
+components:
+  schemas:
+    Pet: {type: object, properties: {name: {type: string}, id: {type: integer, readOnly: true}}}
+"##
+    .parse()
+    .unwrap();
+    let generated = api.generator().generate().unwrap();
+    let outputs: Vec<&std::sync::Arc<mcp_core::JsonObject>> = generated
+        .tools
+        .iter()
+        .map(|t| t.tool.output_schema.as_ref().expect("an output schema"))
+        .collect();
+    // Same source schema: one value; a different one (the array): its own.
+    assert!(std::sync::Arc::ptr_eq(outputs[0], outputs[1]));
+    assert!(!std::sync::Arc::ptr_eq(outputs[0], outputs[2]));
+    assert_eq!(outputs[2]["properties"]["result"]["type"], "array");
+    // Serving keeps the sharing: one tolerant schema for both.
+    let config = std::sync::Arc::new(
+        mcp_openapi::ClientConfig::builder()
+            .base_url("http://127.0.0.1:9")
+            .build()
+            .unwrap(),
+    );
+    let defs = generated.tool_defs::<()>(&config).unwrap();
+    let served = |i: usize| defs[i].tool().output_schema.clone().unwrap();
+    assert!(std::sync::Arc::ptr_eq(&served(0), &served(1)));
+    assert_eq!(*served(0), mcp_openapi::tolerant_output_schema(outputs[0]));
+}
