@@ -108,11 +108,12 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
             let http = server
                 .bind_http(args.serving.bind, http_config(&args.serving))
                 .await?;
-            println!("MCP endpoint (Streamable HTTP):");
-            println!("{}", http.url());
-            for note in &notes {
-                println!("{note}");
-            }
+            let mut banner = vec![
+                "MCP endpoint (Streamable HTTP):".to_owned(),
+                http.url().to_string(),
+            ];
+            banner.extend(notes);
+            super::run::announce(&banner);
             http.run().await?;
         }
         Transport::Stdio => {

@@ -24,6 +24,20 @@ pub(crate) fn http_config(args: &TransportArgs) -> HttpConfig {
     config
 }
 
+/// Prints the lines that tell where the server listens. A closed or broken
+/// stdout (`mcp-server demo | head -3`) must not stop the server it
+/// announces: the failure is logged and serving goes on.
+pub(crate) fn announce<S: AsRef<str>>(lines: &[S]) {
+    let mut out = std::io::stdout().lock();
+    let written = lines
+        .iter()
+        .try_for_each(|line| writeln!(out, "{}", line.as_ref()))
+        .and_then(|()| out.flush());
+    if let Err(error) = written {
+        tracing::warn!("cannot print where the server listens: {error}");
+    }
+}
+
 /// A server of the loaded documents' tools and resources.
 fn server_of(loaded: Vec<openapi::Loaded>, page_size: usize) -> Result<Server, CliError> {
     let mut builder = Server::builder().page_size(page_size);
@@ -48,7 +62,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                     let http = server
                         .bind_http(args.serving.bind, http_config(&args.serving))
                         .await?;
-                    println!("{}", http.url());
+                    announce(&[http.url().to_string()]);
                     http.run().await?;
                 }
             }

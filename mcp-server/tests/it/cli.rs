@@ -128,6 +128,45 @@ fn demo_prints_the_endpoint_on_its_own_line_and_stops_on_sigterm() {
 }
 
 #[test]
+fn a_closed_stdout_does_not_stop_the_demo() {
+    // A port that was free a moment ago: the banner that would name it goes nowhere.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args(["demo", "--bind", &format!("127.0.0.1:{port}")])
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the demo starts");
+    // Closing the read end makes every write to stdout fail (`| head -0`).
+    drop(child.stdout.take());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Some(status) = child.try_wait().expect("pollable") {
+            panic!("the demo exited with {status} before serving");
+        }
+        assert!(Instant::now() < deadline, "the demo never listened");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().expect("pollable").is_none(),
+        "the demo stopped once its banner could not be printed"
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("the demo exits");
+    assert!(status.success(), "the demo exited with {status} on SIGTERM");
+}
+
+#[test]
 fn tools_prints_what_tools_list_returns() {
     let output = mcp_server(&["tools", "--openapi", PETSTORE]);
     assert!(
