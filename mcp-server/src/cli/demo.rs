@@ -113,8 +113,9 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
                 http.url().to_string(),
             ];
             banner.extend(notes);
+            let running = http.run();
             super::run::announce(&banner);
-            http.run().await?;
+            running.await?;
         }
         Transport::Stdio => {
             for note in &notes {

@@ -62,8 +62,10 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                     let http = server
                         .bind_http(args.serving.bind, http_config(&args.serving))
                         .await?;
-                    announce(&[http.url().to_string()]);
-                    http.run().await?;
+                    let url = http.url();
+                    let running = http.run();
+                    announce(&[url]);
+                    running.await?;
                 }
             }
             Ok(())

@@ -126,8 +126,13 @@ impl HttpServer {
 
     /// Serves until SIGINT or SIGTERM, then stops accepting connections and
     /// lets in-flight calls finish (up to [`HttpConfig::shutdown_grace`]).
-    pub async fn run(self) -> Result<(), ServeError> {
-        self.run_until(super::shutdown::signal()).await
+    ///
+    /// The signal handlers are installed by this call (on Unix), before the
+    /// returned future is awaited: a URL printed in between cannot race a
+    /// SIGTERM sent by whoever read it. Call it inside a Tokio runtime.
+    pub fn run(self) -> impl Future<Output = Result<(), ServeError>> + Send {
+        let shutdown = super::shutdown::signal();
+        self.run_until(shutdown)
     }
 
     /// Serves until `shutdown` completes, then shuts down gracefully as
