@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::error::Warning;
+use crate::lazy_schemas::ParsedDocument;
 use crate::refs::{Documents, RemoteRefs};
 use crate::routes::RouteCx;
 use crate::schema::{Converter, DefRegistry};
@@ -82,13 +83,13 @@ impl OpenApi {
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
         let path = path.as_ref();
-        let value = crate::parse::parse_document_path(path)?;
-        Self::load(value, Some(path.to_owned()), options)
+        let parsed = crate::parse::parse_document_path(path)?;
+        Self::load_parsed(parsed, Some(path.to_owned()), options)
     }
 
     /// Loads a document held in bytes (JSON or YAML by content).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
-        Self::load(
+        Self::load_parsed(
             crate::parse::parse_document(bytes)?,
             None,
             &LoadOptions::default(),
@@ -107,11 +108,19 @@ impl OpenApi {
         location: Option<PathBuf>,
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
-        let version = SpecVersion::detect(&value)?;
-        let mut docs = Documents::new(value, location, options.remote_refs.clone());
+        Self::load_parsed(ParsedDocument::whole(value), location, options)
+    }
+
+    fn load_parsed(
+        parsed: ParsedDocument,
+        location: Option<PathBuf>,
+        options: &LoadOptions,
+    ) -> Result<Self, SpecError> {
+        let version = SpecVersion::detect(&parsed.value)?;
+        let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
         let root = docs.root().clone();
         let mut registry = DefRegistry::default();
-        registry.reserve_components(&root);
+        registry.reserve_components(&root, parsed.schema_names.as_deref());
         let conv = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
         let mut cx = RouteCx {
             conv,
@@ -140,7 +149,8 @@ impl OpenApi {
 
     /// The document as loaded. Loaded from bytes or a file, it lacks the
     /// parts generation never reads, skipped while parsing: named examples
-    /// (`components.examples`) and webhooks (`webhooks`, `x-webhooks`).
+    /// (`components.examples`), webhooks (`webhooks`, `x-webhooks`) and,
+    /// in JSON documents, the `components.schemas` that no `$ref` reaches.
     /// [`parse_slice`](crate::parse_slice) gives the whole document.
     pub fn document(&self) -> &Value {
         &self.document

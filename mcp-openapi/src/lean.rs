@@ -10,6 +10,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Top-level keys skipped while parsing.
@@ -17,18 +18,37 @@ const UNREAD_ROOT_KEYS: &[&str] = &["webhooks", "x-webhooks"];
 /// `components` keys skipped while parsing.
 const UNREAD_COMPONENT_KEYS: &[&str] = &["examples"];
 
-/// A document root as loading reads it.
+/// `components.schemas` as JSON text, one entry per schema, in document order.
+pub(crate) type RawSchemas = Vec<(String, Box<RawValue>)>;
+
+/// A document root as loading reads it, every schema parsed (YAML).
 pub(crate) struct LeanDocument(pub(crate) Value);
 
 impl<'de> Deserialize<'de> for LeanDocument {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_map(LeanObject {
-                unread: UNREAD_ROOT_KEYS,
-                what: "an OpenAPI document (an object)",
-                lean_components: true,
+            .deserialize_map(LeanObject::root(false))
+            .map(|(object, _)| Self(Value::Object(object)))
+    }
+}
+
+/// A JSON document root as loading reads it, with `components.schemas`
+/// left as JSON text (an empty object stands in its place): the
+/// `lazy_schemas` module parses only the schemas operations reach.
+pub(crate) struct LazyJsonDocument {
+    pub(crate) value: Value,
+    /// `None` when the document has no `components.schemas` object.
+    pub(crate) raw_schemas: Option<RawSchemas>,
+}
+
+impl<'de> Deserialize<'de> for LazyJsonDocument {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_map(LeanObject::root(true))
+            .map(|(object, raw_schemas)| Self {
+                value: Value::Object(object),
+                raw_schemas,
             })
-            .map(|object| Self(Value::Object(object)))
     }
 }
 
@@ -36,12 +56,34 @@ impl<'de> Deserialize<'de> for LeanDocument {
 struct LeanObject {
     unread: &'static [&'static str],
     what: &'static str,
-    /// Whether its `components` is read lean too (at the root).
-    lean_components: bool,
+    /// At the root: `components` is read lean too.
+    root: bool,
+    /// `components.schemas` is kept as JSON text (JSON documents only).
+    raw_schemas: bool,
+}
+
+impl LeanObject {
+    const fn root(raw_schemas: bool) -> Self {
+        Self {
+            unread: UNREAD_ROOT_KEYS,
+            what: "an OpenAPI document (an object)",
+            root: true,
+            raw_schemas,
+        }
+    }
+
+    const fn components(raw_schemas: bool) -> Self {
+        Self {
+            unread: UNREAD_COMPONENT_KEYS,
+            what: "the components object",
+            root: false,
+            raw_schemas,
+        }
+    }
 }
 
 impl<'de> Visitor<'de> for LeanObject {
-    type Value = Map<String, Value>;
+    type Value = (Map<String, Value>, Option<RawSchemas>);
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(self.what)
@@ -49,84 +91,133 @@ impl<'de> Visitor<'de> for LeanObject {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut object = Map::new();
+        let mut raw_schemas = None;
         while let Some(key) = map.next_key::<String>()? {
             if self.unread.contains(&key.as_str()) {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
-            let value = if self.lean_components && key == "components" {
-                map.next_value_seed(ComponentsSeed)?
+            let value = if self.root && key == "components" {
+                let (value, raw) = map.next_value_seed(ComponentsSeed {
+                    raw_schemas: self.raw_schemas,
+                })?;
+                raw_schemas = raw;
+                value
+            } else if !self.root && self.raw_schemas && key == "schemas" {
+                match map.next_value::<SchemasPart>()? {
+                    SchemasPart::Raw(raw) => {
+                        raw_schemas = Some(raw);
+                        Value::Object(Map::new())
+                    }
+                    SchemasPart::Whole(value) => value,
+                }
             } else {
                 map.next_value::<Value>()?
             };
             object.insert(key, value);
         }
-        Ok(object)
+        Ok((object, raw_schemas))
     }
+}
+
+/// `visit_*` for every kind but maps: the value `serde_json` would build,
+/// mapped by `$wrap` (loading reports misplaced kinds with their pointer).
+macro_rules! non_map_values {
+    ($wrap:expr) => {
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map($wrap)
+        }
+
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Null))
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Null))
+        }
+    };
 }
 
 /// Reads `components`: an object loses its unread keys, anything else is
-/// kept as it is (loading reports it with its pointer).
-struct ComponentsSeed;
+/// kept as it is.
+struct ComponentsSeed {
+    raw_schemas: bool,
+}
 
 impl<'de> de::DeserializeSeed<'de> for ComponentsSeed {
-    type Value = Value;
+    type Value = (Value, Option<RawSchemas>);
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(ComponentsVisitor)
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-struct ComponentsVisitor;
-
-impl<'de> Visitor<'de> for ComponentsVisitor {
-    type Value = Value;
+impl<'de> Visitor<'de> for ComponentsSeed {
+    type Value = (Value, Option<RawSchemas>);
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("the components object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        LeanObject {
-            unread: UNREAD_COMPONENT_KEYS,
-            what: "the components object",
-            lean_components: false,
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        LeanObject::components(self.raw_schemas)
+            .visit_map(map)
+            .map(|(object, raw)| (Value::Object(object), raw))
+    }
+
+    non_map_values!(|value| (value, None));
+}
+
+/// `components.schemas`: each schema as JSON text when it is an object.
+enum SchemasPart {
+    Raw(RawSchemas),
+    Whole(Value),
+}
+
+impl<'de> Deserialize<'de> for SchemasPart {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SchemasVisitor)
+    }
+}
+
+struct SchemasVisitor;
+
+impl<'de> Visitor<'de> for SchemasVisitor {
+    type Value = SchemasPart;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("the schemas of the components object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SchemasPart, A::Error> {
+        let mut raw = Vec::new();
+        while let Some(name) = map.next_key::<String>()? {
+            raw.push((name, map.next_value::<Box<RawValue>>()?));
         }
-        .visit_map(map)
-        .map(Value::Object)
+        Ok(SchemasPart::Raw(raw))
     }
 
-    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        Ok(v.into())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    non_map_values!(SchemasPart::Whole);
 }
 
 #[cfg(test)]
@@ -136,6 +227,26 @@ mod tests {
 
     fn lean(text: &str) -> Value {
         serde_json::from_str::<LeanDocument>(text).unwrap().0
+    }
+
+    #[test]
+    fn json_schemas_are_kept_as_text_in_document_order() {
+        let text = r#"{"components": {"schemas": {"B": {"type": "string"}, "A": true}, "x": 1}}"#;
+        let lazy: LazyJsonDocument = serde_json::from_str(text).unwrap();
+        assert_eq!(lazy.value, json!({"components": {"schemas": {}, "x": 1}}));
+        let raw: Vec<(&str, &str)> = lazy
+            .raw_schemas
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|(name, raw)| (name.as_str(), raw.get()))
+            .collect();
+        assert_eq!(raw, [("B", r#"{"type": "string"}"#), ("A", "true")]);
+        // Not an object: kept whole, for loading to report.
+        let odd: LazyJsonDocument =
+            serde_json::from_str(r#"{"components": {"schemas": [1]}}"#).unwrap();
+        assert_eq!(odd.value, json!({"components": {"schemas": [1]}}));
+        assert!(odd.raw_schemas.is_none());
     }
 
     #[test]
@@ -174,7 +285,7 @@ mod tests {
                     components:\n  examples:\n    e: &shared {value: 1}\n  schemas: {S: {type: string}}\n\
                     webhooks: {w: {post: {}}}\n\
                     paths:\n  /a: {x-copy: *shared}\n";
-        let value = crate::parse::parse_document(text.as_bytes()).unwrap();
+        let value = crate::parse::parse_document(text.as_bytes()).unwrap().value;
         assert_eq!(value["paths"]["/a"]["x-copy"], json!({"value": 1}));
         assert_eq!(
             value["components"],

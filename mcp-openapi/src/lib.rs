@@ -67,6 +67,7 @@ mod error;
 mod fields;
 mod generator;
 mod ir;
+mod lazy_schemas;
 mod lean;
 mod lower;
 mod names;

@@ -6,7 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::SpecError;
-use crate::lean::LeanDocument;
+use crate::lazy_schemas::{ParsedDocument, materialize};
+use crate::lean::{LazyJsonDocument, LeanDocument};
 
 /// The flavour of a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -86,15 +87,36 @@ pub fn parse_slice(bytes: &[u8]) -> Result<Value, SpecError> {
 }
 
 /// Parses a document root for loading: the same value as [`parse_slice`]
-/// without the parts generation never reads (see the `lean` module).
-pub(crate) fn parse_document(bytes: &[u8]) -> Result<Value, SpecError> {
-    parse_as::<LeanDocument>(bytes).map(|lean| lean.0)
+/// without the parts generation never reads (see the `lean` module) and,
+/// for JSON, without the component schemas no `$ref` reaches (see the
+/// `lazy_schemas` module).
+pub(crate) fn parse_document(bytes: &[u8]) -> Result<ParsedDocument, SpecError> {
+    let (bytes, json) = sniff(bytes);
+    if json {
+        return match serde_json::from_slice::<LazyJsonDocument>(bytes) {
+            Ok(lazy) => materialize(lazy.value, lazy.raw_schemas),
+            Err(json_error) => parse_yaml::<LeanDocument>(bytes)
+                .map(|lean| ParsedDocument::whole(lean.0))
+                .map_err(|_| SpecError::Syntax {
+                    format: "JSON",
+                    message: json_error.to_string(),
+                }),
+        };
+    }
+    parse_yaml::<LeanDocument>(bytes).map(|lean| ParsedDocument::whole(lean.0))
+}
+
+/// The bytes without a byte-order mark, and whether they look like JSON
+/// (the first significant byte is `{` or `[`).
+fn sniff(bytes: &[u8]) -> (&[u8], bool) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+    (bytes, matches!(first, Some(b'{' | b'[')))
 }
 
 fn parse_as<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SpecError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
-    if matches!(first, Some(b'{' | b'[')) {
+    let (bytes, json) = sniff(bytes);
+    if json {
         return match serde_json::from_slice(bytes) {
             Ok(value) => Ok(value),
             Err(json_error) => parse_yaml(bytes).map_err(|_| SpecError::Syntax {
@@ -117,7 +139,7 @@ pub fn parse_path(path: &Path) -> Result<Value, SpecError> {
 }
 
 /// Reads and parses a document file for loading (see [`parse_document`]).
-pub(crate) fn parse_document_path(path: &Path) -> Result<Value, SpecError> {
+pub(crate) fn parse_document_path(path: &Path) -> Result<ParsedDocument, SpecError> {
     parse_document(&read(path)?)
 }
 

@@ -31,13 +31,22 @@ pub(crate) struct DefRegistry {
 impl DefRegistry {
     /// Reserves the names of `components.schemas` / `definitions` of the
     /// root document, so `#/components/schemas/Pet` is always `Pet`.
-    pub(crate) fn reserve_components(&mut self, root: &Value) {
-        for prefix in ["/components/schemas", "/definitions"] {
-            if let Some(Value::Object(schemas)) = lookup(root, prefix) {
-                for name in schemas.keys() {
-                    let pointer = format!("{prefix}/{}", escape_segment(name));
-                    self.assign(0, pointer, name);
-                }
+    /// `schema_names` lists all `components.schemas` when the root holds
+    /// only those that were parsed: names come out the same either way.
+    pub(crate) fn reserve_components(&mut self, root: &Value, schema_names: Option<&[String]>) {
+        let parsed = |prefix| match lookup(root, prefix) {
+            Some(Value::Object(schemas)) => schemas.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let components =
+            schema_names.map_or_else(|| parsed("/components/schemas"), <[String]>::to_vec);
+        for (prefix, names) in [
+            ("/components/schemas", components),
+            ("/definitions", parsed("/definitions")),
+        ] {
+            for name in &names {
+                let pointer = format!("{prefix}/{}", escape_segment(name));
+                self.assign(0, pointer, name);
             }
         }
     }
@@ -345,7 +354,7 @@ mod tests {
         });
         let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
         let mut registry = DefRegistry::default();
-        registry.reserve_components(&root);
+        registry.reserve_components(&root, None);
         let mut converter = Converter::new(&mut docs, &mut registry, true);
         let out = converter
             .convert(0, &root["body"], Loc::Root("#/body"))
