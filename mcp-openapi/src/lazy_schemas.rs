@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::SpecError;
 use crate::lean::RawSchemas;
-use crate::refs::percent_decode;
+use crate::refs::{percent_decode, unescape_into};
 
 /// A parsed document root, with what loading must know about its schemas.
 #[derive(Debug)]
@@ -130,7 +130,9 @@ impl SeenRefs {
         match fragment.strip_prefix("/components/schemas/") {
             Some(rest) => {
                 let token = rest.split('/').next().unwrap_or_default();
-                self.names.push(token.replace("~1", "/").replace("~0", "~"));
+                let mut name = String::with_capacity(token.len());
+                unescape_into(&mut name, token);
+                self.names.push(name);
             }
             // The root, `/components` or `/components/schemas` itself.
             None if "/components/schemas/".starts_with(fragment.as_str()) => self.all = true,

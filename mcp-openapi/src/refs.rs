@@ -94,7 +94,7 @@ pub(crate) fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
 }
 
 /// Appends a pointer token with `~1` and `~0` unescaped, in one pass.
-fn unescape_into(out: &mut String, token: &str) {
+pub(crate) fn unescape_into(out: &mut String, token: &str) {
     let mut chars = token.chars();
     while let Some(c) = chars.next() {
         if c != '~' {

@@ -462,16 +462,21 @@ fn names_are_sanitized_truncated_and_overridable() {
     assert!(short.tools.iter().all(|t| t.tool.name.len() <= 32));
 }
 
-#[test]
-fn generated_tools_become_tool_defs_with_http_handlers() {
-    let api = load("collisions.yaml");
-    let generated = api.generator().generate().unwrap();
-    let config = std::sync::Arc::new(
+/// A client configuration for tools that are built but never called.
+fn unreachable_api_config() -> std::sync::Arc<mcp_openapi::ClientConfig> {
+    std::sync::Arc::new(
         mcp_openapi::ClientConfig::builder()
             .base_url("http://127.0.0.1:9")
             .build()
             .unwrap(),
-    );
+    )
+}
+
+#[test]
+fn generated_tools_become_tool_defs_with_http_handlers() {
+    let api = load("collisions.yaml");
+    let generated = api.generator().generate().unwrap();
+    let config = unreachable_api_config();
     let defs = generated.tool_defs::<()>(&config).unwrap();
     assert_eq!(defs.len(), 1);
     // The served tool is the generated one, its output schema made tolerant.
@@ -625,12 +630,7 @@ components:
     assert!(!std::sync::Arc::ptr_eq(outputs[0], outputs[2]));
     assert_eq!(outputs[2]["properties"]["result"]["type"], "array");
     // Serving keeps the sharing: one tolerant schema for both.
-    let config = std::sync::Arc::new(
-        mcp_openapi::ClientConfig::builder()
-            .base_url("http://127.0.0.1:9")
-            .build()
-            .unwrap(),
-    );
+    let config = unreachable_api_config();
     let defs = generated.tool_defs::<()>(&config).unwrap();
     let served = |i: usize| defs[i].tool().output_schema.clone().unwrap();
     assert!(std::sync::Arc::ptr_eq(&served(0), &served(1)));
