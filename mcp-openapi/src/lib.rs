@@ -1,7 +1,9 @@
 //! OpenAPI documents (Swagger 2.0, OpenAPI 3.0 to 3.2) become MCP tools.
 //!
-//! Pipeline: bytes are parsed ([`parse_slice`], JSON or YAML by content) into
-//! a JSON value, loaded as an [`OpenApi`] (one [`HttpRoute`] per operation,
+//! Pipeline: bytes are parsed (JSON or YAML by content) into a JSON value,
+//! leaving out what generation never reads (named examples, webhooks and, in
+//! JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives the
+//! whole document), loaded as an [`OpenApi`] (one [`HttpRoute`] per operation,
 //! path-level parameters merged, schemas normalized to JSON Schema 2020-12
 //! with every `$ref` turned into `#/$defs/<Name>`), then a [`Generator`]
 //! lowers each route to a [`GeneratedTool`]: the `mcp_core::Tool`, its
