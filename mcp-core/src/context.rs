@@ -3,7 +3,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -119,6 +119,34 @@ pub trait CallChannel: Send + Sync + fmt::Debug {
     }
 }
 
+/// The channel of a call made outside a server (tests, direct
+/// invocation): progress and logs are dropped, the call is never
+/// cancelled, and requests to the client report that it cannot answer
+/// (the trait's defaults).
+#[derive(Debug)]
+struct Detached;
+
+impl CallChannel for Detached {
+    fn notify_progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), ChannelError>> {
+        let _ = progress;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn is_cancelled(&self) -> bool {
+        false
+    }
+
+    fn cancelled(&self) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::pending())
+    }
+}
+
+/// The shared [`Detached`] channel every context starts with.
+pub(crate) fn detached() -> Arc<dyn CallChannel> {
+    static DETACHED: LazyLock<Arc<dyn CallChannel>> = LazyLock::new(|| Arc::new(Detached));
+    DETACHED.clone()
+}
+
 /// Why a message could not reach the client.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -152,7 +180,7 @@ pub struct ToolCallContext<C = ()> {
     tool: Arc<Tool>,
     ctx: Arc<C>,
     session_id: Option<Arc<str>>,
-    channel: Option<Arc<dyn CallChannel>>,
+    channel: Arc<dyn CallChannel>,
 }
 
 impl<C> ToolCallContext<C> {
@@ -165,7 +193,7 @@ impl<C> ToolCallContext<C> {
             tool,
             ctx,
             session_id: None,
-            channel: None,
+            channel: detached(),
         }
     }
 
@@ -177,7 +205,7 @@ impl<C> ToolCallContext<C> {
 
     /// Sets the channel to the client.
     pub fn channel(mut self, channel: Arc<dyn CallChannel>) -> Self {
-        self.channel = Some(channel);
+        self.channel = channel;
         self
     }
 
@@ -220,10 +248,10 @@ impl<C> ToolCallContext<C> {
         total: Option<f64>,
         message: Option<String>,
     ) -> Result<(), ChannelError> {
-        let (Some(channel), Some(token)) = (&self.channel, self.request.progress_token()) else {
+        let Some(token) = self.request.progress_token() else {
             return Ok(());
         };
-        channel
+        self.channel
             .notify_progress(Progress {
                 progress_token: token.clone(),
                 progress,
@@ -235,15 +263,12 @@ impl<C> ToolCallContext<C> {
 
     /// Whether the client cancelled the call.
     pub fn is_cancelled(&self) -> bool {
-        self.channel.as_ref().is_some_and(|c| c.is_cancelled())
+        self.channel.is_cancelled()
     }
 
     /// Completes when the client cancels the call (never, without a channel).
     pub async fn cancelled(&self) {
-        match &self.channel {
-            Some(channel) => channel.cancelled().await,
-            None => std::future::pending().await,
-        }
+        self.channel.cancelled().await
     }
 
     /// Sends a log message (`notifications/message`) at `level`; the
@@ -255,10 +280,7 @@ impl<C> ToolCallContext<C> {
         data: impl Into<Value>,
     ) -> Result<(), ChannelError> {
         let message = LogMessage::new(level, data);
-        match &self.channel {
-            Some(channel) => channel.log(message).await,
-            None => Ok(()),
-        }
+        self.channel.log(message).await
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
@@ -274,12 +296,7 @@ impl<C> ToolCallContext<C> {
         &self,
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, ChannelError> {
-        match &self.channel {
-            Some(channel) => channel.create_message(request).await,
-            None => Err(ChannelError::Unsupported {
-                capability: "sampling",
-            }),
-        }
+        self.channel.create_message(request).await
     }
 
     /// Asks the user for input through the client (`elicitation/create`),
@@ -301,23 +318,13 @@ impl<C> ToolCallContext<C> {
     /// assert_eq!(result.text_content(), "the client does not support elicitation");
     /// ```
     pub async fn elicit(&self, request: ElicitRequest) -> Result<ElicitResult, ChannelError> {
-        match &self.channel {
-            Some(channel) => channel.elicit(request).await,
-            None => Err(ChannelError::Unsupported {
-                capability: "elicitation",
-            }),
-        }
+        self.channel.elicit(request).await
     }
 
     /// Lists the client's roots (`roots/list`), for clients of both
     /// protocol generations like [`sample`](Self::sample).
     pub async fn roots(&self) -> Result<Vec<Root>, ChannelError> {
-        match &self.channel {
-            Some(channel) => channel.list_roots().await,
-            None => Err(ChannelError::Unsupported {
-                capability: "roots",
-            }),
-        }
+        self.channel.list_roots().await
     }
 
     pub(crate) fn take_arguments(&mut self) -> Option<JsonObject> {

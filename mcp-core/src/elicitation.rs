@@ -55,7 +55,7 @@ impl ElicitRequest {
     pub fn new(message: impl Into<String>, schema: Value) -> Result<Self, crate::SchemaError> {
         let Value::Object(schema) = schema else {
             return Err(crate::SchemaError::NotAnObject {
-                found: kind_of(&schema).to_owned(),
+                found: crate::schema::json_kind(&schema).to_owned(),
             });
         };
         crate::schema::check_object_schema(&schema)?;
@@ -65,17 +65,6 @@ impl ElicitRequest {
             meta: Meta::new(),
             input_key: None,
         })
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

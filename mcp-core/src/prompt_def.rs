@@ -77,7 +77,7 @@ pub struct PromptRequest<C = ()> {
     ctx: Arc<C>,
     session_id: Option<Arc<str>>,
     meta: Meta,
-    channel: Option<Arc<dyn CallChannel>>,
+    channel: Arc<dyn CallChannel>,
 }
 
 impl<C> PromptRequest<C> {
@@ -90,13 +90,13 @@ impl<C> PromptRequest<C> {
             ctx,
             session_id: None,
             meta: Meta::new(),
-            channel: None,
+            channel: crate::context::detached(),
         }
     }
 
     /// Sets the channel to the client (the server does).
     pub fn channel(mut self, channel: Arc<dyn CallChannel>) -> Self {
-        self.channel = Some(channel);
+        self.channel = channel;
         self
     }
 
@@ -104,12 +104,7 @@ impl<C> PromptRequest<C> {
     /// [`ToolCallContext::elicit`](crate::ToolCallContext::elicit): a request
     /// to a 2025-11-25 client, an input-required result for a 2026-07-28 one.
     pub async fn elicit(&self, request: ElicitRequest) -> Result<ElicitResult, ChannelError> {
-        match &self.channel {
-            Some(channel) => channel.elicit(request).await,
-            None => Err(ChannelError::Unsupported {
-                capability: "elicitation",
-            }),
-        }
+        self.channel.elicit(request).await
     }
 
     /// Asks the client's model for a completion while rendering the prompt,
@@ -118,12 +113,7 @@ impl<C> PromptRequest<C> {
         &self,
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, ChannelError> {
-        match &self.channel {
-            Some(channel) => channel.create_message(request).await,
-            None => Err(ChannelError::Unsupported {
-                capability: "sampling",
-            }),
-        }
+        self.channel.create_message(request).await
     }
 
     /// Sets the session id.

@@ -99,6 +99,27 @@ pub(crate) fn check_object_schema(schema: &JsonObject) -> Result<(), SchemaError
     }
 }
 
+/// A short name of a JSON value's kind (`"an object"`, `"a string"`,
+/// `"null"`, ...), for error messages about schemas and documents.
+///
+/// ```
+/// use mcp_core::schema::json_kind;
+/// use serde_json::json;
+///
+/// assert_eq!(json_kind(&json!([1])), "an array");
+/// assert_eq!(json_kind(&json!(null)), "null");
+/// ```
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

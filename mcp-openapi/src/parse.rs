@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use mcp_core::schema::json_kind;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -29,7 +30,7 @@ impl SpecVersion {
         let Some(object) = root.as_object() else {
             return Err(SpecError::NotOpenApi(format!(
                 "the root is {}, not an object",
-                kind(root)
+                json_kind(root)
             )));
         };
         if let Some(version) = object.get("openapi") {
@@ -65,18 +66,6 @@ fn version_text(version: &Value) -> String {
     match version {
         Value::String(text) => text.trim().to_owned(),
         other => other.to_string(),
-    }
-}
-
-/// A short name of a JSON value's kind, for messages.
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

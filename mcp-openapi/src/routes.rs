@@ -55,6 +55,30 @@ fn shared_key(target: &Target, doc: usize, pointer: &str) -> Option<(usize, Stri
     (via_ref && target.meta.is_empty()).then(|| (target.doc, target.pointer.clone()))
 }
 
+/// The pointers of the parameters declared on a path item, then on its
+/// operation (`sources`), each with the node it is declared on.
+pub(crate) fn parameter_pointers<'t>(
+    sources: [&'t Target; 2],
+    pointer: &str,
+) -> Result<Vec<(&'t Target, String)>, SpecError> {
+    let mut pointers = Vec::new();
+    for source in sources {
+        let Some(list) = source.value().get("parameters") else {
+            continue;
+        };
+        let Some(list) = list.as_array() else {
+            return Err(SpecError::invalid(
+                format!("{pointer}/parameters"),
+                "must be an array",
+            ));
+        };
+        pointers.extend(
+            (0..list.len()).map(|index| (source, format!("{}/parameters/{index}", source.pointer))),
+        );
+    }
+    Ok(pointers)
+}
+
 /// A path item (after following its `$ref`) and what its operations inherit.
 pub(crate) struct PathItem<'p> {
     pub(crate) path: &'p str,
@@ -152,21 +176,9 @@ impl RouteCx<'_> {
             ));
         };
         let mut parameters = Vec::new();
-        for (source, source_pointer) in [(&item.target, &item.target.pointer), (&op, &op.pointer)] {
-            let Some(list) = source.value().get("parameters") else {
-                continue;
-            };
-            let Some(list) = list.as_array() else {
-                return Err(SpecError::invalid(
-                    format!("{pointer}/parameters"),
-                    "must be an array",
-                ));
-            };
-            for index in 0..list.len() {
-                let param_ptr = format!("{source_pointer}/parameters/{index}");
-                let info = self.parameter(source.doc, &source.root, &param_ptr)?;
-                merge_parameter(&mut parameters, info);
-            }
+        for (source, param_ptr) in parameter_pointers([&item.target, &op], pointer)? {
+            let info = self.parameter(source.doc, &source.root, &param_ptr)?;
+            merge_parameter(&mut parameters, info);
         }
         let request_body = match object.get("requestBody") {
             Some(_) => {

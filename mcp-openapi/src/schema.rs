@@ -190,7 +190,7 @@ impl<'a> Converter<'a> {
                 loc.render(),
                 format!(
                     "a schema must be an object or a boolean, found {}",
-                    crate::parse::kind(other)
+                    mcp_core::schema::json_kind(other)
                 ),
             )),
         }

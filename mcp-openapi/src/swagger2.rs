@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::SpecError;
 use crate::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
 use crate::ir::*;
-use crate::routes::{PathItem, RouteCx};
+use crate::routes::{PathItem, RouteCx, parameter_pointers};
 use crate::schema::Loc;
 
 /// Keywords of a non-body Swagger parameter that are JSON Schema keywords.
@@ -64,23 +64,11 @@ impl RouteCx<'_> {
         };
         let mut parameters = Vec::new();
         let mut bodies = Bodies::default();
-        for source in [&item.target, &op] {
-            let Some(list) = source.value().get("parameters") else {
-                continue;
-            };
-            let Some(list) = list.as_array() else {
-                return Err(SpecError::invalid(
-                    format!("{pointer}/parameters"),
-                    "must be an array",
-                ));
-            };
-            for index in 0..list.len() {
-                let param_ptr = format!("{}/parameters/{index}", source.pointer);
-                if let Some(info) =
-                    self.swagger_parameter(source.doc, &source.root, &param_ptr, &mut bodies)?
-                {
-                    merge_parameter(&mut parameters, info);
-                }
+        for (source, param_ptr) in parameter_pointers([&item.target, &op], pointer)? {
+            if let Some(info) =
+                self.swagger_parameter(source.doc, &source.root, &param_ptr, &mut bodies)?
+            {
+                merge_parameter(&mut parameters, info);
             }
         }
         let root = self.root.clone();
