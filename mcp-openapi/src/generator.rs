@@ -9,7 +9,7 @@ use mcp_core::{Tool, ToolAnnotations};
 use serde_json::{Map, Value};
 
 use crate::error::Warning;
-use crate::lower::{Lowered, Lowering, lower};
+use crate::lower::{Lowering, annotations, description, lower};
 use crate::names::{Names, base_name, sanitize};
 use crate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
 use crate::route_map::{McpType, RouteMap, RouteMapFn, classify};
@@ -279,7 +279,15 @@ impl<'a> Generator<'a> {
         lowering: &mut Lowering<'_>,
         names: &mut Names,
     ) -> Result<GeneratedTool, SpecError> {
-        let (lowered, custom) = self.lower_and_customize(route, tags, lowering, names)?;
+        let mut lowered = lower(route, lowering)?;
+        let custom = self.customization(
+            route,
+            names,
+            std::mem::take(&mut lowered.description),
+            std::mem::take(&mut lowered.annotations),
+            tags,
+            lowered.binding.output_wrapped,
+        );
         let tool_error = |source| SpecError::Tool {
             pointer: route.pointer.clone(),
             source,
@@ -302,28 +310,6 @@ impl<'a> Generator<'a> {
             route: route.clone(),
             binding: lowered.binding,
         })
-    }
-
-    /// Lowers a route and gives the hook its say on the metadata: the
-    /// description and annotations move from the lowered route into the
-    /// customization.
-    fn lower_and_customize(
-        &self,
-        route: &HttpRoute,
-        tags: &BTreeSet<String>,
-        lowering: &mut Lowering<'_>,
-        names: &mut Names,
-    ) -> Result<(Lowered, Customization), SpecError> {
-        let mut lowered = lower(route, lowering)?;
-        let custom = self.customization(
-            route,
-            names,
-            std::mem::take(&mut lowered.description),
-            std::mem::take(&mut lowered.annotations),
-            tags,
-            lowered.binding.output_wrapped,
-        );
-        Ok((lowered, custom))
     }
 
     fn customization(
@@ -386,7 +372,15 @@ impl<'a> Generator<'a> {
             .parameters
             .iter()
             .any(|p| p.location == crate::ParameterLocation::Path);
-        let (_, custom) = self.lower_and_customize(route, tags, lowering, names)?;
+        // A resource is read, not called: no schemas to lower.
+        let custom = self.customization(
+            route,
+            names,
+            description(route),
+            annotations(route)?,
+            tags,
+            false,
+        );
         if kind == McpType::Resource && !has_path_params {
             out.resources.push(resource(route, custom)?);
         } else {

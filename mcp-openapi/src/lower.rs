@@ -92,7 +92,7 @@ pub(crate) fn description(route: &HttpRoute) -> String {
 }
 
 /// Method defaults, then `x-mcp-annotations` on the operation.
-fn annotations(route: &HttpRoute) -> Result<ToolAnnotations, SpecError> {
+pub(crate) fn annotations(route: &HttpRoute) -> Result<ToolAnnotations, SpecError> {
     let (read_only, destructive, idempotent) = match route.method {
         HttpMethod::Get
         | HttpMethod::Head
