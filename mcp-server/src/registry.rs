@@ -86,28 +86,9 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
     /// This set without the tool called `name`, when there is one.
     pub(crate) fn without(&self, name: &str) -> Option<Self> {
         let removed = *self.by_name.get(name)?;
-        let kept = |index: &usize| *index != removed;
-        let defs: Vec<_> = self
-            .defs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| kept(i))
-            .map(|(_, d)| d.clone())
-            .collect();
-        let declared = self
-            .declared
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| kept(i))
-            .map(|(_, d)| *d)
-            .collect();
-        let labels = self
-            .labels
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| kept(i))
-            .map(|(_, l)| l.clone())
-            .collect();
+        let defs = without_index(&self.defs, removed);
+        let declared = without_index(&self.declared, removed);
+        let labels = without_index(&self.labels, removed);
         let by_name = defs
             .iter()
             .enumerate()
@@ -173,4 +154,14 @@ fn advertise_only_what_runs<C: Send + Sync + 'static>(def: ToolDef<C>) -> ToolDe
         }
         _ => def,
     }
+}
+
+/// A copy of `items` without the one at `removed`.
+fn without_index<T: Clone>(items: &[T], removed: usize) -> Vec<T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != removed)
+        .map(|(_, item)| item.clone())
+        .collect()
 }

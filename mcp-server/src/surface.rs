@@ -92,6 +92,35 @@ impl<C: 'static> Surface<C> {
         prompts.iter().find(|def| def.name() == name).cloned()
     }
 
+    /// Adds a prompt and tells every session, unless one has its name.
+    pub(crate) fn add_prompt(&self, def: PromptDef<C>) -> Result<(), SurfaceError> {
+        {
+            let mut prompts = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
+            if prompts.iter().any(|existing| existing.name() == def.name()) {
+                return Err(SurfaceError::DuplicatePrompt {
+                    name: def.name().to_owned(),
+                });
+            }
+            prompts.push(def);
+        }
+        self.broadcast(&SurfaceEvent::PromptsChanged);
+        Ok(())
+    }
+
+    /// Removes the prompt `name` and tells every session; whether it existed.
+    pub(crate) fn remove_prompt(&self, name: &str) -> bool {
+        let removed = {
+            let mut prompts = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
+            let before = prompts.len();
+            prompts.retain(|def| def.name() != name);
+            prompts.len() != before
+        };
+        if removed {
+            self.broadcast(&SurfaceEvent::PromptsChanged);
+        }
+        removed
+    }
+
     /// Remembers a connected session for notifications.
     pub(crate) fn register(&self, session: Weak<dyn SessionNotifier>) {
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
@@ -156,42 +185,13 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// Adds a prompt at runtime; every connected client gets
     /// `notifications/prompts/list_changed`.
     pub fn add_prompt(&self, def: PromptDef<C>) -> Result<(), SurfaceError> {
-        {
-            let mut prompts = self
-                .inner
-                .surface
-                .prompts
-                .write()
-                .unwrap_or_else(PoisonError::into_inner);
-            if prompts.iter().any(|existing| existing.name() == def.name()) {
-                return Err(SurfaceError::DuplicatePrompt {
-                    name: def.name().to_owned(),
-                });
-            }
-            prompts.push(def);
-        }
-        self.inner.surface.broadcast(&SurfaceEvent::PromptsChanged);
-        Ok(())
+        self.inner.surface.add_prompt(def)
     }
 
     /// Removes the prompt `name` at runtime, notifying clients; whether it
     /// existed.
     pub fn remove_prompt(&self, name: &str) -> bool {
-        let removed = {
-            let mut prompts = self
-                .inner
-                .surface
-                .prompts
-                .write()
-                .unwrap_or_else(PoisonError::into_inner);
-            let before = prompts.len();
-            prompts.retain(|def| def.name() != name);
-            prompts.len() != before
-        };
-        if removed {
-            self.inner.surface.broadcast(&SurfaceEvent::PromptsChanged);
-        }
-        removed
+        self.inner.surface.remove_prompt(name)
     }
 
     /// Tells the clients subscribed to `uri` (`resources/subscribe`) that it
