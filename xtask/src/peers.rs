@@ -61,8 +61,19 @@ fn python_client(dir: &Path) -> Result<PathBuf, String> {
 }
 
 fn prism(dir: &Path) -> Result<PathBuf, String> {
-    let marker = dir.join(format!(".installed-{}", PRISM.replace('/', "_")));
+    npm_install(dir, &[PRISM])?;
+    Ok(dir.join("node_modules/.bin/prism"))
+}
+
+/// `npm install`s `packages` into `dir` unless its marker says they are there.
+pub(crate) fn npm_install(dir: &Path, packages: &[&str]) -> Result<PathBuf, String> {
+    let marker = dir.join(format!(
+        ".installed-{}",
+        packages.join("+").replace('/', "_")
+    ));
     if !marker.exists() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         run(Command::new("npm")
             .args([
                 "install",
@@ -72,10 +83,10 @@ fn prism(dir: &Path) -> Result<PathBuf, String> {
                 "--prefix",
             ])
             .arg(dir)
-            .arg(PRISM))?;
+            .args(packages))?;
         touch(&marker)?;
     }
-    Ok(dir.join("node_modules/.bin/prism"))
+    Ok(dir.to_path_buf())
 }
 
 fn touch(path: &Path) -> Result<(), String> {
