@@ -52,27 +52,30 @@ pub(crate) fn materialize(
     let mut parsed: Vec<Option<Value>> = vec![None; raw.len()];
     let mut seen = SeenRefs::default();
     seen.collect(&root);
-    loop {
-        let next = if seen.all {
-            parsed.iter().position(Option::is_none)
-        } else {
-            match seen.names.pop() {
-                Some(name) => match index.get(name.as_str()) {
-                    Some(&i) if parsed[i].is_none() => Some(i),
-                    _ => continue,
-                },
-                None => None,
-            }
-        };
-        let Some(i) = next else { break };
+    let parse = |i: usize| -> Result<Value, SpecError> {
         let (name, text) = &raw[i];
-        let schema: Value =
-            serde_json::from_str(text.get()).map_err(|error| SpecError::Syntax {
-                format: "JSON",
-                message: format!("#/components/schemas/{name}: {error}"),
-            })?;
-        seen.collect(&schema);
-        parsed[i] = Some(schema);
+        serde_json::from_str(text.get()).map_err(|error| SpecError::Syntax {
+            format: "JSON",
+            message: format!("#/components/schemas/{name}: {error}"),
+        })
+    };
+    while !seen.all
+        && let Some(name) = seen.names.pop()
+    {
+        if let Some(&i) = index.get(name.as_str())
+            && parsed[i].is_none()
+        {
+            let schema = parse(i)?;
+            seen.collect(&schema);
+            parsed[i] = Some(schema);
+        }
+    }
+    if seen.all {
+        for (i, slot) in parsed.iter_mut().enumerate() {
+            if slot.is_none() {
+                *slot = Some(parse(i)?);
+            }
+        }
     }
     let mut schemas = Map::new();
     for (i, (name, _)) in raw.iter().enumerate() {
@@ -127,7 +130,7 @@ impl SeenRefs {
             return;
         };
         let fragment = percent_decode(fragment);
-        match fragment.strip_prefix("/components/schemas/") {
+        match fragment.as_ref().strip_prefix("/components/schemas/") {
             Some(rest) => {
                 let token = rest.split('/').next().unwrap_or_default();
                 let mut name = String::with_capacity(token.len());
@@ -135,7 +138,7 @@ impl SeenRefs {
                 self.names.push(name);
             }
             // The root, `/components` or `/components/schemas` itself.
-            None if "/components/schemas/".starts_with(fragment.as_str()) => self.all = true,
+            None if "/components/schemas/".starts_with(fragment.as_ref()) => self.all = true,
             None => {}
         }
     }

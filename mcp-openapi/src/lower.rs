@@ -33,6 +33,32 @@ pub(crate) struct Lowered {
 /// roots, which is what most responses of large APIs are.
 const SHARED_SOURCE_MAX: usize = 2048;
 
+/// The JSON text of a source output schema when it is short enough to be
+/// shared; writing stops as soon as it is not (large inline schemas are
+/// not written out whole just to learn that).
+fn shared_key(schema: &Value) -> Option<String> {
+    /// A buffer that refuses to grow past [`SHARED_SOURCE_MAX`].
+    struct Bounded(Vec<u8>);
+
+    impl std::io::Write for Bounded {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() + bytes.len() > SHARED_SOURCE_MAX {
+                return Err(std::io::ErrorKind::FileTooLarge.into());
+            }
+            self.0.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let mut text = Bounded(Vec::new());
+    serde_json::to_writer(&mut text, schema).ok()?;
+    String::from_utf8(text.0).ok()
+}
+
 /// What lowering keeps across the routes of one generation run.
 #[derive(Debug)]
 pub(crate) struct Lowering<'a> {
@@ -342,9 +368,7 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
     let Some(schema) = chosen else {
         return Ok(None);
     };
-    let key = serde_json::to_string(schema)
-        .ok()
-        .filter(|text| text.len() <= SHARED_SOURCE_MAX);
+    let key = shared_key(schema);
     if let Some(shared) = key.as_ref().and_then(|key| cx.outputs.get(key)) {
         return Ok(Some(shared.clone()));
     }

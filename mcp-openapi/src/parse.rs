@@ -81,18 +81,12 @@ pub fn parse_slice(bytes: &[u8]) -> Result<Value, SpecError> {
 /// `lazy_schemas` module).
 pub(crate) fn parse_document(bytes: &[u8]) -> Result<ParsedDocument, SpecError> {
     let (bytes, json) = sniff(bytes);
-    if json {
-        return match serde_json::from_slice::<LazyJsonDocument>(bytes) {
-            Ok(lazy) => materialize(lazy.value, lazy.raw_schemas),
-            Err(json_error) => parse_yaml::<LeanDocument>(bytes)
-                .map(|lean| ParsedDocument::whole(lean.0))
-                .map_err(|_| SpecError::Syntax {
-                    format: "JSON",
-                    message: json_error.to_string(),
-                }),
-        };
+    if json && let Ok(lazy) = serde_json::from_slice::<LazyJsonDocument>(bytes) {
+        return materialize(lazy.value, lazy.raw_schemas);
     }
-    parse_yaml::<LeanDocument>(bytes).map(|lean| ParsedDocument::whole(lean.0))
+    // YAML, or JSON that did not parse: the same fallback and errors as
+    // `parse_slice`.
+    parse_as::<LeanDocument>(bytes).map(|lean| ParsedDocument::whole(lean.0))
 }
 
 /// The bytes without a byte-order mark, and whether they look like JSON

@@ -1,6 +1,7 @@
 //! `$ref` resolution: local pointers, other local files relative to the
 //! document, and (only when allowed) remote documents.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -181,7 +182,7 @@ impl Documents {
         Ok(Target {
             doc,
             root,
-            pointer: fragment,
+            pointer: fragment.into_owned(),
             meta: ReferenceMetadata::default(),
         })
     }
@@ -261,7 +262,7 @@ impl Documents {
                 ));
             };
             let dir = Path::new(&base).parent().unwrap_or_else(|| Path::new("."));
-            normalize_path(&dir.join(percent_decode(file)))
+            normalize_path(&dir.join(percent_decode(file).as_ref()))
                 .to_string_lossy()
                 .into_owned()
         };
@@ -315,11 +316,10 @@ fn normalize_path(path: &Path) -> PathBuf {
     out
 }
 
-/// Decodes `%XX` escapes (pointers in URI fragments may be percent-encoded).
-pub(crate) fn percent_decode(text: &str) -> String {
-    percent_encoding::percent_decode_str(text)
-        .decode_utf8_lossy()
-        .into_owned()
+/// Decodes `%XX` escapes (pointers in URI fragments may be percent-encoded),
+/// borrowing `text` when it has none.
+pub(crate) fn percent_decode(text: &str) -> Cow<'_, str> {
+    percent_encoding::percent_decode_str(text).decode_utf8_lossy()
 }
 
 #[cfg(test)]
