@@ -23,6 +23,13 @@ impl Drop for Running {
     }
 }
 
+impl Running {
+    /// A POST of `body` to the endpoint with the headers MCP requires.
+    fn request(&self, http: &reqwest::Client, body: &Value) -> reqwest::RequestBuilder {
+        http.post(&self.url).headers(headers()).json(body)
+    }
+}
+
 async fn start(server: Server, config: HttpConfig) -> Running {
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let http = server.bind_http(addr, config).await.unwrap();
@@ -79,13 +86,7 @@ fn initialize() -> Value {
 async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
     let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
-    let init = http
-        .post(&running.url)
-        .headers(headers())
-        .json(&initialize())
-        .send()
-        .await
-        .unwrap();
+    let init = running.request(&http, &initialize()).send().await.unwrap();
     assert_eq!(init.status(), 200);
     let session = init
         .headers()
@@ -96,22 +97,24 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
         message(init).await["result"]["serverInfo"]["name"],
         "mcp-server"
     );
-    let notified = http
-        .post(&running.url)
-        .headers(headers())
+    let notified = running
+        .request(
+            &http,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
         .header("mcp-session-id", session.clone())
         .header("mcp-protocol-version", "2025-11-25")
-        .json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .send()
         .await
         .unwrap();
     assert_eq!(notified.status(), 202);
-    let list = http
-        .post(&running.url)
-        .headers(headers())
+    let list = running
+        .request(
+            &http,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        )
         .header("mcp-session-id", session.clone())
         .header("mcp-protocol-version", "2025-11-25")
-        .json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
         .send()
         .await
         .unwrap();
@@ -140,12 +143,10 @@ async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
     )
     .await;
     let http = reqwest::Client::new();
-    let list = http
-        .post(&running.url)
-        .headers(headers())
+    let list = running
+        .request(&http, &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta_2026()}}))
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/list")
-        .json(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta_2026()}}))
         .send()
         .await
         .unwrap();
@@ -167,29 +168,23 @@ async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
 async fn foreign_host_and_origin_are_forbidden() {
     let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
-    let origin = http
-        .post(&running.url)
-        .headers(headers())
+    let origin = running
+        .request(&http, &initialize())
         .header("origin", "https://evil.example")
-        .json(&initialize())
         .send()
         .await
         .unwrap();
     assert_eq!(origin.status(), 403);
-    let host = http
-        .post(&running.url)
-        .headers(headers())
+    let host = running
+        .request(&http, &initialize())
         .header("host", "evil.example")
-        .json(&initialize())
         .send()
         .await
         .unwrap();
     assert_eq!(host.status(), 403);
-    let local = http
-        .post(&running.url)
-        .headers(headers())
+    let local = running
+        .request(&http, &initialize())
         .header("origin", "http://localhost:3000")
-        .json(&initialize())
         .send()
         .await
         .unwrap();
@@ -204,29 +199,19 @@ async fn a_bearer_token_is_required_when_configured() {
     )
     .await;
     let http = reqwest::Client::new();
-    let missing = http
-        .post(&running.url)
-        .headers(headers())
-        .json(&initialize())
-        .send()
-        .await
-        .unwrap();
+    let missing = running.request(&http, &initialize()).send().await.unwrap();
     assert_eq!(missing.status(), 401);
     assert_eq!(missing.headers()["www-authenticate"], "Bearer");
-    let wrong = http
-        .post(&running.url)
-        .headers(headers())
+    let wrong = running
+        .request(&http, &initialize())
         .bearer_auth("guess")
-        .json(&initialize())
         .send()
         .await
         .unwrap();
     assert_eq!(wrong.status(), 401);
-    let right = http
-        .post(&running.url)
-        .headers(headers())
+    let right = running
+        .request(&http, &initialize())
         .bearer_auth("s3cret")
-        .json(&initialize())
         .send()
         .await
         .unwrap();
@@ -242,10 +227,8 @@ async fn oversized_bodies_are_rejected() {
     .await;
     let mut big = initialize();
     big["params"]["clientInfo"]["name"] = json!("x".repeat(4096));
-    let reply = reqwest::Client::new()
-        .post(&running.url)
-        .headers(headers())
-        .json(&big)
+    let reply = running
+        .request(&reqwest::Client::new(), &big)
         .send()
         .await
         .unwrap();
