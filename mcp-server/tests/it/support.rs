@@ -94,19 +94,24 @@ impl Raw {
         self.writer.write_all(&line).await.unwrap();
     }
 
+    /// The next message the server writes (within 10 s).
+    async fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            self.reader.read_line(&mut line),
+        )
+        .await
+        .expect("a message within 10 s")
+        .unwrap();
+        assert!(read > 0, "the server closed the pipe");
+        serde_json::from_str(&line).unwrap()
+    }
+
     /// The response with `id`, keeping notifications that come first.
     pub(crate) async fn response(&mut self, id: i64) -> Value {
         loop {
-            let mut line = String::new();
-            let read = tokio::time::timeout(
-                std::time::Duration::from_secs(10),
-                self.reader.read_line(&mut line),
-            )
-            .await
-            .expect("a reply within 10 s")
-            .unwrap();
-            assert!(read > 0, "the server closed the pipe");
-            let message: Value = serde_json::from_str(&line).unwrap();
+            let message = self.next_message().await;
             if message.get("id") == Some(&json!(id)) {
                 return message;
             }
@@ -130,16 +135,7 @@ impl Raw {
             return self.notifications.remove(at);
         }
         loop {
-            let mut line = String::new();
-            let read = tokio::time::timeout(
-                std::time::Duration::from_secs(10),
-                self.reader.read_line(&mut line),
-            )
-            .await
-            .expect("a notification within 10 s")
-            .unwrap();
-            assert!(read > 0, "the server closed the pipe");
-            let message: Value = serde_json::from_str(&line).unwrap();
+            let message = self.next_message().await;
             if message["method"] == method {
                 return message;
             }
