@@ -277,10 +277,7 @@ impl CallChannel for CancelledChannel {
 
 #[tokio::test]
 async fn timeouts_and_cancellation_end_the_call() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let (listener, base) = crate::http_fixtures::local_listener().await;
     // A server that accepts and never answers.
     tokio::spawn(async move {
         let mut open = Vec::new();

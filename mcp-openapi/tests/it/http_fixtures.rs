@@ -91,3 +91,12 @@ pub(crate) fn config(base: &str) -> ClientConfigBuilder {
         .credentials(Credentials::new())
         .retry(RetryPolicy::default().base_delay(Duration::from_millis(5)))
 }
+
+/// A listener on a free loopback port and its `http://` base URL.
+pub(crate) async fn local_listener() -> (tokio::net::TcpListener, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    (listener, base)
+}

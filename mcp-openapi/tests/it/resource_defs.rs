@@ -19,8 +19,7 @@ async fn upstream() -> String {
             "/pets/{id}",
             get(|Path(id): Path<i64>| async move { Json(json!({"id": id, "name": "Tom"})) }),
         );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (listener, url) = crate::http_fixtures::local_listener().await;
     tokio::spawn(async move { axum::serve(listener, app).await });
     url
 }

@@ -174,10 +174,7 @@ async fn redirects_are_followed_only_on_the_same_origin() {
 #[tokio::test]
 async fn a_response_larger_than_the_cap_is_cut_not_buffered() {
     // A server that streams an endless body (no content-length).
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let (listener, base) = crate::http_fixtures::local_listener().await;
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {
             tokio::spawn(async move {
@@ -298,10 +295,7 @@ async fn credentials_are_never_echoed() {
         }
     }
     // Transport errors name no URL (which would hold the query key).
-    let closed = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let dead = format!("http://{}", closed.local_addr().expect("addr"));
+    let (closed, dead) = crate::http_fixtures::local_listener().await;
     drop(closed);
     let mut secured = route("POST", "/x", json!([]), Value::Null);
     secured.security = serde_json::from_value(security).expect("security");
