@@ -124,10 +124,15 @@ pub struct Item$1 {
 RS
 }
 
-gen_macro_struct() {
-    echo 'use mcp_core::{ToolDef, ToolError};'
+# The error type both struct variants return.
+missing_error() {
     echo 'pub struct Missing;'
     echo 'impl std::fmt::Display for Missing { fn fmt(&self, f: &mut std::fmt::Formatter<'"'"'_>) -> std::fmt::Result { f.write_str("missing") } }'
+}
+
+gen_macro_struct() {
+    echo 'use mcp_core::{ToolDef, ToolError};'
+    missing_error
     for i in $(seq 0 $((N - 1))); do
         struct_types "$i"
         cat <<RS
@@ -149,8 +154,7 @@ RS
 
 gen_builder_struct() {
     echo 'use mcp_core::{Hint, ToolDef, ToolError, tool};'
-    echo 'pub struct Missing;'
-    echo 'impl std::fmt::Display for Missing { fn fmt(&self, f: &mut std::fmt::Formatter<'"'"'_>) -> std::fmt::Result { f.write_str("missing") } }'
+    missing_error
     for i in $(seq 0 $((N - 1))); do
         struct_types "$i"
         cat <<RS
