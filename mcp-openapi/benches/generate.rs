@@ -114,9 +114,8 @@ fn main() {
         return;
     }
     // Smoke mode: every step runs once on small documents; failures fail.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     for name in ["petstore.yaml", "petstore-expanded.yaml", "uspto.yaml"] {
-        let line = measure(&corpus.join(name), Duration::ZERO);
+        let line = measure(&testdata::openapi(name), Duration::ZERO);
         assert!(line.get("error").is_none(), "{line}");
         assert!(line["tools"].as_u64().unwrap_or(0) > 0, "{line}");
     }

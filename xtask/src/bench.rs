@@ -63,7 +63,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
 
 /// The corpus documents plus freshly generated synthetic ones.
 fn documents(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let corpus = root.join("../shared/corpus");
+    let corpus = testdata::openapi_dir();
     let mut documents: Vec<PathBuf> = fs::read_dir(&corpus)
         .map_err(|e| format!("cannot read {}: {e}", corpus.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))

@@ -3,7 +3,8 @@
 //! `github_`), everything else is excluded. Each session gets its own context,
 //! and one tool is rate-limited by a middleware.
 //!
-//! `cargo run -p examples --bin mixed -- --openapi ../shared/corpus/github-api.github.com.json`
+//! `gunzip -c testdata/openapi/github-api.github.com.json.gz > github.json`, then
+//! `cargo run -p examples --bin mixed -- --openapi github.json`
 //! serves over stdio; `GITHUB_TOKEN`, when set, is sent as a bearer token.
 
 use std::path::PathBuf;

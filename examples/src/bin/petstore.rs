@@ -1,7 +1,7 @@
 //! Tools generated from the Petstore OpenAPI document, proxied to a base URL,
 //! over Streamable HTTP.
 //!
-//! `cargo run -p examples --bin petstore -- --openapi ../shared/corpus/petstore.yaml \
+//! `cargo run -p examples --bin petstore -- --openapi testdata/openapi/petstore.yaml \
 //!     --base-url http://127.0.0.1:4010 --bind 127.0.0.1:8000`
 //! prints the MCP endpoint URL, then serves until SIGINT or SIGTERM.
 

@@ -16,7 +16,7 @@ use tokio::process::Command;
 use crate::stdio_examples::{spawn_with, text};
 
 fn corpus(name: &str) -> String {
-    format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"))
+    testdata::openapi(name).display().to_string()
 }
 
 /// A Petstore upstream on 127.0.0.1 that answers from memory.

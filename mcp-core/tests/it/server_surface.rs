@@ -2,7 +2,6 @@
 //! JSON snapshots, each validated against the official 2025-11-25 schema.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use mcp_core::{
@@ -16,18 +15,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-fn shared_dir() -> PathBuf {
-    std::env::var_os("MCP_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
-}
-
 /// Asserts that `value` is a valid `$defs/<def>` of MCP 2025-11-25.
 fn assert_valid(def: &str, value: &Value) {
     static VALIDATORS: OnceLock<Mutex<HashMap<String, jsonschema::Validator>>> = OnceLock::new();
     static SPEC: OnceLock<Value> = OnceLock::new();
     let spec = SPEC.get_or_init(|| {
-        let path = shared_dir().join("spec/schema-2025-11-25.json");
+        let path = testdata::mcp_schema("2025-11-25");
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     });
     let mut validators = VALIDATORS.get_or_init(Default::default).lock().unwrap();

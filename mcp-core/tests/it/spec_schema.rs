@@ -1,23 +1,14 @@
 //! Every tool the suite builds validates against the official MCP schema.
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use mcp_core::Tool;
 use serde_json::{Value, json};
 
-/// The folder of shared project material (`../shared` beside the checkout),
-/// overridable with `MCP_SHARED_DIR`.
-fn shared_dir() -> PathBuf {
-    std::env::var_os("MCP_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
-}
-
 fn tool_validator() -> &'static jsonschema::Validator {
     static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
     VALIDATOR.get_or_init(|| {
-        let path = shared_dir().join("spec/schema-2025-11-25.json");
+        let path = testdata::mcp_schema("2025-11-25");
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let spec: Value = serde_json::from_str(&text).unwrap();

@@ -1,4 +1,4 @@
-//! Every document of `../shared/corpus/` loads, and every generated tool
+//! Every OpenAPI document of `testdata/openapi/` loads, and every generated tool
 //! validates against the MCP 2025-11-25 `Tool` schema.
 
 use std::time::Instant;
@@ -7,7 +7,7 @@ use mcp_openapi::{OpenApi, SchemaProfile};
 use serde_json::{Value, json};
 
 fn tool_validator() -> jsonschema::Validator {
-    let path = crate::corpus("../spec/schema-2025-11-25.json");
+    let path = testdata::mcp_schema("2025-11-25");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut spec: Value = serde_json::from_str(&text).unwrap();
     let defs = spec["$defs"].take();
@@ -38,7 +38,7 @@ fn collect_def_refs(value: &Value, out: &mut Vec<String>) {
 #[test]
 fn every_corpus_document_loads_and_every_tool_is_valid() {
     let validator = tool_validator();
-    let dir = crate::corpus("");
+    let dir = testdata::openapi_dir();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -24,9 +24,7 @@ pub(crate) fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `../shared/corpus/<name>` (the workspace's sibling `shared` directory).
+/// The OpenAPI document `name` of the repository's test data.
 pub(crate) fn corpus(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(name)
+    testdata::openapi(name)
 }

@@ -99,12 +99,6 @@ fn start_prism(document: &PathBuf) -> Prism {
     prism
 }
 
-fn corpus(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(name)
-}
-
 /// Credentials for every scheme of the document (Prism checks presence).
 fn dummy_credentials(schemes: &SecuritySchemes) -> Credentials {
     let mut credentials = Credentials::new();
@@ -155,7 +149,7 @@ async fn call_all(
     select: impl Fn(&str) -> bool,
     control: (&str, Value),
 ) -> (Vec<String>, usize, bool) {
-    let path = corpus(document);
+    let path = crate::corpus(document);
     let api = OpenApi::from_path(&path).expect("the document loads");
     let generated = api.generator().generate().expect("tools generate");
     let prism = start_prism(&path);

@@ -7,8 +7,7 @@ use crate::sample_args::sample_arguments;
 
 #[test]
 fn petstore_requests() {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/swagger-petstore3.yaml");
+    let path = crate::corpus("swagger-petstore3.yaml");
     let api = mcp_openapi::OpenApi::from_path(&path).expect("the document loads");
     let generated = api.generator().generate().expect("tools generate");
     let base = url::Url::parse("https://petstore3.example/api/v3").expect("base");
