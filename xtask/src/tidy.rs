@@ -1,34 +1,190 @@
-//! The layering rule, checked on the real dependency graph: `mcp-core` and
-//! `mcp-openapi` never pull in rmcp or tokio through their default features,
-//! and only `mcp-server` (and the crates on top of it) names rmcp.
+//! `cargo xtask tidy`: the rules that keep the tree readable, checked on the
+//! real dependency graph and the real source text.
+//!
+//! - Layering: `mcp-core` and `mcp-openapi` never pull in rmcp (nor
+//!   `mcp-core` tokio) through their normal dependencies.
+//! - No module cycles: the file-level graph of `crate::`/`super::` paths of
+//!   every crate is acyclic ([`modules`]).
+//! - Placement: `rmcp` is named only under `mcp-server/src/protocol/` and
+//!   `mcp-server/src/transport/`, the network crates only under
+//!   `mcp-openapi/src/call/` ([`placement`]).
+//! - Self-contained: no tracked file names a relative path that leaves the
+//!   repository ([`paths`]).
 
-use std::path::Path;
+mod lexer;
+mod modules;
+mod paths;
+mod placement;
+
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Crates whose normal dependency tree must not contain the forbidden ones.
-const RULES: &[(&str, &[&str])] = &[
+const LAYERS: &[(&str, &[&str])] = &[
     ("mcp-core", &["rmcp", "tokio"]),
     ("mcp-macros", &["rmcp", "tokio", "mcp-core"]),
     ("mcp-openapi", &["rmcp"]),
 ];
 
-/// Fails naming every broken edge.
+/// The workspace's crate folders whose modules are checked for cycles.
+const CRATES: &[&str] = &[
+    "mcp-core",
+    "mcp-macros",
+    "mcp-openapi",
+    "mcp-server",
+    "examples",
+    "testdata",
+    "xtask",
+];
+
+/// Runs every check; fails naming every breach.
 pub(crate) fn check(root: &Path) -> Result<(), String> {
+    let mut breaches = layering(root)?;
+    breaches.extend(module_cycles(root)?);
+    for rule in placement::RULES {
+        breaches.extend(placement::breaches(root, rule)?);
+    }
+    breaches.extend(escaping_paths(root)?);
+    if breaches.is_empty() {
+        eprintln!(
+            "xtask tidy: layering, module cycles, crate placement and repository paths all hold"
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{} problem(s):\n  {}",
+            breaches.len(),
+            breaches.join("\n  ")
+        ))
+    }
+}
+
+fn layering(root: &Path) -> Result<Vec<String>, String> {
     let mut broken = Vec::new();
-    for (krate, forbidden) in RULES {
+    for (krate, forbidden) in LAYERS {
         let tree = normal_dependencies(root, krate)?;
         for dependency in *forbidden {
             if tree.iter().any(|line| line == dependency) {
-                broken.push(format!("`{krate}` depends on `{dependency}`"));
+                broken.push(format!("layering: `{krate}` depends on `{dependency}`"));
             }
         }
     }
-    if broken.is_empty() {
-        eprintln!("xtask tidy: layering rule holds");
-        Ok(())
-    } else {
-        Err(format!("layering rule broken: {}", broken.join("; ")))
+    Ok(broken)
+}
+
+fn module_cycles(root: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for krate in CRATES {
+        for crate_root in crate_roots(&root.join(krate).join("src"))? {
+            let tree = match modules::ModuleTree::read(&crate_root) {
+                Ok(tree) => tree,
+                Err(message) => {
+                    out.push(format!("module tree: {message}"));
+                    continue;
+                }
+            };
+            for cycle in modules::cycles(&tree.edges()) {
+                let steps: Vec<String> = cycle
+                    .iter()
+                    .map(|edge| {
+                        format!(
+                            "{} -> {} (`{}`)",
+                            relative(root, &edge.from),
+                            relative(root, &edge.to),
+                            edge.via
+                        )
+                    })
+                    .collect();
+                out.push(format!("module cycle: {}", steps.join(", ")));
+            }
+        }
     }
+    Ok(out)
+}
+
+fn escaping_paths(root: &Path) -> Result<Vec<String>, String> {
+    let output = Command::new("git")
+        .args(["ls-files", "--cached", "--others", "--exclude-standard"])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cannot run git ls-files: {e}"))?;
+    let mut out = Vec::new();
+    for file in String::from_utf8_lossy(&output.stdout).lines() {
+        let path = root.join(file);
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue; // gone, or not text
+        };
+        let base = crate_dir(root, Path::new(file));
+        for escaping in paths::escaping_paths(&text, &base) {
+            out.push(format!("{file} names `{escaping}`, outside the repository"));
+        }
+    }
+    Ok(out)
+}
+
+/// The folder that relative paths in `file` are read from: its crate's
+/// folder (where Cargo runs tests and builds), else its own folder.
+fn crate_dir(root: &Path, file: &Path) -> PathBuf {
+    let mut dir = file.parent();
+    while let Some(candidate) = dir {
+        if candidate.as_os_str().is_empty() {
+            break;
+        }
+        if root.join(candidate).join("Cargo.toml").is_file() {
+            return candidate.to_path_buf();
+        }
+        dir = candidate.parent();
+    }
+    file.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// `src/lib.rs`, `src/main.rs`, `src/bin/*.rs` and `src/bin/*/main.rs`.
+fn crate_roots(src: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut roots: Vec<PathBuf> = ["lib.rs", "main.rs"]
+        .iter()
+        .map(|name| src.join(name))
+        .filter(|path| path.is_file())
+        .collect();
+    if let Ok(entries) = fs::read_dir(src.join("bin")) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                roots.push(path);
+            } else if path.join("main.rs").is_file() {
+                roots.push(path.join("main.rs"));
+            }
+        }
+    }
+    roots.sort();
+    Ok(roots)
+}
+
+/// Every `.rs` file under `dir`.
+pub(crate) fn rust_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// The names of every crate in the normal dependency tree of `krate`.
