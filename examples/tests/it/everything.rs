@@ -73,13 +73,9 @@ fn text(value: &impl serde::Serialize) -> Value {
 #[tokio::test]
 async fn every_fixture_is_there_and_the_interactive_ones_reach_the_client() {
     let (client, mut child) = spawn().await;
-    let tools: Vec<String> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name.into_owned())
-        .collect();
+    let listed = client.list_all_tools().await.unwrap();
+    crate::assert_tools_snapshot("everything", &listed);
+    let tools: Vec<String> = listed.into_iter().map(|t| t.name.into_owned()).collect();
     for name in [
         "test_simple_text",
         "test_sampling",

@@ -78,6 +78,7 @@ async fn petstore_proxies_generated_tools_over_http() {
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(names, ["listPets", "createPets", "showPetById"]);
+    crate::assert_tools_snapshot("petstore", &tools);
 
     let mut call = CallToolRequestParams::new("showPetById");
     call.arguments = json!({"petId": "7"}).as_object().cloned();
@@ -106,7 +107,9 @@ async fn mixed_serves_hand_written_tools_and_a_prefixed_github_subset() {
         &base_url,
     ];
     let mixed = spawn_with(env!("CARGO_BIN_EXE_mixed"), &args).await;
-    let names = mixed.tool_names().await;
+    let tools = mixed.tools().await;
+    crate::assert_tools_snapshot("mixed", &tools);
+    let names: Vec<String> = tools.into_iter().map(|t| t.name.into_owned()).collect();
     assert_eq!(&names[..2], ["whoami", "echo"]);
     let github = &names[2..];
     assert!(github.len() >= 10, "{names:?}");

@@ -3,7 +3,7 @@
 
 use std::process::Stdio;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
@@ -35,8 +35,13 @@ pub(crate) async fn spawn_with(binary: &str, args: &[&str]) -> Example {
 }
 
 impl Example {
+    /// `tools/list`, every page.
+    pub(crate) async fn tools(&self) -> Vec<Tool> {
+        self.client.list_all_tools().await.expect("tools/list")
+    }
+
     pub(crate) async fn tool_names(&self) -> Vec<String> {
-        let tools = self.client.list_all_tools().await.expect("tools/list");
+        let tools = self.tools().await;
         tools.into_iter().map(|t| t.name.into_owned()).collect()
     }
 
@@ -69,6 +74,7 @@ pub(crate) fn text(result: &CallToolResult) -> String {
 async fn hello_adds_and_greets() {
     let hello = spawn(env!("CARGO_BIN_EXE_hello")).await;
     assert_eq!(hello.tool_names().await, ["add", "greet"]);
+    crate::assert_tools_snapshot("hello", &hello.tools().await);
     let sum = hello.call("add", json!({"a": 2, "b": 40})).await;
     assert_eq!(sum.structured_content, Some(json!({"result": 42})));
     let greeting = hello.call("greet", json!({"name": "Ada"})).await;
@@ -83,7 +89,8 @@ async fn hello_adds_and_greets() {
 async fn builder_twin_has_the_same_tools_and_audits_every_call() {
     let builder = spawn(env!("CARGO_BIN_EXE_builder")).await;
     assert_eq!(builder.tool_names().await, ["add", "greet"]);
-    let tools = builder.client.list_all_tools().await.expect("tools/list");
+    let tools = builder.tools().await;
+    crate::assert_tools_snapshot("builder", &tools);
     for tool in &tools {
         let meta = tool.meta.as_ref().expect("the bundle's _meta");
         assert_eq!(
@@ -103,6 +110,7 @@ async fn builder_twin_has_the_same_tools_and_audits_every_call() {
 async fn toolbox_tools_share_one_store() {
     let toolbox = spawn(env!("CARGO_BIN_EXE_toolbox")).await;
     assert_eq!(toolbox.tool_names().await, ["put", "get", "keys"]);
+    crate::assert_tools_snapshot("toolbox", &toolbox.tools().await);
     let first = toolbox.call("put", json!({"key": "a", "value": "1"})).await;
     assert_eq!(first.structured_content, Some(json!({"result": null})));
     let second = toolbox.call("put", json!({"key": "a", "value": "2"})).await;
