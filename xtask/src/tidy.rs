@@ -10,7 +10,10 @@
 //!   `mcp-openapi/src/call/` ([`placement`]).
 //! - Self-contained: no tracked file names a relative path that leaves the
 //!   repository ([`paths`]).
+//! - No process notes in code, manifests or docs: no tracker references
+//!   by number ([`breadcrumbs`], whose own examples are exempt).
 
+mod breadcrumbs;
 mod lexer;
 mod modules;
 mod paths;
@@ -45,10 +48,10 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     for rule in placement::RULES {
         breaches.extend(placement::breaches(root, rule)?);
     }
-    breaches.extend(escaping_paths(root)?);
+    breaches.extend(tracked_text(root)?);
     if breaches.is_empty() {
         eprintln!(
-            "xtask tidy: layering, module cycles, crate placement and repository paths all hold"
+            "xtask tidy: layering, module cycles, crate placement, repository paths and notes all hold"
         );
         Ok(())
     } else {
@@ -103,7 +106,8 @@ fn module_cycles(root: &Path) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn escaping_paths(root: &Path) -> Result<Vec<String>, String> {
+/// Checks every tracked (or new, not ignored) text file: paths and notes.
+fn tracked_text(root: &Path) -> Result<Vec<String>, String> {
     let output = Command::new("git")
         .args(["ls-files", "--cached", "--others", "--exclude-standard"])
         .current_dir(root)
@@ -118,6 +122,13 @@ fn escaping_paths(root: &Path) -> Result<Vec<String>, String> {
         let base = crate_dir(root, Path::new(file));
         for escaping in paths::escaping_paths(&text, &base) {
             out.push(format!("{file} names `{escaping}`, outside the repository"));
+        }
+        if !file.ends_with(".snap") && !file.ends_with(breadcrumbs::OWN_FILE) {
+            for line in breadcrumbs::lines_with_notes(&text) {
+                out.push(format!(
+                    "{file}:{line}: a process note (say it in the commit message)"
+                ));
+            }
         }
     }
     Ok(out)
