@@ -39,84 +39,95 @@
 //!
 //! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
 
-mod annotations;
-mod builder;
-mod content;
-mod context;
+mod call {
+    pub(crate) mod context;
+    pub(crate) mod result;
+}
+mod client {
+    pub(crate) mod elicitation;
+    pub(crate) mod logging;
+    pub(crate) mod sampling;
+}
+mod completion;
+mod content {
+    pub(crate) mod block;
+}
 mod error;
-mod execution;
-mod handler;
 mod icon;
 mod meta;
 mod metadata;
 pub mod middleware;
-mod name;
-mod result;
+mod prompt {
+    pub(crate) mod builder;
+    pub(crate) mod def;
+    pub(crate) mod value;
+}
+mod resource {
+    pub(crate) mod builder;
+    pub(crate) mod def;
+    pub(crate) mod uri_template;
+    pub(crate) mod value;
+}
 pub mod schema;
-mod tool;
-mod tool_def;
-// issue 7: resources, prompts, completion, logging, sampling, elicitation
-mod completion;
-mod elicitation;
-mod logging;
-mod prompt;
-mod prompt_builder;
-mod prompt_def;
-mod resource;
-mod resource_builder;
-mod resource_def;
-mod sampling;
-mod uri_template;
+mod tool {
+    pub(crate) mod annotations;
+    pub(crate) mod builder;
+    pub(crate) mod def;
+    pub(crate) mod execution;
+    pub(crate) mod handler;
+    pub(crate) mod name;
+    pub(crate) mod value;
+}
 
 #[cfg(feature = "rmcp")]
 mod rmcp_conversions;
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
 
 #[cfg(feature = "macros")]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use annotations::{Hint, ToolAnnotations};
-pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
-pub use content::{
-    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, Role, TextContent,
-};
-pub use context::{
+pub use call::context::{
     BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext,
 };
-pub use error::{SchemaError, ToolError};
-pub use execution::{TaskSupport, ToolExecution};
-pub use handler::{Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured};
-pub use icon::{Icon, IconTheme};
-pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
-pub use metadata::Metadata;
-pub use middleware::ToolMiddleware;
-pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
-pub use result::{CallToolResult, IntoCallToolResult};
-pub use tool::Tool;
-pub use tool_def::ToolDef;
-// issue 7: resources, prompts, completion, logging, sampling, elicitation
+pub use call::result::{CallToolResult, IntoCallToolResult};
+pub use client::elicitation::{ElicitAction, ElicitRequest, ElicitResult};
+pub use client::logging::{InvalidLoggingLevel, LogMessage, LoggingLevel};
+pub use client::sampling::{CreateMessageRequest, CreateMessageResult, Root, SamplingMessage};
 pub use completion::{
     CompleteRequest, CompleteResult, Completer, Completion, CompletionArgument,
     CompletionReference, MAX_COMPLETION_VALUES,
 };
-pub use elicitation::{ElicitAction, ElicitRequest, ElicitResult};
-pub use logging::{InvalidLoggingLevel, LogMessage, LoggingLevel};
-pub use prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
-pub use prompt_builder::{PromptBuilder, prompt};
-pub use prompt_def::{
+pub use content::block::{
+    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, Role, TextContent,
+};
+pub use error::{SchemaError, ToolError};
+pub use icon::{Icon, IconTheme};
+pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
+pub use metadata::Metadata;
+pub use middleware::ToolMiddleware;
+pub use prompt::builder::{PromptBuilder, prompt};
+pub use prompt::def::{
     IntoGetPromptResult, PromptDef, PromptError, PromptFn, PromptHandler, PromptRequest,
 };
-pub use resource::{ReadResourceResult, Resource, ResourceTemplate};
-pub use resource_builder::{ResourceBuilder, resource, resource_template};
-pub use resource_def::{
+pub use prompt::value::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
+pub use resource::builder::{ResourceBuilder, resource, resource_template};
+pub use resource::def::{
     IntoReadResourceResult, ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind,
     ResourceRequest,
 };
-pub use sampling::{CreateMessageRequest, CreateMessageResult, Root, SamplingMessage};
-pub use uri_template::{UriTemplate, UriTemplateError};
+pub use resource::uri_template::{UriTemplate, UriTemplateError};
+pub use resource::value::{ReadResourceResult, Resource, ResourceTemplate};
+pub use tool::annotations::{Hint, ToolAnnotations};
+pub use tool::builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
+pub use tool::def::ToolDef;
+pub use tool::execution::{TaskSupport, ToolExecution};
+pub use tool::handler::{
+    Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured,
+};
+pub use tool::name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
+pub use tool::value::Tool;
 
 /// A JSON object: the type of schemas, arguments and `_meta`.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

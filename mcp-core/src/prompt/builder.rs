@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::prompt_def::{PromptFn, PromptHandler};
+use crate::prompt::def::{PromptFn, PromptHandler};
 use crate::{
     BoxFuture, Completer, GetPromptResult, Icon, JsonObject, Meta, Metadata, Prompt,
     PromptArgument, PromptDef, PromptError, PromptRequest,

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::handler::{FnHandler, Handler, IntoToolResult, ToolInput, ToolOutput, Unstructured};
 use crate::schema::{self, any_object, check_object_schema};
+use crate::tool::handler::{
+    FnHandler, Handler, IntoToolResult, ToolInput, ToolOutput, Unstructured,
+};
 use crate::{
     Icon, JsonObject, Meta, Metadata, SchemaError, Tool, ToolAnnotations, ToolDef, ToolError,
     ToolExecution,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::resource_def::{FnResource, ResourceFn, ResourceKind};
+use crate::resource::def::{FnResource, ResourceFn, ResourceKind};
 use crate::{
     Annotations, Completer, Icon, JsonObject, Meta, Metadata, Resource, ResourceDef, ResourceError,
     ResourceTemplate, UriTemplate,

@@ -3,14 +3,13 @@
 
 use std::marker::PhantomData;
 
-#[path = "private_args.rs"]
 mod args;
 
 pub use schemars;
 pub use serde;
 pub use serde_json;
 
-use crate::handler::ToolOutput;
+use crate::tool::handler::ToolOutput;
 use crate::{IntoCallToolResult, MetaKeyProblemKind, ToolBuilder};
 
 pub use args::{ArgList, ArgNames, Args, Single, is_object_input};

@@ -90,7 +90,7 @@ impl<C> PromptRequest<C> {
             ctx,
             session_id: None,
             meta: Meta::new(),
-            channel: crate::context::detached(),
+            channel: crate::call::context::detached(),
         }
     }
 
