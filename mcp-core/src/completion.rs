@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::JsonObject;
+use crate::json::JsonObject;
 
 /// The most values one completion may carry (the specification's limit).
 pub const MAX_COMPLETION_VALUES: usize = 100;

@@ -39,45 +39,22 @@
 //!
 //! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
 
-mod call {
-    pub(crate) mod context;
-    pub(crate) mod result;
-}
-mod client {
-    pub(crate) mod elicitation;
-    pub(crate) mod logging;
-    pub(crate) mod sampling;
-}
-mod completion;
-mod content {
-    pub(crate) mod block;
-}
 mod error;
+mod future;
 mod icon;
+mod json;
 mod meta;
 mod metadata;
+mod tool;
+
+pub mod call;
+pub mod client;
+pub mod completion;
+pub mod content;
 pub mod middleware;
-mod prompt {
-    pub(crate) mod builder;
-    pub(crate) mod def;
-    pub(crate) mod value;
-}
-mod resource {
-    pub(crate) mod builder;
-    pub(crate) mod def;
-    pub(crate) mod uri_template;
-    pub(crate) mod value;
-}
+pub mod prompt;
+pub mod resource;
 pub mod schema;
-mod tool {
-    pub(crate) mod annotations;
-    pub(crate) mod builder;
-    pub(crate) mod def;
-    pub(crate) mod execution;
-    pub(crate) mod handler;
-    pub(crate) mod name;
-    pub(crate) mod value;
-}
 
 #[cfg(feature = "rmcp")]
 mod rmcp_conversions;
@@ -88,46 +65,35 @@ pub mod __private;
 #[cfg(feature = "macros")]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use call::context::{
-    BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext,
+pub use call::{CallToolRequest, CallToolResult, IntoCallToolResult, ToolCallContext};
+pub use client::{
+    CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitAction,
+    ElicitRequest, ElicitResult, InvalidLoggingLevel, LogMessage, LoggingLevel, Progress, Root,
+    SamplingMessage,
 };
-pub use call::result::{CallToolResult, IntoCallToolResult};
-pub use client::elicitation::{ElicitAction, ElicitRequest, ElicitResult};
-pub use client::logging::{InvalidLoggingLevel, LogMessage, LoggingLevel};
-pub use client::sampling::{CreateMessageRequest, CreateMessageResult, Root, SamplingMessage};
 pub use completion::{
     CompleteRequest, CompleteResult, Completer, Completion, CompletionArgument,
     CompletionReference, MAX_COMPLETION_VALUES,
 };
-pub use content::block::{
-    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, Role, TextContent,
-};
+pub use content::{Annotations, Content, EmbeddedResource, MediaContent, Role, TextContent};
 pub use error::{SchemaError, ToolError};
+pub use future::BoxFuture;
 pub use icon::{Icon, IconTheme};
+pub use json::JsonObject;
 pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
 pub use metadata::Metadata;
 pub use middleware::ToolMiddleware;
-pub use prompt::builder::{PromptBuilder, prompt};
-pub use prompt::def::{
-    IntoGetPromptResult, PromptDef, PromptError, PromptFn, PromptHandler, PromptRequest,
+pub use prompt::{
+    GetPromptResult, IntoGetPromptResult, Prompt, PromptArgument, PromptBuilder, PromptDef,
+    PromptError, PromptFn, PromptHandler, PromptMessage, PromptRequest, prompt,
 };
-pub use prompt::value::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
-pub use resource::builder::{ResourceBuilder, resource, resource_template};
-pub use resource::def::{
-    IntoReadResourceResult, ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind,
-    ResourceRequest,
+pub use resource::{
+    IntoReadResourceResult, ReadResourceResult, Resource, ResourceBuilder, ResourceContents,
+    ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind, ResourceRequest,
+    ResourceTemplate, UriTemplate, UriTemplateError, resource, resource_template,
 };
-pub use resource::uri_template::{UriTemplate, UriTemplateError};
-pub use resource::value::{ReadResourceResult, Resource, ResourceTemplate};
-pub use tool::annotations::{Hint, ToolAnnotations};
-pub use tool::builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
-pub use tool::def::ToolDef;
-pub use tool::execution::{TaskSupport, ToolExecution};
-pub use tool::handler::{
-    Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured,
+pub use tool::{
+    Handler, Hint, IntoToolResult, MAX_TOOL_NAME_LEN, TaskSupport, Tool, ToolAnnotations,
+    ToolBuilder, ToolDef, ToolExecution, ToolHandler, ToolInput, ToolOutput, Unstructured,
+    WRAPPED_OUTPUT_META_KEY, is_valid_tool_name, tool, validate_tool_name,
 };
-pub use tool::name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
-pub use tool::value::Tool;
-
-/// A JSON object: the type of schemas, arguments and `_meta`.
-pub type JsonObject = serde_json::Map<String, serde_json::Value>;

@@ -33,7 +33,10 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
+use crate::call::context::ToolCallContext;
+use crate::call::result::CallToolResult;
+use crate::future::BoxFuture;
+use crate::tool::handler::ToolHandler;
 
 /// Code that wraps a tool call; see the [module docs](self) for the order.
 pub trait ToolMiddleware<C = ()>: Send + Sync + 'static {

@@ -9,7 +9,8 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
-use crate::{JsonObject, SchemaError};
+use crate::error::SchemaError;
+use crate::json::JsonObject;
 
 /// The input schema of `T`: its root must describe an object.
 pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {

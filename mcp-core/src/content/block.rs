@@ -1,8 +1,11 @@
-//! Content blocks of a tool result.
+//! Content blocks: what results, prompt messages and sampling messages carry.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Meta, Resource};
+use crate::content::annotations::Annotations;
+use crate::meta::Meta;
+use crate::resource::contents::ResourceContents;
+use crate::resource::value::Resource;
 
 /// One content block (`ContentBlock` of the MCP specification).
 ///
@@ -123,93 +126,4 @@ pub struct EmbeddedResource {
     /// Extension metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
-}
-
-/// The contents of a resource: text or a base64 blob.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[non_exhaustive]
-pub enum ResourceContents {
-    /// Text contents.
-    Text {
-        /// The resource's URI.
-        uri: String,
-        /// The MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
-        mime_type: Option<String>,
-        /// The text.
-        text: String,
-        /// Extension metadata.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-        meta: Meta,
-    },
-    /// Binary contents, base64-encoded.
-    Blob {
-        /// The resource's URI.
-        uri: String,
-        /// The MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
-        mime_type: Option<String>,
-        /// The base64-encoded bytes.
-        blob: String,
-        /// Extension metadata.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-        meta: Meta,
-    },
-}
-
-impl ResourceContents {
-    /// Text contents of `uri`.
-    pub fn text(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        text: impl Into<String>,
-    ) -> Self {
-        Self::Text {
-            uri: uri.into(),
-            mime_type,
-            text: text.into(),
-            meta: Meta::new(),
-        }
-    }
-
-    /// Binary contents of `uri` from base64 data.
-    pub fn blob(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        base64: impl Into<String>,
-    ) -> Self {
-        Self::Blob {
-            uri: uri.into(),
-            mime_type,
-            blob: base64.into(),
-            meta: Meta::new(),
-        }
-    }
-}
-
-/// Hints about who a content block is for and how much it matters.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Annotations {
-    /// Who the block is meant for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub audience: Option<Vec<Role>>,
-    /// 0 (least) to 1 (most important).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priority: Option<f64>,
-    /// An ISO 8601 timestamp of the last change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_modified: Option<String>,
-}
-
-/// A party of the conversation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// The user.
-    User,
-    /// The assistant (the model).
-    Assistant,
 }

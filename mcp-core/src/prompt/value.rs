@@ -1,9 +1,9 @@
-//! The protocol values of prompts: `Prompt`, its arguments, messages and the
-//! result of `prompts/get`.
+//! The protocol values of prompts: `Prompt` and its arguments.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Content, Icon, Meta, Role};
+use crate::icon::Icon;
+use crate::meta::Meta;
 
 /// A prompt template a server offers (`Prompt` of MCP 2025-11-25). Build
 /// one with [`prompt`](fn@crate::prompt).
@@ -78,78 +78,5 @@ impl PromptArgument {
     /// Whether the argument must be given.
     pub fn is_required(&self) -> bool {
         self.required == Some(true)
-    }
-}
-
-/// One message of a prompt: a role and a content block (text, image,
-/// audio, resource link or embedded resource).
-///
-/// ```
-/// use mcp_core::PromptMessage;
-///
-/// assert_eq!(
-///     serde_json::to_value(PromptMessage::user_text("hi")).unwrap(),
-///     serde_json::json!({"role": "user", "content": {"type": "text", "text": "hi"}})
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct PromptMessage {
-    /// Who speaks.
-    pub role: Role,
-    /// What is said.
-    pub content: Content,
-}
-
-impl PromptMessage {
-    /// A message from `role`.
-    pub fn new(role: Role, content: Content) -> Self {
-        Self { role, content }
-    }
-
-    /// A user message.
-    pub fn user(content: Content) -> Self {
-        Self::new(Role::User, content)
-    }
-
-    /// An assistant message.
-    pub fn assistant(content: Content) -> Self {
-        Self::new(Role::Assistant, content)
-    }
-
-    /// A user message with one text block.
-    pub fn user_text(text: impl Into<String>) -> Self {
-        Self::user(Content::text(text))
-    }
-}
-
-/// The result of `prompts/get`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct GetPromptResult {
-    /// A description of the rendered prompt.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The messages.
-    pub messages: Vec<PromptMessage>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-impl GetPromptResult {
-    /// A result with these messages.
-    pub fn new(messages: Vec<PromptMessage>) -> Self {
-        Self {
-            description: None,
-            messages,
-            meta: Meta::new(),
-        }
-    }
-
-    /// Sets the description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
     }
 }

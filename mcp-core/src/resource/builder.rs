@@ -6,11 +6,17 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::resource::def::{FnResource, ResourceFn, ResourceKind};
-use crate::{
-    Annotations, Completer, Icon, JsonObject, Meta, Metadata, Resource, ResourceDef, ResourceError,
-    ResourceTemplate, UriTemplate,
-};
+use crate::completion::Completer;
+use crate::content::annotations::Annotations;
+use crate::icon::Icon;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::metadata::Metadata;
+use crate::resource::def::{ResourceDef, ResourceKind};
+use crate::resource::error::ResourceError;
+use crate::resource::handler::{ResourceFn, ResourceFnHandler};
+use crate::resource::uri_template::{UriTemplate, UriTemplateError};
+use crate::resource::value::{Resource, ResourceTemplate};
 
 /// Starts building the resource at `uri` called `name`; the same metadata
 /// family as [`tool`](fn@crate::tool) (title, description, icons, `_meta`,
@@ -237,7 +243,7 @@ impl ResourceBuilder {
                 }
             }
         };
-        let handler = FnResource {
+        let handler = ResourceFnHandler {
             handler,
             mime_type: self.mime_type.map(Arc::from),
             marker: PhantomData,
@@ -251,7 +257,7 @@ impl ResourceBuilder {
 }
 
 fn unknown_variable(template: &str, name: &str) -> ResourceError {
-    ResourceError::InvalidTemplate(crate::UriTemplateError {
+    ResourceError::InvalidTemplate(UriTemplateError {
         template: template.to_owned(),
         reason: format!(
             "a completer is given for `{name}`, which is not a variable of the template"

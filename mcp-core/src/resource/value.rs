@@ -1,9 +1,10 @@
-//! The protocol values of resources: `Resource`, `ResourceTemplate` and the
-//! result of `resources/read`.
+//! The protocol values of resources: `Resource` and `ResourceTemplate`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Annotations, Icon, Meta, ResourceContents};
+use crate::content::annotations::Annotations;
+use crate::icon::Icon;
+use crate::meta::Meta;
 
 /// A resource a server offers at a fixed URI (`Resource` of MCP
 /// 2025-11-25). Build one with [`resource`](fn@crate::resource).
@@ -67,35 +68,4 @@ pub struct ResourceTemplate {
     /// Extension metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
-}
-
-/// The result of `resources/read`.
-///
-/// ```
-/// use mcp_core::{ReadResourceResult, ResourceContents};
-///
-/// let result = ReadResourceResult::new(vec![ResourceContents::text("test://a", None, "A")]);
-/// assert_eq!(
-///     serde_json::to_value(&result).unwrap(),
-///     serde_json::json!({"contents": [{"uri": "test://a", "text": "A"}]})
-/// );
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ReadResourceResult {
-    /// The contents: usually one, several for a directory-like resource.
-    pub contents: Vec<ResourceContents>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-impl ReadResourceResult {
-    /// A result with these contents.
-    pub fn new(contents: Vec<ResourceContents>) -> Self {
-        Self {
-            contents,
-            meta: Meta::new(),
-        }
-    }
 }

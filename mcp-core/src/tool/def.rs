@@ -5,10 +5,16 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::call::context::ToolCallContext;
+use crate::call::request::CallToolRequest;
+use crate::call::result::CallToolResult;
+use crate::error::ToolError;
+use crate::future::BoxFuture;
+use crate::meta::validate_meta_key;
 use crate::middleware::{Layer, Next, ToolMiddleware};
-use crate::{
-    BoxFuture, CallToolRequest, CallToolResult, Tool, ToolCallContext, ToolError, ToolHandler,
-};
+use crate::tool::handler::ToolHandler;
+use crate::tool::name::validate_tool_name;
+use crate::tool::value::Tool;
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
 ///
@@ -24,10 +30,10 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// A tool whose code is a hand-written [`ToolHandler`]. The name and the
     /// `_meta` keys are checked as the builder checks them.
     pub fn new(tool: Tool, handler: impl ToolHandler<C>) -> Result<Self, ToolError> {
-        crate::validate_tool_name(&tool.name)?;
+        validate_tool_name(&tool.name)?;
         tool.meta
             .iter()
-            .try_for_each(|(key, _)| crate::validate_meta_key(key))?;
+            .try_for_each(|(key, _)| validate_meta_key(key))?;
         Ok(Self::from_parts(tool, Arc::new(handler)))
     }
 
@@ -66,7 +72,7 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// Renames the tool (for example to prefix every tool of a source).
     pub fn rename(mut self, name: impl Into<String>) -> Result<Self, ToolError> {
         let name = name.into();
-        crate::validate_tool_name(&name)?;
+        validate_tool_name(&name)?;
         Arc::make_mut(&mut self.tool).name = name;
         Ok(self)
     }

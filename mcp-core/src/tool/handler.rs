@@ -1,15 +1,16 @@
-//! Handlers: the code behind a tool, and the adapters from plain async
-//! functions.
+//! The code behind a tool: the object-safe handler, and the adapter from
+//! plain async functions.
 
-use std::fmt::Display;
 use std::future::Future;
 use std::marker::PhantomData;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use crate::{BoxFuture, CallToolResult, IntoCallToolResult, JsonObject, ToolCallContext};
+use crate::call::context::ToolCallContext;
+use crate::call::result::CallToolResult;
+use crate::future::BoxFuture;
+use crate::tool::input::parse_arguments;
+use crate::tool::output::IntoToolResult;
 
 /// The object-safe form of a tool's code: a call context in, a result out.
 ///
@@ -80,105 +81,15 @@ where
     }
 }
 
-/// The output marker of a tool without a declared output schema: its handler
-/// returns anything [`IntoCallToolResult`].
-#[derive(Debug, Clone, Copy)]
-pub enum Unstructured {}
-
-/// How a handler's return value becomes a result, given the tool's declared
-/// output `Out`.
-///
-/// With `.output::<T>()`, a handler returns `T` or `Result<T, E: Display>`:
-/// `T` becomes `structuredContent` plus a text block with the same JSON. With
-/// no declared output, it returns anything [`IntoCallToolResult`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a result of a tool whose output is `{Out}`",
-    note = "a tool declared with `.output::<T>()` returns `T` or `Result<T, E>` with `E: Display`"
-)]
-pub trait IntoToolResult<Out> {
-    /// Converts the value; `wrapped` says whether the output schema wraps the
-    /// value as `{"result": ...}`.
-    fn into_tool_result(self, wrapped: bool) -> CallToolResult;
-}
-
-impl<R: IntoCallToolResult> IntoToolResult<Unstructured> for R {
-    fn into_tool_result(self, _wrapped: bool) -> CallToolResult {
-        self.into_call_tool_result()
-    }
-}
-
-impl<T: Serialize> IntoToolResult<T> for T {
-    fn into_tool_result(self, wrapped: bool) -> CallToolResult {
-        structured(&self, wrapped)
-    }
-}
-
-impl<T: Serialize, E: Display> IntoToolResult<T> for Result<T, E> {
-    fn into_tool_result(self, wrapped: bool) -> CallToolResult {
-        match self {
-            Ok(value) => structured(&value, wrapped),
-            Err(error) => CallToolResult::error(error.to_string()),
-        }
-    }
-}
-
-fn structured<T: Serialize>(value: &T, wrapped: bool) -> CallToolResult {
-    match serde_json::to_value(value) {
-        Ok(value) if wrapped => {
-            let mut object = JsonObject::new();
-            object.insert("result".to_owned(), value);
-            CallToolResult::structured(Value::Object(object))
-        }
-        Ok(value) => CallToolResult::structured(value),
-        Err(error) => CallToolResult::error(format!(
-            "the tool's output could not be serialized: {error}"
-        )),
-    }
-}
-
-/// The arguments of a tool: deserialized from the request's argument object.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool's arguments",
-    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for it"
-)]
-pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
-
-impl<T: DeserializeOwned + schemars::JsonSchema + Send + 'static> ToolInput for T {}
-
-/// The structured output of a tool.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool's structured output",
-    note = "derive `serde::Serialize` and `schemars::JsonSchema` for it"
-)]
-pub trait ToolOutput: Serialize + schemars::JsonSchema + Send + 'static {}
-
-impl<T: Serialize + schemars::JsonSchema + Send + 'static> ToolOutput for T {}
-
-/// Deserializes arguments into `In`, naming the offending field on failure.
-pub(crate) fn parse_arguments<In: DeserializeOwned>(
-    tool: &str,
-    arguments: Option<JsonObject>,
-) -> Result<In, String> {
-    let value = Value::Object(arguments.unwrap_or_default());
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let path = error.path().to_string();
-        let reason = error.into_inner();
-        if path == "." {
-            format!("invalid arguments for tool `{tool}`: {reason}")
-        } else {
-            format!("invalid arguments for tool `{tool}`: `{path}`: {reason}")
-        }
-    })
-}
-
-/// A [`ToolHandler`] made from a typed async function.
-pub(crate) struct FnHandler<H, M, In, Out> {
+/// A [`ToolHandler`] made from a [`Handler`]: deserializes the arguments into
+/// `In`, calls the function and converts what it returns.
+pub(crate) struct ToolFnHandler<H, M, In, Out> {
     pub(crate) handler: H,
     pub(crate) wrapped: bool,
     pub(crate) marker: PhantomData<fn(M, In) -> Out>,
 }
 
-impl<H, M, In, Out, C> ToolHandler<C> for FnHandler<H, M, In, Out>
+impl<H, M, In, Out, C> ToolHandler<C> for ToolFnHandler<H, M, In, Out>
 where
     H: Handler<M, In, C>,
     H::Output: IntoToolResult<Out>,

@@ -4,7 +4,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Icon, JsonObject, Meta, ToolAnnotations, ToolExecution};
+use crate::icon::Icon;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::tool::annotations::ToolAnnotations;
+use crate::tool::execution::ToolExecution;
 
 /// A tool as the MCP 2025-11-25 specification puts it on the wire.
 ///
