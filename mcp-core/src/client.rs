@@ -17,7 +17,7 @@
 //!         let answer = cx.sample(request).await.map_err(|e| e.to_string())?;
 //!         Ok::<_, String>(answer.text())
 //!     })?;
-//! let result = futures_executor::block_on(summarize.invoke(serde_json::json!({})));
+//! let result = futures_executor::block_on(summarize.call_detached(serde_json::json!({})));
 //! assert_eq!(result.text_content(), "the client does not support sampling");
 //! # Ok::<(), mcp_core::ToolError>(())
 //! ```

@@ -28,10 +28,10 @@
 //!     .output::<i64>()
 //!     .run(|args: Add| async move { args.a + args.b })?;
 //!
-//! let result = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": 2})));
+//! let result = futures_executor::block_on(add.call_detached(serde_json::json!({"a": 1, "b": 2})));
 //! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 3})));
 //!
-//! let bad = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": "two"})));
+//! let bad = futures_executor::block_on(add.call_detached(serde_json::json!({"a": 1, "b": "two"})));
 //! assert!(bad.is_error());
 //! assert!(bad.text_content().contains("`b`"));
 //! # Ok::<(), mcp_core::ToolError>(())
@@ -93,7 +93,10 @@ pub use resource::{
     ResourceTemplate, UriTemplate, UriTemplateError, resource, resource_template,
 };
 pub use tool::{
-    Handler, Hint, IntoToolResult, MAX_TOOL_NAME_LEN, TaskSupport, Tool, ToolAnnotations,
-    ToolBuilder, ToolDef, ToolExecution, ToolHandler, ToolInput, ToolOutput, Unstructured,
+    Hint, IntoToolResult, MAX_TOOL_NAME_LEN, TaskSupport, Tool, ToolAnnotations, ToolBuilder,
+    ToolDef, ToolExecution, ToolFn, ToolHandler, ToolInput, ToolOutput, Unstructured,
     WRAPPED_OUTPUT_META_KEY, is_valid_tool_name, tool, validate_tool_name,
 };
+
+#[doc(hidden)]
+pub use tool::ToolFn as Handler; // TEMP-ALIAS: remove after consumers move

@@ -18,13 +18,13 @@
 //! let audited: ToolDef = tool("ping")
 //!     .run(|| async { "pong" })
 //!     .unwrap()
-//!     .with_middleware(middleware::from_fn(|cx, next| async move {
+//!     .layer(middleware::from_fn(|cx, next| async move {
 //!         let name = cx.request().name.clone();
 //!         let mut result = next.run(cx).await;
 //!         result.meta.insert("com.example.audit/tool", name.into()).unwrap();
 //!         result
 //!     }));
-//! let result = futures_executor::block_on(audited.invoke(serde_json::json!({})));
+//! let result = futures_executor::block_on(audited.call_detached(serde_json::json!({})));
 //! assert_eq!(result.meta.get("com.example.audit/tool").unwrap(), "ping");
 //! ```
 

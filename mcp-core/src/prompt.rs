@@ -13,7 +13,7 @@
 //!         PromptMessage::user_text(format!("Say hello to {who}."))
 //!     })?;
 //! let arguments = serde_json::json!({"who": "Ada"});
-//! let result = futures_executor::block_on(greet.invoke(arguments.as_object().cloned().unwrap_or_default()))?;
+//! let result = futures_executor::block_on(greet.get_detached(arguments.as_object().cloned().unwrap_or_default()))?;
 //! assert_eq!(result.messages[0].content.as_text(), Some("Say hello to Ada."));
 //! # Ok::<(), mcp_core::prompt::PromptError>(())
 //! ```

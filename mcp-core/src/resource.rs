@@ -12,7 +12,7 @@
 //!     .read(|req: ResourceRequest| async move {
 //!         format!(r#"{{"id":"{}"}}"#, req.variable("id").unwrap_or_default())
 //!     })?;
-//! let result = futures_executor::block_on(user.invoke("users://7/profile"))?;
+//! let result = futures_executor::block_on(user.read_detached("users://7/profile"))?;
 //! assert_eq!(
 //!     serde_json::to_value(&result)?["contents"][0],
 //!     serde_json::json!({"uri": "users://7/profile", "mimeType": "application/json", "text": r#"{"id":"7"}"#})

@@ -17,7 +17,7 @@ pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
 pub use def::ToolDef;
 pub use execution::{TaskSupport, ToolExecution};
-pub use handler::{Handler, ToolHandler};
+pub use handler::{ToolFn, ToolHandler};
 pub use input::ToolInput;
 pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
 pub use output::{IntoToolResult, ToolOutput, Unstructured};

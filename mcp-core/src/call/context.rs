@@ -159,7 +159,7 @@ impl<C> ToolCallContext<C> {
     ///     })
     ///     .unwrap();
     /// // Outside a server there is no client to ask.
-    /// let result = futures_executor::block_on(ask.invoke(json!({})));
+    /// let result = futures_executor::block_on(ask.call_detached(json!({})));
     /// assert_eq!(result.text_content(), "the client does not support elicitation");
     /// ```
     pub async fn elicit(&self, request: ElicitRequest) -> Result<ElicitResult, ChannelError> {

@@ -49,7 +49,7 @@ use crate::schema::input_schema_for;
 /// assert_eq!(review.prompt().arguments[0].required, Some(true));
 ///
 /// let args = serde_json::json!({"code": "fn main() {}"});
-/// let result = futures_executor::block_on(review.invoke(args.as_object().unwrap().clone()))?;
+/// let result = futures_executor::block_on(review.get_detached(args.as_object().unwrap().clone()))?;
 /// assert_eq!(result.messages[0].content.as_text(), Some("Review this unknown code:\nfn main() {}"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

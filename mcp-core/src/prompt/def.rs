@@ -81,13 +81,22 @@ impl<C: 'static> PromptDef<C> {
 }
 
 impl<C: Default + 'static> PromptDef<C> {
-    /// Renders the prompt with `arguments` and a default context, outside
-    /// any server (handy in tests).
-    pub fn invoke(
+    /// Renders the prompt with `arguments` and a default context, detached
+    /// from any server (handy in tests).
+    pub fn get_detached(
         &self,
         arguments: JsonObject,
     ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>> {
         self.get(self.request(arguments, Arc::new(C::default())))
+    }
+
+    // TEMP-ALIAS: remove after consumers move
+    #[doc(hidden)]
+    pub fn invoke(
+        &self,
+        arguments: JsonObject,
+    ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>> {
+        self.get_detached(arguments)
     }
 }
 

@@ -31,7 +31,7 @@ use crate::resource::value::{Resource, ResourceTemplate};
 ///     .mime_type("text/markdown")
 ///     .size(5)
 ///     .read(|| async { "# Hi" })?;
-/// let result = futures_executor::block_on(readme.invoke("file:///README.md"))?;
+/// let result = futures_executor::block_on(readme.read_detached("file:///README.md"))?;
 /// assert_eq!(
 ///     serde_json::to_value(&result)?,
 ///     serde_json::json!({"contents": [{"uri": "file:///README.md", "mimeType": "text/markdown", "text": "# Hi"}]})
@@ -55,9 +55,9 @@ pub fn resource(uri: impl Into<String>, name: impl Into<String>) -> ResourceBuil
 ///     .read(|req: ResourceRequest| async move {
 ///         format!(r#"{{"id":"{}"}}"#, req.variable("id").unwrap_or_default())
 ///     })?;
-/// let result = futures_executor::block_on(data.invoke("test://template/123/data"))?;
+/// let result = futures_executor::block_on(data.read_detached("test://template/123/data"))?;
 /// assert_eq!(serde_json::to_value(&result)?["contents"][0]["text"], r#"{"id":"123"}"#);
-/// assert!(futures_executor::block_on(data.invoke("test://other")).is_err());
+/// assert!(futures_executor::block_on(data.read_detached("test://other")).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn resource_template(

@@ -111,10 +111,10 @@ impl<C: 'static> ResourceDef<C> {
 }
 
 impl<C: Default + 'static> ResourceDef<C> {
-    /// Reads `uri` with a default context, outside any server (handy in
-    /// tests); a URI this definition does not serve is
+    /// Reads `uri` with a default context, detached from any server (handy
+    /// in tests); a URI this definition does not serve is
     /// [`ResourceError::NotFound`].
-    pub fn invoke(
+    pub fn read_detached(
         &self,
         uri: &str,
     ) -> BoxFuture<'static, Result<ReadResourceResult, ResourceError>> {
@@ -124,6 +124,15 @@ impl<C: Default + 'static> ResourceDef<C> {
             }
             None => Box::pin(std::future::ready(Err(ResourceError::not_found(uri)))),
         }
+    }
+
+    // TEMP-ALIAS: remove after consumers move
+    #[doc(hidden)]
+    pub fn invoke(
+        &self,
+        uri: &str,
+    ) -> BoxFuture<'static, Result<ReadResourceResult, ResourceError>> {
+        self.read_detached(uri)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::schema::{any_object, check_object_schema, input_schema_for, output_sc
 use crate::tool::annotations::ToolAnnotations;
 use crate::tool::def::ToolDef;
 use crate::tool::execution::ToolExecution;
-use crate::tool::handler::{Handler, ToolFnHandler};
+use crate::tool::handler::{ToolFn, ToolFnHandler};
 use crate::tool::input::ToolInput;
 use crate::tool::name::validate_tool_name;
 use crate::tool::output::{IntoToolResult, ToolOutput, Unstructured};
@@ -62,7 +62,7 @@ pub const WRAPPED_OUTPUT_META_KEY: &str = "rs.mcp-toolkit/output-wrapped";
 ///     .output::<DeleteResponse>()
 ///     .run(|req: DeleteRequest| do_delete(req.id))?;
 ///
-/// let result = futures_executor::block_on(def.invoke(serde_json::json!({"id": "7"})));
+/// let result = futures_executor::block_on(def.call_detached(serde_json::json!({"id": "7"})));
 /// assert_eq!(result.structured_content, Some(serde_json::json!({"ok": true})));
 /// # Ok::<(), mcp_core::ToolError>(())
 /// ```
@@ -260,7 +260,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// the error's message.
     pub fn run<C, M, H>(self, handler: H) -> Result<ToolDef<C>, ToolError>
     where
-        H: Handler<M, In, C>,
+        H: ToolFn<M, In, C>,
         H::Output: IntoToolResult<Out>,
         In: serde::de::DeserializeOwned + 'static,
         Out: 'static,

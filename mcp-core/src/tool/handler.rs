@@ -32,7 +32,7 @@ pub trait ToolHandler<C = ()>: Send + Sync + 'static {
     message = "this function cannot be a tool handler",
     note = "a handler is `async fn()`, `async fn(In)` or `async fn(In, ToolCallContext<C>)` whose future is `Send + 'static`, where `In` is the type given to `.input::<In>()` (a JSON object map without it)"
 )]
-pub trait Handler<M, In, C>: Send + Sync + 'static {
+pub trait ToolFn<M, In, C>: Send + Sync + 'static {
     /// What the function's future yields.
     type Output;
     /// The function's future.
@@ -42,7 +42,7 @@ pub trait Handler<M, In, C>: Send + Sync + 'static {
     fn call(&self, input: In, cx: ToolCallContext<C>) -> Self::Future;
 }
 
-impl<F, Fut, In, C> Handler<fn(), In, C> for F
+impl<F, Fut, In, C> ToolFn<fn(), In, C> for F
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future + Send + 'static,
@@ -55,7 +55,7 @@ where
     }
 }
 
-impl<F, Fut, In, C> Handler<fn(In), In, C> for F
+impl<F, Fut, In, C> ToolFn<fn(In), In, C> for F
 where
     F: Fn(In) -> Fut + Send + Sync + 'static,
     Fut: Future + Send + 'static,
@@ -68,7 +68,7 @@ where
     }
 }
 
-impl<F, Fut, In, C> Handler<fn(In, ToolCallContext<C>), In, C> for F
+impl<F, Fut, In, C> ToolFn<fn(In, ToolCallContext<C>), In, C> for F
 where
     F: Fn(In, ToolCallContext<C>) -> Fut + Send + Sync + 'static,
     Fut: Future + Send + 'static,
@@ -81,7 +81,7 @@ where
     }
 }
 
-/// A [`ToolHandler`] made from a [`Handler`]: deserializes the arguments into
+/// A [`ToolHandler`] made from a [`ToolFn`]: deserializes the arguments into
 /// `In`, calls the function and converts what it returns.
 pub(crate) struct ToolFnHandler<H, M, In, Out> {
     pub(crate) handler: H,
@@ -91,7 +91,7 @@ pub(crate) struct ToolFnHandler<H, M, In, Out> {
 
 impl<H, M, In, Out, C> ToolHandler<C> for ToolFnHandler<H, M, In, Out>
 where
-    H: Handler<M, In, C>,
+    H: ToolFn<M, In, C>,
     H::Output: IntoToolResult<Out>,
     In: DeserializeOwned + 'static,
     Out: 'static,
