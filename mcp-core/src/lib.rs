@@ -37,6 +37,22 @@
 //! # Ok::<(), mcp_core::ToolError>(())
 //! ```
 //!
+//! # Modules
+//!
+//! The root holds tools, what a first program needs. The other primitives
+//! and the values around a call have their own modules:
+//!
+//! - [`call`]: one tool call, its request, context and result;
+//! - [`content`]: the content blocks results and messages carry;
+//! - [`prompt`](mod@prompt): prompts, their builder and handler;
+//! - [`resource`](mod@resource): resources and resource templates, their builders and
+//!   handler;
+//! - [`completion`]: argument completion for prompts and templates;
+//! - [`client`]: what a server asks of or tells the client during a
+//!   request (sampling, elicitation, roots, logs, progress);
+//! - [`middleware`]: code that wraps every call of a tool;
+//! - [`schema`]: the JSON Schemas of arguments and outputs.
+//!
 //! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
 
 mod error;
