@@ -1,12 +1,22 @@
 //! Argument completion (`completion/complete`) for prompt arguments and
-//! resource-template variables.
+//! resource-template variables: the request and result values, and the
+//! [`Completer`] a prompt or resource builder attaches to an argument.
+//!
+//! ```
+//! use mcp_core::completion::Completer;
+//! use mcp_core::JsonObject;
+//!
+//! let cities = Completer::values(["Paris", "Parma", "Porto"]);
+//! let completion = cities.complete("par", &JsonObject::new());
+//! assert_eq!(completion.values, ["Paris", "Parma"]);
+//! ```
 
 use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::JsonObject;
+use crate::json::JsonObject;
 
 /// The most values one completion may carry (the specification's limit).
 pub const MAX_COMPLETION_VALUES: usize = 100;

@@ -1,215 +1,29 @@
-//! Content blocks of a tool result.
+//! Content blocks: the text, images, audio and resources that tool
+//! results, prompt messages and sampling messages carry, with their
+//! audience and priority [`Annotations`].
+//!
+//! ```
+//! use mcp_core::content::Content;
+//! use mcp_core::resource::ResourceContents;
+//! use serde_json::json;
+//!
+//! let image = Content::image("iVBORw0KGgo=", "image/png");
+//! assert_eq!(
+//!     serde_json::to_value(&image)?,
+//!     json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
+//! );
+//! let embedded = Content::resource(ResourceContents::text("file:///a.txt", None, "A"));
+//! assert_eq!(
+//!     serde_json::to_value(&embedded)?,
+//!     json!({"type": "resource", "resource": {"uri": "file:///a.txt", "text": "A"}})
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 
-use serde::{Deserialize, Serialize};
+pub(crate) mod annotations;
+pub(crate) mod block;
+pub(crate) mod role;
 
-use crate::{Meta, Resource};
-
-/// One content block (`ContentBlock` of the MCP specification).
-///
-/// ```
-/// use mcp_core::Content;
-///
-/// assert_eq!(
-///     serde_json::to_string(&Content::text("hi")).unwrap(),
-///     r#"{"type":"text","text":"hi"}"#
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Content {
-    /// Text.
-    Text(TextContent),
-    /// A base64-encoded image.
-    Image(MediaContent),
-    /// Base64-encoded audio.
-    Audio(MediaContent),
-    /// A link to a resource the client may read (`ResourceLink`: a
-    /// [`Resource`] with `"type": "resource_link"`).
-    ResourceLink(Resource),
-    /// A resource embedded in the result.
-    Resource(EmbeddedResource),
-}
-
-impl Content {
-    /// A text block.
-    pub fn text(text: impl Into<String>) -> Self {
-        Self::Text(TextContent {
-            text: text.into(),
-            annotations: None,
-            meta: Meta::new(),
-        })
-    }
-
-    /// An image block from base64 data.
-    pub fn image(base64: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image(MediaContent::new(base64, mime_type))
-    }
-
-    /// An audio block from base64 data.
-    pub fn audio(base64: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Audio(MediaContent::new(base64, mime_type))
-    }
-
-    /// An embedded resource block.
-    pub fn resource(resource: ResourceContents) -> Self {
-        Self::Resource(EmbeddedResource {
-            resource,
-            annotations: None,
-            meta: Meta::new(),
-        })
-    }
-
-    /// The text of a text block.
-    pub fn as_text(&self) -> Option<&str> {
-        match self {
-            Self::Text(text) => Some(&text.text),
-            _ => None,
-        }
-    }
-}
-
-/// A text block.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TextContent {
-    /// The text.
-    pub text: String,
-    /// Audience and priority hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-/// An image or audio block: base64 data and its MIME type.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct MediaContent {
-    /// The base64-encoded bytes.
-    pub data: String,
-    /// The MIME type of the bytes.
-    pub mime_type: String,
-    /// Audience and priority hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-impl MediaContent {
-    fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            annotations: None,
-            meta: Meta::new(),
-        }
-    }
-}
-
-/// A resource embedded in a result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct EmbeddedResource {
-    /// The resource's contents.
-    pub resource: ResourceContents,
-    /// Audience and priority hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-/// The contents of a resource: text or a base64 blob.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[non_exhaustive]
-pub enum ResourceContents {
-    /// Text contents.
-    Text {
-        /// The resource's URI.
-        uri: String,
-        /// The MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
-        mime_type: Option<String>,
-        /// The text.
-        text: String,
-        /// Extension metadata.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-        meta: Meta,
-    },
-    /// Binary contents, base64-encoded.
-    Blob {
-        /// The resource's URI.
-        uri: String,
-        /// The MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
-        mime_type: Option<String>,
-        /// The base64-encoded bytes.
-        blob: String,
-        /// Extension metadata.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-        meta: Meta,
-    },
-}
-
-impl ResourceContents {
-    /// Text contents of `uri`.
-    pub fn text(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        text: impl Into<String>,
-    ) -> Self {
-        Self::Text {
-            uri: uri.into(),
-            mime_type,
-            text: text.into(),
-            meta: Meta::new(),
-        }
-    }
-
-    /// Binary contents of `uri` from base64 data.
-    pub fn blob(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        base64: impl Into<String>,
-    ) -> Self {
-        Self::Blob {
-            uri: uri.into(),
-            mime_type,
-            blob: base64.into(),
-            meta: Meta::new(),
-        }
-    }
-}
-
-/// Hints about who a content block is for and how much it matters.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Annotations {
-    /// Who the block is meant for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub audience: Option<Vec<Role>>,
-    /// 0 (least) to 1 (most important).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priority: Option<f64>,
-    /// An ISO 8601 timestamp of the last change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_modified: Option<String>,
-}
-
-/// A party of the conversation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// The user.
-    User,
-    /// The assistant (the model).
-    Assistant,
-}
+pub use annotations::Annotations;
+pub use block::{Content, EmbeddedResource, MediaContent, TextContent};
+pub use role::Role;

@@ -28,95 +28,91 @@
 //!     .output::<i64>()
 //!     .run(|args: Add| async move { args.a + args.b })?;
 //!
-//! let result = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": 2})));
+//! let result = futures_executor::block_on(add.call_detached(serde_json::json!({"a": 1, "b": 2})));
 //! assert_eq!(result.structured_content, Some(serde_json::json!({"result": 3})));
 //!
-//! let bad = futures_executor::block_on(add.invoke(serde_json::json!({"a": 1, "b": "two"})));
+//! let bad = futures_executor::block_on(add.call_detached(serde_json::json!({"a": 1, "b": "two"})));
 //! assert!(bad.is_error());
 //! assert!(bad.text_content().contains("`b`"));
 //! # Ok::<(), mcp_core::ToolError>(())
 //! ```
 //!
+//! # Modules
+//!
+//! The root holds tools, what a first program needs. The other primitives
+//! and the values around a call have their own modules:
+//!
+//! - [`call`]: one tool call, its request, context and result;
+//! - [`content`]: the content blocks results and messages carry;
+//! - [`prompt`](mod@prompt): prompts, their builder and handler;
+//! - [`resource`](mod@resource): resources and resource templates, their builders and
+//!   handler;
+//! - [`completion`]: argument completion for prompts and templates;
+//! - [`client`]: what a server asks of or tells the client during a
+//!   request (sampling, elicitation, roots, logs, progress);
+//! - [`middleware`]: code that wraps every call of a tool;
+//! - [`schema`]: the JSON Schemas of arguments and outputs.
+//!
 //! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
 
-mod annotations;
-mod builder;
-mod content;
-mod context;
 mod error;
-mod execution;
-mod handler;
+mod future;
 mod icon;
+mod json;
 mod meta;
 mod metadata;
-pub mod middleware;
-mod name;
-mod result;
-pub mod schema;
 mod tool;
-mod tool_def;
-// issue 7: resources, prompts, completion, logging, sampling, elicitation
-mod completion;
-mod elicitation;
-mod logging;
-mod prompt;
-mod prompt_builder;
-mod prompt_def;
-mod resource;
-mod resource_builder;
-mod resource_def;
-mod sampling;
-mod uri_template;
+
+pub mod call;
+pub mod client;
+pub mod completion;
+pub mod content;
+pub mod middleware;
+pub mod prompt;
+pub mod resource;
+pub mod schema;
 
 #[cfg(feature = "rmcp")]
 mod rmcp_conversions;
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
 
 #[cfg(feature = "macros")]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use annotations::{Hint, ToolAnnotations};
-pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
-pub use content::{
-    Annotations, Content, EmbeddedResource, MediaContent, ResourceContents, Role, TextContent,
+pub use call::{CallToolRequest, CallToolResult, IntoCallToolResult, ToolCallContext};
+pub use client::{
+    CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitAction,
+    ElicitRequest, ElicitResult, InvalidLoggingLevel, LogMessage, LoggingLevel, Progress, Root,
+    SamplingMessage,
 };
-pub use context::{
-    BoxFuture, CallChannel, CallToolRequest, ChannelError, Progress, ToolCallContext,
-};
-pub use error::{SchemaError, ToolError};
-pub use execution::{TaskSupport, ToolExecution};
-pub use handler::{Handler, IntoToolResult, ToolHandler, ToolInput, ToolOutput, Unstructured};
-pub use icon::{Icon, IconTheme};
-pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
-pub use metadata::Metadata;
-pub use middleware::ToolMiddleware;
-pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
-pub use result::{CallToolResult, IntoCallToolResult};
-pub use tool::Tool;
-pub use tool_def::ToolDef;
-// issue 7: resources, prompts, completion, logging, sampling, elicitation
 pub use completion::{
     CompleteRequest, CompleteResult, Completer, Completion, CompletionArgument,
     CompletionReference, MAX_COMPLETION_VALUES,
 };
-pub use elicitation::{ElicitAction, ElicitRequest, ElicitResult};
-pub use logging::{InvalidLoggingLevel, LogMessage, LoggingLevel};
-pub use prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
-pub use prompt_builder::{PromptBuilder, prompt};
-pub use prompt_def::{
-    IntoGetPromptResult, PromptDef, PromptError, PromptFn, PromptHandler, PromptRequest,
+pub use content::{Annotations, Content, EmbeddedResource, MediaContent, Role, TextContent};
+pub use error::{SchemaError, ToolError};
+pub use future::BoxFuture;
+pub use icon::{Icon, IconTheme};
+pub use json::JsonObject;
+pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
+pub use metadata::Metadata;
+pub use middleware::ToolMiddleware;
+pub use prompt::{
+    GetPromptResult, IntoGetPromptResult, Prompt, PromptArgument, PromptBuilder, PromptDef,
+    PromptError, PromptFn, PromptHandler, PromptMessage, PromptRequest, prompt,
 };
-pub use resource::{ReadResourceResult, Resource, ResourceTemplate};
-pub use resource_builder::{ResourceBuilder, resource, resource_template};
-pub use resource_def::{
-    IntoReadResourceResult, ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind,
-    ResourceRequest,
+pub use resource::{
+    IntoReadResourceResult, ReadResourceResult, Resource, ResourceBuilder, ResourceContents,
+    ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind, ResourceRequest,
+    ResourceTemplate, UriTemplate, UriTemplateError, resource, resource_template,
 };
-pub use sampling::{CreateMessageRequest, CreateMessageResult, Root, SamplingMessage};
-pub use uri_template::{UriTemplate, UriTemplateError};
+pub use tool::{
+    Hint, IntoToolResult, MAX_TOOL_NAME_LEN, TaskSupport, Tool, ToolAnnotations, ToolBuilder,
+    ToolDef, ToolExecution, ToolFn, ToolHandler, ToolInput, ToolOutput, Unstructured,
+    WRAPPED_OUTPUT_META_KEY, is_valid_tool_name, tool, validate_tool_name,
+};
 
-/// A JSON object: the type of schemas, arguments and `_meta`.
-pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+#[doc(hidden)]
+pub use tool::ToolFn as Handler; // TEMP-ALIAS: remove after consumers move

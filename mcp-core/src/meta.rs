@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{JsonObject, ToolError};
+use crate::error::ToolError;
+use crate::json::JsonObject;
 
 /// An `_meta` object: extension fields keyed `[prefix/]name`.
 ///

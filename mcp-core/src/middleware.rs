@@ -18,13 +18,13 @@
 //! let audited: ToolDef = tool("ping")
 //!     .run(|| async { "pong" })
 //!     .unwrap()
-//!     .with_middleware(middleware::from_fn(|cx, next| async move {
+//!     .layer(middleware::from_fn(|cx, next| async move {
 //!         let name = cx.request().name.clone();
 //!         let mut result = next.run(cx).await;
 //!         result.meta.insert("com.example.audit/tool", name.into()).unwrap();
 //!         result
 //!     }));
-//! let result = futures_executor::block_on(audited.invoke(serde_json::json!({})));
+//! let result = futures_executor::block_on(audited.call_detached(serde_json::json!({})));
 //! assert_eq!(result.meta.get("com.example.audit/tool").unwrap(), "ping");
 //! ```
 
@@ -33,7 +33,10 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
+use crate::call::context::ToolCallContext;
+use crate::call::result::CallToolResult;
+use crate::future::BoxFuture;
+use crate::tool::handler::ToolHandler;
 
 /// Code that wraps a tool call; see the [module docs](self) for the order.
 pub trait ToolMiddleware<C = ()>: Send + Sync + 'static {

@@ -1,101 +1,41 @@
-//! The protocol values of resources: `Resource`, `ResourceTemplate` and the
-//! result of `resources/read`.
+//! Resources: the protocol values ([`Resource`], [`ResourceTemplate`],
+//! [`ResourceContents`], the result of `resources/read`), the fluent
+//! [`resource`](fn@resource) and [`resource_template`] builders, RFC 6570
+//! [`UriTemplate`]s, the handler that reads a resource and the
+//! [`ResourceDef`] a server hosts.
+//!
+//! ```
+//! use mcp_core::resource::{resource_template, ResourceDef, ResourceRequest};
+//!
+//! let user: ResourceDef = resource_template("users://{id}/profile", "user_profile")
+//!     .mime_type("application/json")
+//!     .read(|req: ResourceRequest| async move {
+//!         format!(r#"{{"id":"{}"}}"#, req.variable("id").unwrap_or_default())
+//!     })?;
+//! let result = futures_executor::block_on(user.read_detached("users://7/profile"))?;
+//! assert_eq!(
+//!     serde_json::to_value(&result)?["contents"][0],
+//!     serde_json::json!({"uri": "users://7/profile", "mimeType": "application/json", "text": r#"{"id":"7"}"#})
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-use serde::{Deserialize, Serialize};
+pub(crate) mod builder;
+pub(crate) mod contents;
+pub(crate) mod def;
+pub(crate) mod error;
+pub(crate) mod handler;
+pub(crate) mod request;
+pub(crate) mod result;
+pub(crate) mod uri_template;
+pub(crate) mod value;
 
-use crate::{Annotations, Icon, Meta, ResourceContents};
-
-/// A resource a server offers at a fixed URI (`Resource` of MCP
-/// 2025-11-25). Build one with [`resource`](fn@crate::resource).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Resource {
-    /// The resource's URI.
-    pub uri: String,
-    /// The programmatic name.
-    pub name: String,
-    /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What the resource is, for people and models.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The MIME type of the contents.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// The size of the raw contents in bytes, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    /// Icons a client may display.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub icons: Vec<Icon>,
-    /// Audience, priority and last-modified hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-/// A family of resources whose URIs follow an RFC 6570 template
-/// (`ResourceTemplate` of MCP 2025-11-25). Build one with
-/// [`resource_template`](fn@crate::resource_template).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ResourceTemplate {
-    /// The URI template, such as `file:///logs/{date}`.
-    pub uri_template: String,
-    /// The programmatic name.
-    pub name: String,
-    /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What the resources are.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The MIME type shared by every matching resource.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// Icons a client may display.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub icons: Vec<Icon>,
-    /// Audience, priority and last-modified hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-/// The result of `resources/read`.
-///
-/// ```
-/// use mcp_core::{ReadResourceResult, ResourceContents};
-///
-/// let result = ReadResourceResult::new(vec![ResourceContents::text("test://a", None, "A")]);
-/// assert_eq!(
-///     serde_json::to_value(&result).unwrap(),
-///     serde_json::json!({"contents": [{"uri": "test://a", "text": "A"}]})
-/// );
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ReadResourceResult {
-    /// The contents: usually one, several for a directory-like resource.
-    pub contents: Vec<ResourceContents>,
-    /// Extension metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
-}
-
-impl ReadResourceResult {
-    /// A result with these contents.
-    pub fn new(contents: Vec<ResourceContents>) -> Self {
-        Self {
-            contents,
-            meta: Meta::new(),
-        }
-    }
-}
+pub use builder::{ResourceBuilder, resource, resource_template};
+pub use contents::ResourceContents;
+pub use def::{ResourceDef, ResourceKind};
+pub use error::ResourceError;
+pub use handler::{ResourceFn, ResourceHandler};
+pub use request::ResourceRequest;
+pub use result::{IntoReadResourceResult, ReadResourceResult};
+pub use uri_template::{UriTemplate, UriTemplateError};
+pub use value::{Resource, ResourceTemplate};

@@ -4,12 +4,31 @@
 //! root `$schema`, `title` and `description` are dropped: 2020-12 is the MCP
 //! default, several clients refuse the `$schema` URI, and the tool's own
 //! title and description say the rest.
+//!
+//! ```
+//! use mcp_core::schema::input_schema_for;
+//! use schemars::JsonSchema;
+//!
+//! #[derive(JsonSchema)]
+//! #[allow(dead_code)]
+//! struct Search {
+//!     /// What to look for.
+//!     query: String,
+//! }
+//!
+//! let schema = input_schema_for::<Search>()?;
+//! assert_eq!(schema["type"], "object");
+//! assert_eq!(schema["required"], serde_json::json!(["query"]));
+//! assert!(input_schema_for::<Vec<String>>().is_err());
+//! # Ok::<(), mcp_core::SchemaError>(())
+//! ```
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
-use crate::{JsonObject, SchemaError};
+use crate::error::SchemaError;
+use crate::json::JsonObject;
 
 /// The input schema of `T`: its root must describe an object.
 pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {

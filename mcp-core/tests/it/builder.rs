@@ -126,7 +126,7 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
 
 #[test]
 fn typed_input_and_output_give_structured_content() {
-    let result = block_on(delete_user().invoke(json!({"id": "7", "purge": true})));
+    let result = block_on(delete_user().call_detached(json!({"id": "7", "purge": true})));
     assert!(!result.is_error());
     assert_eq!(
         result.structured_content,
@@ -137,7 +137,7 @@ fn typed_input_and_output_give_structured_content() {
 
 #[test]
 fn a_handler_error_is_an_error_result_with_its_message() {
-    let result = block_on(delete_user().invoke(json!({"id": "404"})));
+    let result = block_on(delete_user().call_detached(json!({"id": "404"})));
     assert!(result.is_error());
     assert_eq!(result.text_content(), "user 404 does not exist");
     assert_eq!(result.structured_content, None);
@@ -161,7 +161,7 @@ fn argument_mismatches_name_the_field_and_the_reason() {
         (json!([1]), "tool arguments must be a JSON object"),
     ];
     for (arguments, expected) in cases {
-        let result = block_on(delete_user().invoke(arguments.clone()));
+        let result = block_on(delete_user().call_detached(arguments.clone()));
         assert!(result.is_error(), "{arguments}");
         assert!(
             result.text_content().contains(expected),
@@ -186,7 +186,7 @@ fn non_object_outputs_are_wrapped_and_marked() {
         count.tool().meta.get(mcp_core::WRAPPED_OUTPUT_META_KEY),
         Some(&Value::Bool(true))
     );
-    let result = block_on(count.invoke(Value::Null));
+    let result = block_on(count.call_detached(Value::Null));
     assert_eq!(result.structured_content, Some(json!({"result": [1, 2]})));
     let schema = count.tool().output_schema.as_deref().unwrap();
     assert_eq!(schema["properties"]["result"]["type"], "array");
@@ -329,7 +329,7 @@ fn raw_arguments_reach_a_handler_without_typed_input() {
         echo.tool().input_schema.as_ref(),
         json!({"type": "object"}).as_object().unwrap()
     );
-    let result = block_on(echo.invoke(json!({"x": [1, "a"]})));
+    let result = block_on(echo.call_detached(json!({"x": [1, "a"]})));
     assert_eq!(result.text_content(), r#"{"x":[1,"a"]}"#);
 }
 

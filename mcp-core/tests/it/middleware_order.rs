@@ -49,14 +49,14 @@ fn request_flows_a_b_c_d_handler_and_back_in_reverse() {
             async { "handled" }
         })
         .unwrap()
-        .with_middleware(recorder("c", &trace))
-        .with_middleware(recorder("d", &trace));
+        .layer(recorder("c", &trace))
+        .layer(recorder("d", &trace));
     let server: Arc<[Layer]> = Arc::from(vec![
         Arc::new(recorder("a", &trace)) as Layer,
         Arc::new(recorder("b", &trace)) as Layer,
     ]);
     let cx = def.context(CallToolRequest::new("onion", None), Arc::new(()));
-    let result = futures_executor::block_on(def.call_through(server, cx));
+    let result = futures_executor::block_on(def.call_inside(server, cx));
     assert_eq!(result.text_content(), "handled");
     assert_eq!(
         *trace.lock().unwrap(),
@@ -68,11 +68,10 @@ fn request_flows_a_b_c_d_handler_and_back_in_reverse() {
 
 #[test]
 fn a_layer_can_short_circuit() {
-    let def =
-        onion_tool().with_middleware(middleware::from_fn(|_cx: ToolCallContext, _next| async {
-            CallToolResult::error("rate limited")
-        }));
-    let result = futures_executor::block_on(def.invoke(json!({})));
+    let def = onion_tool().layer(middleware::from_fn(|_cx: ToolCallContext, _next| async {
+        CallToolResult::error("rate limited")
+    }));
+    let result = futures_executor::block_on(def.call_detached(json!({})));
     assert!(result.is_error());
     assert_eq!(result.text_content(), "rate limited");
 }
@@ -108,7 +107,7 @@ fn audit() -> impl ToolMiddleware {
 
 #[test]
 fn audit_middleware_reads_the_progress_token_and_writes_response_meta() {
-    let def = onion_tool().with_middleware(audit());
+    let def = onion_tool().layer(audit());
     let mut meta = mcp_core::JsonObject::new();
     meta.insert("progressToken".into(), json!("tok-1"));
     let request = CallToolRequest::new("onion", None).meta(Meta::from_wire(meta));

@@ -67,7 +67,7 @@ fn resources_serialize_to_valid_wire_json() {
     assert_valid("Resource", &wire);
     insta::assert_json_snapshot!("resource", wire);
 
-    let read = futures_executor::block_on(def.invoke("test://static-binary")).unwrap();
+    let read = futures_executor::block_on(def.read_detached("test://static-binary")).unwrap();
     let wire = serde_json::to_value(&read).unwrap();
     assert_valid("ReadResourceResult", &wire);
     assert_eq!(
@@ -95,17 +95,18 @@ fn templates_match_uris_and_complete_variables() {
     assert_valid("ResourceTemplate", &wire);
     insta::assert_json_snapshot!("resource_template", wire);
 
-    let read = futures_executor::block_on(def.invoke("test://template/123/data")).unwrap();
+    let read = futures_executor::block_on(def.read_detached("test://template/123/data")).unwrap();
     assert_eq!(
         serde_json::to_value(&read).unwrap()["contents"][0]["text"],
         r#"{"id":"123","templateTest":true}"#
     );
-    let missing = futures_executor::block_on(def.invoke("test://template/404/data")).unwrap_err();
+    let missing =
+        futures_executor::block_on(def.read_detached("test://template/404/data")).unwrap_err();
     assert_eq!(
         missing.to_string(),
         "resource `test://template/404/data` not found"
     );
-    assert!(futures_executor::block_on(def.invoke("test://elsewhere")).is_err());
+    assert!(futures_executor::block_on(def.read_detached("test://elsewhere")).is_err());
 
     let completion = def
         .completer("id")
@@ -169,9 +170,10 @@ fn prompts_with_typed_arguments() {
     assert_valid("Prompt", &wire);
     insta::assert_json_snapshot!("prompt_with_arguments", wire);
 
-    let result =
-        futures_executor::block_on(def.invoke(object(json!({"arg1": "hello", "arg2": "world"}))))
-            .unwrap();
+    let result = futures_executor::block_on(
+        def.get_detached(object(json!({"arg1": "hello", "arg2": "world"}))),
+    )
+    .unwrap();
     let wire = serde_json::to_value(&result).unwrap();
     assert_valid("GetPromptResult", &wire);
     assert_eq!(
@@ -179,12 +181,13 @@ fn prompts_with_typed_arguments() {
         "Prompt with arguments: arg1='hello', arg2='world'"
     );
 
-    let missing = futures_executor::block_on(def.invoke(JsonObject::new())).unwrap_err();
+    let missing = futures_executor::block_on(def.get_detached(JsonObject::new())).unwrap_err();
     assert_eq!(
         missing.to_string(),
         "prompt `test_prompt_with_arguments`: missing required argument `arg1`"
     );
-    let wrong = futures_executor::block_on(def.invoke(object(json!({"arg1": 5})))).unwrap_err();
+    let wrong =
+        futures_executor::block_on(def.get_detached(object(json!({"arg1": 5})))).unwrap_err();
     assert!(wrong.to_string().contains("`arg1`"), "{wrong}");
 
     let completion = def
@@ -227,7 +230,7 @@ fn prompts_with_raw_arguments_and_rich_messages() {
         })
         .unwrap();
     let result = futures_executor::block_on(
-        def.invoke(object(json!({"resourceUri": "test://example-resource"}))),
+        def.get_detached(object(json!({"resourceUri": "test://example-resource"}))),
     )
     .unwrap();
     let wire = serde_json::to_value(&result).unwrap();
@@ -237,7 +240,7 @@ fn prompts_with_raw_arguments_and_rich_messages() {
     let failing: PromptDef = prompt("failing")
         .run(|| async { Err::<String, _>("no luck") })
         .unwrap();
-    let error = futures_executor::block_on(failing.invoke(JsonObject::new())).unwrap_err();
+    let error = futures_executor::block_on(failing.get_detached(JsonObject::new())).unwrap_err();
     assert_eq!(error.to_string(), "prompt `failing` failed: no luck");
 }
 

@@ -5,7 +5,8 @@ use std::fmt::Display;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Content, Meta};
+use crate::content::block::Content;
+use crate::meta::Meta;
 
 /// The result of a tool call (`CallToolResult` of the MCP specification).
 ///

@@ -5,12 +5,20 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::handler::{FnHandler, Handler, IntoToolResult, ToolInput, ToolOutput, Unstructured};
-use crate::schema::{self, any_object, check_object_schema};
-use crate::{
-    Icon, JsonObject, Meta, Metadata, SchemaError, Tool, ToolAnnotations, ToolDef, ToolError,
-    ToolExecution,
-};
+use crate::error::{SchemaError, ToolError};
+use crate::icon::Icon;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::metadata::Metadata;
+use crate::schema::{any_object, check_object_schema, input_schema_for, output_schema_for};
+use crate::tool::annotations::ToolAnnotations;
+use crate::tool::def::ToolDef;
+use crate::tool::execution::ToolExecution;
+use crate::tool::handler::{ToolFn, ToolFnHandler};
+use crate::tool::input::ToolInput;
+use crate::tool::name::validate_tool_name;
+use crate::tool::output::{IntoToolResult, ToolOutput, Unstructured};
+use crate::tool::value::Tool;
 
 /// The `_meta` key recording that a tool's structured output is wrapped as
 /// `{"result": ...}` because its schema is not an object.
@@ -54,13 +62,13 @@ pub const WRAPPED_OUTPUT_META_KEY: &str = "rs.mcp-toolkit/output-wrapped";
 ///     .output::<DeleteResponse>()
 ///     .run(|req: DeleteRequest| do_delete(req.id))?;
 ///
-/// let result = futures_executor::block_on(def.invoke(serde_json::json!({"id": "7"})));
+/// let result = futures_executor::block_on(def.call_detached(serde_json::json!({"id": "7"})));
 /// assert_eq!(result.structured_content, Some(serde_json::json!({"ok": true})));
 /// # Ok::<(), mcp_core::ToolError>(())
 /// ```
 pub fn tool(name: impl Into<String>) -> ToolBuilder {
     let name = name.into();
-    let error = crate::validate_tool_name(&name).err();
+    let error = validate_tool_name(&name).err();
     ToolBuilder {
         name,
         title: None,
@@ -177,7 +185,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// Types the arguments: the input schema is derived from `T` (its root
     /// must be an object) and the handler receives a `T`.
     pub fn input<T: ToolInput>(self) -> ToolBuilder<T, Out> {
-        let schema = schema::input_schema_for::<T>();
+        let schema = input_schema_for::<T>();
         let mut next = self.retype();
         match schema {
             Ok(schema) => next.input_schema = schema,
@@ -192,7 +200,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// [`output_schema_for`](crate::schema::output_schema_for)), and the tool's
     /// `_meta` records it under [`WRAPPED_OUTPUT_META_KEY`].
     pub fn output<T: ToolOutput>(self) -> ToolBuilder<In, T> {
-        let (schema, wrapped) = schema::output_schema_for::<T>();
+        let (schema, wrapped) = output_schema_for::<T>();
         let mut next = self.retype();
         next.output_schema = Some(schema);
         next.output_wrapped = wrapped;
@@ -252,7 +260,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// the error's message.
     pub fn run<C, M, H>(self, handler: H) -> Result<ToolDef<C>, ToolError>
     where
-        H: Handler<M, In, C>,
+        H: ToolFn<M, In, C>,
         H::Output: IntoToolResult<Out>,
         In: serde::de::DeserializeOwned + 'static,
         Out: 'static,
@@ -260,7 +268,7 @@ impl<In, Out> ToolBuilder<In, Out> {
         C: Send + Sync + 'static,
     {
         let tool = self.build()?;
-        let handler = FnHandler::<H, M, In, Out> {
+        let handler = ToolFnHandler::<H, M, In, Out> {
             handler,
             wrapped: self.output_wrapped,
             marker: PhantomData,

@@ -15,7 +15,8 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::JsonObject;
+use crate::json::JsonObject;
+use crate::schema::input_schema_for;
 
 /// The names of a tool's parameters, in order (one type per tool, made by
 /// the macro).
@@ -162,7 +163,7 @@ pub fn is_object_input<T: JsonSchema + 'static>() -> bool {
     if let Some(answer) = known.lock().ok().and_then(|map| map.get(&id).copied()) {
         return answer;
     }
-    let answer = crate::schema::input_schema_for::<T>().is_ok();
+    let answer = input_schema_for::<T>().is_ok();
     if let Ok(mut map) = known.lock() {
         map.insert(id, answer);
     }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ToolError;
+
 /// Execution-related properties of a tool (`ToolExecution` of the MCP
 /// 2025-11-25 specification): `{"taskSupport": "optional"}` on the wire.
 ///
@@ -76,7 +78,7 @@ impl TaskSupport {
 }
 
 impl std::str::FromStr for TaskSupport {
-    type Err = crate::ToolError;
+    type Err = ToolError;
 
     /// Parses the wire spelling.
     ///
@@ -91,7 +93,7 @@ impl std::str::FromStr for TaskSupport {
             "forbidden" => Ok(Self::Forbidden),
             "optional" => Ok(Self::Optional),
             "required" => Ok(Self::Required),
-            other => Err(crate::ToolError::InvalidExecution {
+            other => Err(ToolError::InvalidExecution {
                 value: other.to_owned(),
             }),
         }

@@ -6,11 +6,17 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::resource_def::{FnResource, ResourceFn, ResourceKind};
-use crate::{
-    Annotations, Completer, Icon, JsonObject, Meta, Metadata, Resource, ResourceDef, ResourceError,
-    ResourceTemplate, UriTemplate,
-};
+use crate::completion::Completer;
+use crate::content::annotations::Annotations;
+use crate::icon::Icon;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::metadata::Metadata;
+use crate::resource::def::{ResourceDef, ResourceKind};
+use crate::resource::error::ResourceError;
+use crate::resource::handler::{ResourceFn, ResourceFnHandler};
+use crate::resource::uri_template::{UriTemplate, UriTemplateError};
+use crate::resource::value::{Resource, ResourceTemplate};
 
 /// Starts building the resource at `uri` called `name`; the same metadata
 /// family as [`tool`](fn@crate::tool) (title, description, icons, `_meta`,
@@ -25,7 +31,7 @@ use crate::{
 ///     .mime_type("text/markdown")
 ///     .size(5)
 ///     .read(|| async { "# Hi" })?;
-/// let result = futures_executor::block_on(readme.invoke("file:///README.md"))?;
+/// let result = futures_executor::block_on(readme.read_detached("file:///README.md"))?;
 /// assert_eq!(
 ///     serde_json::to_value(&result)?,
 ///     serde_json::json!({"contents": [{"uri": "file:///README.md", "mimeType": "text/markdown", "text": "# Hi"}]})
@@ -49,9 +55,9 @@ pub fn resource(uri: impl Into<String>, name: impl Into<String>) -> ResourceBuil
 ///     .read(|req: ResourceRequest| async move {
 ///         format!(r#"{{"id":"{}"}}"#, req.variable("id").unwrap_or_default())
 ///     })?;
-/// let result = futures_executor::block_on(data.invoke("test://template/123/data"))?;
+/// let result = futures_executor::block_on(data.read_detached("test://template/123/data"))?;
 /// assert_eq!(serde_json::to_value(&result)?["contents"][0]["text"], r#"{"id":"123"}"#);
-/// assert!(futures_executor::block_on(data.invoke("test://other")).is_err());
+/// assert!(futures_executor::block_on(data.read_detached("test://other")).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn resource_template(
@@ -237,7 +243,7 @@ impl ResourceBuilder {
                 }
             }
         };
-        let handler = FnResource {
+        let handler = ResourceFnHandler {
             handler,
             mime_type: self.mime_type.map(Arc::from),
             marker: PhantomData,
@@ -251,7 +257,7 @@ impl ResourceBuilder {
 }
 
 fn unknown_variable(template: &str, name: &str) -> ResourceError {
-    ResourceError::InvalidTemplate(crate::UriTemplateError {
+    ResourceError::InvalidTemplate(UriTemplateError {
         template: template.to_owned(),
         reason: format!(
             "a completer is given for `{name}`, which is not a variable of the template"

@@ -5,15 +5,27 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::call::context::ToolCallContext;
+use crate::call::request::CallToolRequest;
+use crate::call::result::CallToolResult;
+use crate::error::ToolError;
+use crate::future::BoxFuture;
+use crate::meta::validate_meta_key;
 use crate::middleware::{Layer, Next, ToolMiddleware};
-use crate::{
-    BoxFuture, CallToolRequest, CallToolResult, Tool, ToolCallContext, ToolError, ToolHandler,
-};
+use crate::tool::handler::ToolHandler;
+use crate::tool::name::validate_tool_name;
+use crate::tool::value::Tool;
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
 ///
 /// Make one with [`tool`](fn@crate::tool) (or the `#[tool]` macro, or OpenAPI
 /// generation). `C` is the server's per-session context type.
+///
+/// Three ways to call it, from the server's to the test's:
+/// [`call_inside`](Self::call_inside) runs server-wide layers around the
+/// tool's own, [`call`](Self::call) runs only the tool's own, and
+/// [`call_detached`](Self::call_detached) makes the context itself from JSON
+/// arguments, outside any server.
 pub struct ToolDef<C = ()> {
     tool: Arc<Tool>,
     handler: Arc<dyn ToolHandler<C>>,
@@ -24,10 +36,10 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// A tool whose code is a hand-written [`ToolHandler`]. The name and the
     /// `_meta` keys are checked as the builder checks them.
     pub fn new(tool: Tool, handler: impl ToolHandler<C>) -> Result<Self, ToolError> {
-        crate::validate_tool_name(&tool.name)?;
+        validate_tool_name(&tool.name)?;
         tool.meta
             .iter()
-            .try_for_each(|(key, _)| crate::validate_meta_key(key))?;
+            .try_for_each(|(key, _)| validate_meta_key(key))?;
         Ok(Self::from_parts(tool, Arc::new(handler)))
     }
 
@@ -56,17 +68,23 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
 
     /// Adds a per-tool middleware layer inside the ones added before (see
     /// [`middleware`](crate::middleware) for the order).
-    pub fn with_middleware(mut self, middleware: impl ToolMiddleware<C>) -> Self {
+    pub fn layer(mut self, middleware: impl ToolMiddleware<C>) -> Self {
         let mut layers = self.layers.to_vec();
         layers.push(Arc::new(middleware));
         self.layers = layers.into();
         self
     }
 
+    // TEMP-ALIAS: remove after consumers move
+    #[doc(hidden)]
+    pub fn with_middleware(self, middleware: impl ToolMiddleware<C>) -> Self {
+        self.layer(middleware)
+    }
+
     /// Renames the tool (for example to prefix every tool of a source).
     pub fn rename(mut self, name: impl Into<String>) -> Result<Self, ToolError> {
         let name = name.into();
-        crate::validate_tool_name(&name)?;
+        validate_tool_name(&name)?;
         Arc::make_mut(&mut self.tool).name = name;
         Ok(self)
     }
@@ -81,19 +99,31 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
         self
     }
 
-    /// Calls the tool through its own middleware.
+    /// Calls the tool with the context `cx` through its own middleware,
+    /// then its handler.
     pub fn call(&self, cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
-        self.call_through(Arc::from(Vec::new()), cx)
+        self.call_inside(Arc::from(Vec::new()), cx)
     }
 
-    /// Calls the tool through `outer` (server-wide layers, outermost first),
-    /// then its own middleware, then its handler.
-    pub fn call_through(
+    /// Calls the tool with the context `cx` inside `outer` (server-wide
+    /// layers, outermost first), then through its own middleware, then its
+    /// handler: what a server does for `tools/call`.
+    pub fn call_inside(
         &self,
         outer: Arc<[Layer<C>]>,
         cx: ToolCallContext<C>,
     ) -> BoxFuture<'static, CallToolResult> {
         Next::new(outer, self.layers.clone(), self.handler.clone()).run(cx)
+    }
+
+    // TEMP-ALIAS: remove after consumers move
+    #[doc(hidden)]
+    pub fn call_through(
+        &self,
+        outer: Arc<[Layer<C>]>,
+        cx: ToolCallContext<C>,
+    ) -> BoxFuture<'static, CallToolResult> {
+        self.call_inside(outer, cx)
     }
 
     /// The context of a call of this tool with `request` in a session whose
@@ -104,9 +134,9 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
 }
 
 impl<C: Default + Send + Sync + 'static> ToolDef<C> {
-    /// Calls the tool with `arguments` and a default context, outside any
-    /// server: handy in tests. Arguments other than an object (or `null`)
-    /// give an error result.
+    /// Calls the tool with `arguments` and a default context, detached from
+    /// any server (no session, no client to notify or ask): handy in tests.
+    /// Arguments other than an object (or `null`) give an error result.
     ///
     /// ```
     /// use mcp_core::{tool, ToolDef};
@@ -114,10 +144,10 @@ impl<C: Default + Send + Sync + 'static> ToolDef<C> {
     /// let echo: ToolDef = tool("echo")
     ///     .run(|args: serde_json::Map<String, serde_json::Value>| async move { format!("{args:?}") })
     ///     .unwrap();
-    /// let result = futures_executor::block_on(echo.invoke(serde_json::json!({"a": 1})));
+    /// let result = futures_executor::block_on(echo.call_detached(serde_json::json!({"a": 1})));
     /// assert_eq!(result.text_content(), r#"{"a": Number(1)}"#);
     /// ```
-    pub fn invoke(&self, arguments: Value) -> BoxFuture<'static, CallToolResult> {
+    pub fn call_detached(&self, arguments: Value) -> BoxFuture<'static, CallToolResult> {
         let arguments = match arguments {
             Value::Object(object) => Some(object),
             Value::Null => None,
@@ -128,6 +158,12 @@ impl<C: Default + Send + Sync + 'static> ToolDef<C> {
         };
         let request = CallToolRequest::new(self.tool.name.clone(), arguments);
         self.call(self.context(request, Arc::new(C::default())))
+    }
+
+    // TEMP-ALIAS: remove after consumers move
+    #[doc(hidden)]
+    pub fn invoke(&self, arguments: Value) -> BoxFuture<'static, CallToolResult> {
+        self.call_detached(arguments)
     }
 }
 

@@ -1,25 +1,13 @@
-//! Items the `#[tool]` and `#[toolbox]` macros expand to. Not public API:
-//! anything here may change in any release (`mcp-core` pins `mcp-macros`).
+//! Compile-time checks the macros emit: `_meta` key messages and the
+//! bounds of tool arguments.
 
-use std::marker::PhantomData;
-
-#[path = "private_args.rs"]
-mod args;
-
-pub use schemars;
-pub use serde;
-pub use serde_json;
-
-use crate::handler::ToolOutput;
-use crate::{IntoCallToolResult, MetaKeyProblemKind, ToolBuilder};
-
-pub use args::{ArgList, ArgNames, Args, Single, is_object_input};
+use crate::meta::{MetaKeyProblemKind, meta_key_problem};
 
 /// Why `key` cannot be an `_meta` key, as a compile error message (the
 /// macro panics with it in a `const` spanned at the key), or `None`. The
 /// rule is [`meta_key_problem`](crate::meta_key_problem)'s.
 pub const fn meta_key_message(key: &str) -> Option<&'static str> {
-    let Some(problem) = crate::meta_key_problem(key) else {
+    let Some(problem) = meta_key_problem(key) else {
         return None;
     };
     Some(match problem.kind {
@@ -69,71 +57,3 @@ impl<T: schemars::JsonSchema> ArgSchema for T {}
 
 /// Asserts at compile time that `T` can be a tool argument.
 pub const fn assert_arg<T: ?Sized + ArgDeserialize + ArgSchema>() {}
-
-/// The return type `R` of a tool function, for choosing between plain and
-/// structured output by trait bounds (autoref specialization): the macro
-/// calls `(&&&Output::<R>::new()).output_of(builder)`.
-#[derive(Debug)]
-pub struct Output<R>(PhantomData<fn() -> R>);
-
-impl<R> Output<R> {
-    /// The marker.
-    pub const fn new() -> Self {
-        Self(PhantomData)
-    }
-}
-
-impl<R> Default for Output<R> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// First choice: `R` already is a plain result (`String`, `&str`, `()`,
-/// `Content`, `Vec<Content>`, `CallToolResult`, or a `Result` of one): no
-/// output schema.
-pub trait PlainOutput {
-    /// Leaves the builder as it is.
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In>;
-}
-
-impl<R: IntoCallToolResult> PlainOutput for &&&Output<R> {
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In> {
-        builder
-    }
-}
-
-/// Second choice: `R` is `Result<T, E>`: `T` is the structured output.
-pub trait ResultOutput {
-    /// The `Ok` type.
-    type Ok;
-    /// Calls `.output::<T>()`.
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In, Self::Ok>;
-}
-
-impl<T: ToolOutput, E> ResultOutput for &&Output<Result<T, E>> {
-    type Ok = T;
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In, T> {
-        builder.output::<T>()
-    }
-}
-
-/// Last choice: `R` itself is the structured output.
-pub trait ValueOutput {
-    /// The structured output type.
-    type Value;
-    /// Calls `.output::<R>()`.
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In, Self::Value>
-    where
-        Self::Value: ToolOutput;
-}
-
-impl<R> ValueOutput for &Output<R> {
-    type Value = R;
-    fn output_of<In>(self, builder: ToolBuilder<In>) -> ToolBuilder<In, R>
-    where
-        R: ToolOutput,
-    {
-        builder.output::<R>()
-    }
-}

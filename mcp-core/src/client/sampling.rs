@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Content, Meta, Role};
+use crate::content::block::Content;
+use crate::content::role::Role;
+use crate::meta::Meta;
 
 /// One message of a sampling conversation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -128,17 +130,6 @@ impl CreateMessageRequest {
         self.temperature = Some(temperature);
         self
     }
-}
-
-/// A root the client exposes (`roots/list`): a `file://` URI and a name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Root {
-    /// The root's URI.
-    pub uri: String,
-    /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
 }
 
 /// The client's answer to `sampling/createMessage`.

@@ -3,7 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{JsonObject, Meta};
+use crate::error::SchemaError;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::schema::{check_object_schema, json_kind};
 
 /// The parameters of an `elicitation/create` request in form mode: a
 /// message for the user and the flat object schema of the answer.
@@ -52,13 +55,13 @@ impl ElicitRequest {
 
     /// A form request; `schema` must be a JSON object whose `type` is
     /// `"object"`.
-    pub fn new(message: impl Into<String>, schema: Value) -> Result<Self, crate::SchemaError> {
+    pub fn new(message: impl Into<String>, schema: Value) -> Result<Self, SchemaError> {
         let Value::Object(schema) = schema else {
-            return Err(crate::SchemaError::NotAnObject {
-                found: crate::schema::json_kind(&schema).to_owned(),
+            return Err(SchemaError::NotAnObject {
+                found: json_kind(&schema).to_owned(),
             });
         };
-        crate::schema::check_object_schema(&schema)?;
+        check_object_schema(&schema)?;
         Ok(Self {
             message: message.into(),
             requested_schema: schema,

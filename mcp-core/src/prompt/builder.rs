@@ -7,11 +7,16 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::prompt_def::{PromptFn, PromptHandler};
-use crate::{
-    BoxFuture, Completer, GetPromptResult, Icon, JsonObject, Meta, Metadata, Prompt,
-    PromptArgument, PromptDef, PromptError, PromptRequest,
-};
+use crate::completion::Completer;
+use crate::icon::Icon;
+use crate::json::JsonObject;
+use crate::meta::Meta;
+use crate::metadata::Metadata;
+use crate::prompt::def::PromptDef;
+use crate::prompt::error::PromptError;
+use crate::prompt::handler::{PromptFn, PromptFnHandler};
+use crate::prompt::value::{Prompt, PromptArgument};
+use crate::schema::input_schema_for;
 
 /// Starts building the prompt `name`: the same metadata family as
 /// [`tool`](fn@crate::tool) (title, description, icons, `_meta`, [`Metadata`]
@@ -44,7 +49,7 @@ use crate::{
 /// assert_eq!(review.prompt().arguments[0].required, Some(true));
 ///
 /// let args = serde_json::json!({"code": "fn main() {}"});
-/// let result = futures_executor::block_on(review.invoke(args.as_object().unwrap().clone()))?;
+/// let result = futures_executor::block_on(review.get_detached(args.as_object().unwrap().clone()))?;
 /// assert_eq!(result.messages[0].content.as_text(), Some("Review this unknown code:\nfn main() {}"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -153,7 +158,7 @@ impl<In> PromptBuilder<In> {
             error: self.error,
             types: PhantomData,
         };
-        match crate::schema::input_schema_for::<T>() {
+        match input_schema_for::<T>() {
             Ok(schema) => next.prompt.arguments = arguments_of(&schema),
             Err(source) => {
                 let prompt = next.prompt.name.clone();
@@ -187,7 +192,7 @@ impl<In> PromptBuilder<In> {
                 argument: argument.clone(),
             });
         }
-        let handler = FnPrompt::<H, M, In> {
+        let handler = PromptFnHandler::<H, M, In> {
             handler,
             marker: PhantomData,
         };
@@ -222,44 +227,4 @@ fn arguments_of(schema: &JsonObject) -> Vec<PromptArgument> {
             argument
         })
         .collect()
-}
-
-struct FnPrompt<H, M, In> {
-    handler: H,
-    marker: PhantomData<fn(M, In)>,
-}
-
-impl<H, M, In, C> PromptHandler<C> for FnPrompt<H, M, In>
-where
-    H: PromptFn<M, In, C>,
-    In: DeserializeOwned + Send + 'static,
-    C: Send + Sync + 'static,
-    M: 'static,
-{
-    fn get(
-        &self,
-        request: PromptRequest<C>,
-    ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>> {
-        let name = request.prompt().name.clone();
-        let value = Value::Object(request.arguments().clone());
-        let input = match serde_path_to_error::deserialize::<_, In>(value) {
-            Ok(input) => input,
-            Err(error) => {
-                let path = error.path().to_string();
-                let reason = error.into_inner();
-                let message = if path == "." {
-                    reason.to_string()
-                } else {
-                    format!("`{path}`: {reason}")
-                };
-                let error = PromptError::InvalidArguments {
-                    prompt: name,
-                    message,
-                };
-                return Box::pin(std::future::ready(Err(error)));
-            }
-        };
-        let future = self.handler.call(input, request);
-        Box::pin(async move { crate::IntoGetPromptResult::into_prompt_result(future.await, &name) })
-    }
 }
