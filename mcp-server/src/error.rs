@@ -26,7 +26,7 @@ pub enum BuildError {
     },
     /// A prompt could not be registered (issue 7).
     #[error(transparent)]
-    Surface(#[from] crate::surface::SurfaceError),
+    Surface(#[from] crate::server::prompt_set::SurfaceError),
     /// A source prefix makes a tool name invalid.
     #[error("{source_label}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
     InvalidPrefix {

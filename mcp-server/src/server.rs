@@ -1,6 +1,15 @@
 //! The server: hosted tools, middleware and identity, shared by every
 //! session and transport.
 
+pub(crate) mod builder;
+pub(crate) mod live_tools;
+pub(crate) mod pagination;
+pub(crate) mod prompt_set;
+pub(crate) mod resource_set;
+pub(crate) mod session;
+pub(crate) mod tool_set;
+pub(crate) mod tool_source;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -10,9 +19,9 @@ use mcp_core::{Tool, ToolDef};
 use crate::BuildError;
 use serde_json::{Value, json};
 
-use crate::catalog::Live;
-use crate::resources::ResourceSet;
-use crate::surface::SurfaceEvent;
+use crate::server::live_tools::Live;
+use crate::server::prompt_set::SurfaceEvent;
+use crate::server::resource_set::ResourceSet;
 use crate::{ServerBuilder, Session};
 
 /// Makes a session's context.
@@ -31,10 +40,10 @@ pub(crate) struct Inner<C> {
     pub(crate) identity: Identity,
     pub(crate) tools: Live<C>,
     /// Calls running as tasks (2026-07-28 clients with the tasks extension).
-    pub(crate) tasks: crate::rmcp::Tasks,
+    pub(crate) tasks: crate::protocol::Tasks,
     pub(crate) resources: ResourceSet<C>,
     /// issue 7: prompts and the live sessions to notify.
-    pub(crate) surface: crate::surface::Surface<C>,
+    pub(crate) surface: crate::server::prompt_set::Surface<C>,
     pub(crate) layers: Arc<[Layer<C>]>,
     pub(crate) context: ContextFn<C>,
     pub(crate) page_size: usize,

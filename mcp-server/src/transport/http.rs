@@ -15,7 +15,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use self::config::HttpConfig;
-use crate::rmcp::Handler;
+use crate::protocol::Handler;
 use crate::{ServeError, Server, TransportKind};
 
 impl<C: Send + Sync + 'static> Server<C> {

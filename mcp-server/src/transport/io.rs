@@ -5,7 +5,7 @@ use ::rmcp::transport::IntoTransport;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::lift::LiftExecution;
-use crate::rmcp::Handler;
+use crate::protocol::Handler;
 use crate::{ServeError, Server, TransportKind};
 
 impl<C: Send + Sync + 'static> Server<C> {

@@ -26,8 +26,8 @@ use mcp_core::CallToolRequest;
 
 use super::channel::PeerChannel;
 use super::convert::{request_meta, result_to_rmcp};
-use crate::catalog::Catalog;
-use crate::pagination::{MAX_PAGE_BYTES, page_within};
+use crate::server::live_tools::Catalog;
+use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::{Server, Session, TransportKind};
 
 /// One connection's (or, in stateless HTTP, one request's) view of a
@@ -46,7 +46,7 @@ impl<C: Send + Sync + 'static> Handler<C> {
         server
             .inner
             .surface
-            .register(crate::surface::as_notifier(&session));
+            .register(crate::server::prompt_set::as_notifier(&session));
         Self {
             server,
             transport,
@@ -95,7 +95,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
                 .build()
         };
         let mut capabilities = capabilities;
-        super::surface::extend_capabilities(&mut capabilities);
+        super::prompts::extend_capabilities(&mut capabilities);
         if self.catalog().set.has_task_tools() {
             super::tasks::extend_capabilities(&mut capabilities);
         }
@@ -295,14 +295,14 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         self.server.inner.tasks.cancel(&request.task_id)
     }
 
-    // issue 7: the requests below delegate to `super::surface`.
+    // issue 7: the requests below delegate to `super::prompts`.
 
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        super::surface::list_prompts(&self.server, request)
+        super::prompts::list_prompts(&self.server, request)
     }
 
     async fn get_prompt(
@@ -313,7 +313,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
         let session = self.session.clone();
-        super::surface::get_prompt(&self.server, request, &context, session, ctx, session_id).await
+        super::prompts::get_prompt(&self.server, request, &context, session, ctx, session_id).await
     }
 
     async fn complete(
@@ -321,7 +321,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        super::surface::complete(&self.server, request)
+        super::prompts::complete(&self.server, request)
     }
 
     #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
@@ -331,7 +331,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.session.attach(&context.peer);
-        super::surface::set_level(&self.session, request)
+        super::prompts::set_level(&self.session, request)
     }
 
     async fn subscribe(
@@ -340,7 +340,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.session.attach(&context.peer);
-        super::surface::subscribe(&self.session, request)
+        super::prompts::subscribe(&self.session, request)
     }
 
     async fn unsubscribe(
@@ -348,7 +348,7 @@ impl<C: Send + Sync + 'static> ServerHandler for Handler<C> {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::surface::unsubscribe(&self.session, request)
+        super::prompts::unsubscribe(&self.session, request)
     }
 
     fn accepted_subscription_filter(

@@ -10,7 +10,7 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use crate::Server;
-use crate::surface::{SessionNotifier, SurfaceEvent, as_notifier};
+use crate::server::prompt_set::{SessionNotifier, SurfaceEvent, as_notifier};
 
 /// What this server can stream: tool and prompt list changes and updates of
 /// subscribed resources (the resource list does not change at runtime).

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use mcp_core::middleware::{Layer, ToolMiddleware};
 use mcp_core::{ResourceDef, ToolDef};
 
-use crate::catalog::Live;
-use crate::pagination::DEFAULT_PAGE_SIZE;
-use crate::registry::ToolSet;
-use crate::resources::ResourceSet;
+use crate::server::live_tools::Live;
+use crate::server::pagination::DEFAULT_PAGE_SIZE;
+use crate::server::resource_set::ResourceSet;
+use crate::server::tool_set::ToolSet;
 use crate::server::{ContextFn, Identity, Inner};
 use crate::{BuildError, Server, Session, ToolSource};
 
@@ -22,8 +22,8 @@ pub struct ServerBuilder<C = ()> {
     identity: Identity,
     sources: Vec<ToolSource<C>>,
     resources: Vec<ResourceDef<C>>,
-    /// issue 7: prompts (`.prompt(..)` lives in `crate::surface`).
-    pub(crate) surface: crate::surface::SurfaceParts<C>,
+    /// issue 7: prompts (`.prompt(..)` lives in `crate::server::prompt_set`).
+    pub(crate) surface: crate::server::prompt_set::SurfaceParts<C>,
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
     page_size: usize,
@@ -164,7 +164,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         };
         let tools = ToolSet::from_sources(self.sources)?;
         let resources = ResourceSet::new(self.resources)?;
-        let surface = crate::surface::Surface::build(self.surface)?;
+        let surface = crate::server::prompt_set::Surface::build(self.surface)?;
         Ok(Server::from_inner(Inner {
             identity: self.identity,
             tools: Live::new(tools),

@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use crate::pagination::page;
-use crate::resources::ResourceSet;
+use crate::server::pagination::page;
+use crate::server::resource_set::ResourceSet;
 
 /// One of our protocol values as rmcp's (they share the wire JSON).
 fn to_rmcp<T: Serialize, U: DeserializeOwned>(value: &T, what: &str) -> Result<U, ErrorData> {

@@ -28,7 +28,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::channel::PeerChannel;
-use super::input_gate::InputGate;
+use super::input_round::InputGate;
 use super::session_state::{SessionState, log_param};
 
 /// The channel of one call: progress and cancellation through the

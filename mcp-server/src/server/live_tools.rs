@@ -1,10 +1,10 @@
 //! The current tool set, swapped whole when tools change at runtime (the
-//! sessions are told through [`crate::surface`]).
+//! sessions are told through [`crate::server::prompt_set`]).
 
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
-use crate::registry::ToolSet;
-use crate::rmcp::WireTools;
+use crate::protocol::WireTools;
+use crate::server::tool_set::ToolSet;
 
 /// One version of the tool set plus its rmcp form, made on first use.
 pub(crate) struct Catalog<C> {

@@ -22,7 +22,7 @@ use super::convert::request_meta;
 use super::interaction::{InteractionChannel, gate_for, guard};
 use super::session_state::SessionState;
 use crate::Server;
-use crate::pagination::page;
+use crate::server::pagination::page;
 
 /// Converts between our values and rmcp's through their shared wire JSON.
 fn wire<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U, ErrorData> {

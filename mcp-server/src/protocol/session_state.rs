@@ -11,7 +11,7 @@ use ::rmcp::service::{Peer, RoleServer};
 use mcp_core::{LogMessage, LoggingLevel};
 use tokio::runtime::Handle;
 
-use crate::surface::{SessionNotifier, SurfaceEvent};
+use crate::server::prompt_set::{SessionNotifier, SurfaceEvent};
 
 /// One session's state.
 #[derive(Debug)]

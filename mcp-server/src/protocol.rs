@@ -7,11 +7,11 @@ mod convert;
 mod handler;
 mod resources;
 // issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
-mod input_gate;
+mod input_round;
 mod interaction;
 mod listen;
+mod prompts;
 mod session_state;
-mod surface;
 mod tasks;
 
 pub(crate) use convert::WireTools;
