@@ -46,16 +46,14 @@
 //!   [`Server::remove_tool`]); sessions get `notifications/tools/list_changed`.
 
 mod error;
-mod execution_wire;
 mod protocol;
 mod server;
 pub mod transport;
 
-pub use error::{BuildError, ServeError};
+pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
-pub use server::prompt_set::SurfaceError;
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
 pub use transport::{HttpConfig, HttpServer};

@@ -1,19 +1,20 @@
-//! The edge to `rmcp`: our `ServerHandler`, the call channel on rmcp's peer,
-//! and conversions between `mcp_core` and `rmcp::model` values. Only this
-//! module and [`transport`](crate::transport) name rmcp.
+//! The MCP protocol on rmcp: our `ServerHandler` reads the server state and
+//! answers every request, converting between `mcp_core` and `rmcp::model`
+//! values. Only this module and [`transport`](crate::transport) name rmcp;
+//! the server state knows nothing of it.
 
+mod capabilities;
 mod channel;
+mod completion;
 mod convert;
-mod handler;
-mod resources;
-// issue 7: prompts, completion, logging, subscriptions, sampling and elicitation
+pub(crate) mod handler;
 mod input_round;
 mod interaction;
 mod listen;
 mod prompts;
+mod resources;
+pub(crate) mod restore_execution;
 mod session_state;
 mod tasks;
-
-pub(crate) use convert::WireTools;
-pub(crate) use handler::Handler;
-pub(crate) use tasks::Tasks;
+mod tools;
+mod wire_tools;

@@ -2,7 +2,6 @@
 
 mod http;
 mod io;
-mod lift;
 mod shutdown;
 
 pub use self::http::{HttpConfig, HttpServer};

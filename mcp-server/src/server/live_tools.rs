@@ -1,47 +1,51 @@
-//! The current tool set, swapped whole when tools change at runtime (the
-//! sessions are told through [`crate::server::prompt_set`]).
+//! The current tool set, swapped whole when tools change at runtime.
 
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::fmt;
+use std::sync::{Arc, PoisonError, RwLock};
 
-use crate::protocol::WireTools;
-use crate::server::tool_set::ToolSet;
+use super::attachments::Attachments;
+use super::tool_set::ToolSet;
 
-/// One version of the tool set plus its rmcp form, made on first use.
-pub(crate) struct Catalog<C> {
-    pub(crate) set: ToolSet<C>,
-    wire: OnceLock<WireTools>,
+/// The tool set at one moment, plus what the serving layers derived from
+/// it (see [`Attachments`]); a change of tools makes a new snapshot.
+pub(crate) struct ToolSnapshot<C> {
+    set: ToolSet<C>,
+    attachments: Attachments,
 }
 
-impl<C: Send + Sync + 'static> Catalog<C> {
-    /// The tools as rmcp values, converted on first use.
-    pub(crate) fn wire(&self) -> &WireTools {
-        self.wire.get_or_init(|| WireTools::new(self.set.all()))
-    }
-}
-
-impl<C> Catalog<C> {
-    pub(crate) fn new(set: ToolSet<C>) -> Self {
+impl<C> ToolSnapshot<C> {
+    fn new(set: ToolSet<C>) -> Self {
         Self {
             set,
-            wire: OnceLock::new(),
+            attachments: Attachments::default(),
         }
+    }
+
+    /// The tools.
+    pub(crate) fn set(&self) -> &ToolSet<C> {
+        &self.set
+    }
+
+    /// Values derived from these tools, made once per snapshot.
+    pub(crate) fn attachments(&self) -> &Attachments {
+        &self.attachments
     }
 }
 
 /// The swappable tool set.
-pub(crate) struct Live<C> {
-    current: RwLock<Arc<Catalog<C>>>,
+pub(crate) struct LiveTools<C> {
+    current: RwLock<Arc<ToolSnapshot<C>>>,
 }
 
-impl<C> Live<C> {
+impl<C> LiveTools<C> {
     pub(crate) fn new(set: ToolSet<C>) -> Self {
         Self {
-            current: RwLock::new(Arc::new(Catalog::new(set))),
+            current: RwLock::new(Arc::new(ToolSnapshot::new(set))),
         }
     }
 
     /// The tool set now.
-    pub(crate) fn current(&self) -> Arc<Catalog<C>> {
+    pub(crate) fn current(&self) -> Arc<ToolSnapshot<C>> {
         self.current
             .read()
             .unwrap_or_else(PoisonError::into_inner)
@@ -57,10 +61,18 @@ impl<C> Live<C> {
         let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
         match change(&current.set)? {
             Some(set) => {
-                *current = Arc::new(Catalog::new(set));
+                *current = Arc::new(ToolSnapshot::new(set));
                 Ok(true)
             }
             None => Ok(false),
         }
+    }
+}
+
+impl<C> fmt::Debug for LiveTools<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LiveTools")
+            .field("tools", &self.current().set.all().len())
+            .finish()
     }
 }
