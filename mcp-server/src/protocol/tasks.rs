@@ -26,7 +26,7 @@ use crate::server::state::ServerState;
 
 /// How one `tools/call` runs.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub(crate) enum CallMode {
     /// In the request: the response is the result.
     Inline,
     /// As a task: the response is the task, the result comes from `tasks/get`.
@@ -38,25 +38,25 @@ pub(crate) enum Mode {
 /// a task, called by such a client without the extension, is error -32021.
 /// Older clients always get the result inline (their own task requests are
 /// not implemented, and their `execution` says `forbidden`).
-pub(crate) fn mode(
+pub(crate) fn call_mode(
     support: TaskSupport,
     context: &RequestContext<RoleServer>,
-) -> Result<Mode, ErrorData> {
+) -> Result<CallMode, ErrorData> {
     let modern = context
         .protocol_version()
         .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
     if support == TaskSupport::Forbidden || !modern {
-        return Ok(Mode::Inline);
+        return Ok(CallMode::Inline);
     }
     let declared = context
         .client_capabilities()
         .is_some_and(|caps| caps.supports_tasks());
     match (declared, support) {
-        (true, _) => Ok(Mode::Task),
+        (true, _) => Ok(CallMode::Task),
         (false, TaskSupport::Required) => Err(ErrorData::missing_required_client_capability(
             ClientCapabilities::builder().enable_tasks().build(),
         )),
-        (false, _) => Ok(Mode::Inline),
+        (false, _) => Ok(CallMode::Inline),
     }
 }
 

@@ -18,7 +18,7 @@ use super::convert::{request_meta, result_to_rmcp};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
-use super::tasks::{Mode, Tasks, mode};
+use super::tasks::{CallMode, Tasks, call_mode};
 use super::wire_tools::WireTools;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::server::state::ServerState;
@@ -57,7 +57,7 @@ pub(crate) fn get<C: Send + Sync + 'static>(
 }
 
 /// `tools/call`: an unknown tool is JSON-RPC error -32602; the call runs
-/// as a task when [`mode`] says so, else inline, where a panicking
+/// as a task when [`call_mode`] says so, else inline, where a panicking
 /// handler, a cancelled call and (for 2026-07-28 clients) a question for
 /// the client each end the call with a result.
 ///
@@ -82,8 +82,8 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
     let ctx = session_ctx(session_id.clone());
-    match mode(snapshot.set().declared_task_support(index), &context)? {
-        Mode::Task => {
+    match call_mode(snapshot.set().declared_task_support(index), &context)? {
+        CallMode::Task => {
             let layers = state.layers().clone();
             let name = request.name.clone();
             let created = Tasks::of(state).spawn(move |channel| {
@@ -103,7 +103,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             });
             return Ok(CallToolResponse::Task(created));
         }
-        Mode::Inline => {}
+        CallMode::Inline => {}
     }
     let round = input_round(
         &context,
