@@ -3,7 +3,6 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// At most one value per type, made on first use and shared from then on.
@@ -33,19 +32,6 @@ impl Attachments {
         let value = Arc::new(make());
         values.insert(TypeId::of::<T>(), value.clone());
         value
-    }
-}
-
-impl fmt::Debug for Attachments {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let count = self
-            .values
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
-        f.debug_struct("Attachments")
-            .field("count", &count)
-            .finish()
     }
 }
 

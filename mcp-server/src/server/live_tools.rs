@@ -1,6 +1,5 @@
 //! The current tool set, swapped whole when tools change at runtime.
 
-use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use super::attachments::Attachments;
@@ -66,13 +65,5 @@ impl<C> LiveTools<C> {
             }
             None => Ok(false),
         }
-    }
-}
-
-impl<C> fmt::Debug for LiveTools<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LiveTools")
-            .field("tools", &self.current().set.all().len())
-            .finish()
     }
 }

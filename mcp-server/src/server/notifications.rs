@@ -1,7 +1,6 @@
 //! The sessions a server tells about changes: tool and prompt list changes
 //! and updates of subscribed resources.
 
-use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// What changed, for the sessions to tell their clients.
@@ -54,11 +53,5 @@ impl ChangeListeners {
         for listener in listeners {
             listener.notify(change);
         }
-    }
-}
-
-impl fmt::Debug for ChangeListeners {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChangeListeners").finish_non_exhaustive()
     }
 }

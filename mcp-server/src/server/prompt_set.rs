@@ -2,7 +2,6 @@
 //! while the server runs.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::sync::{PoisonError, RwLock};
 
 use mcp_core::PromptDef;
@@ -60,11 +59,5 @@ impl<C: 'static> PromptSet<C> {
         let before = prompts.len();
         prompts.retain(|def| def.name() != name);
         prompts.len() != before
-    }
-}
-
-impl<C> fmt::Debug for PromptSet<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PromptSet").finish_non_exhaustive()
     }
 }
