@@ -1,7 +1,7 @@
 //! Transports: stdio, any byte stream, and Streamable HTTP.
 
 mod http;
-mod io;
 mod shutdown;
+mod stdio;
 
 pub use self::http::{HttpConfig, HttpServer};
