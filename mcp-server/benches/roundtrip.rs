@@ -256,8 +256,15 @@ async fn roundtrip(transport: Transport, calls: usize, rounds: usize) {
 
 async fn tools_list(count: usize, runs: usize) {
     let tools = many_tools(count);
-    let bare_tools: Vec<rmcp::model::Tool> =
-        tools.iter().map(|t| t.tool().clone().into()).collect();
+    // The same tools as rmcp values, through the wire JSON both share.
+    let bare_tools: Vec<rmcp::model::Tool> = tools
+        .iter()
+        .map(|t| {
+            serde_json::to_value(t.tool())
+                .and_then(serde_json::from_value)
+                .expect("an rmcp tool")
+        })
+        .collect();
     let server = mcp_server::Server::builder()
         .tools(tools)
         .build()

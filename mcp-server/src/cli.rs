@@ -6,7 +6,7 @@ mod error;
 mod openapi;
 mod petstore_api;
 mod run;
+mod serve;
 
 pub(crate) use args::Cli;
-pub(crate) use error::CliError;
 pub(crate) use run::run;

@@ -24,9 +24,9 @@ pub enum BuildError {
         /// The URI or URI template.
         uri: String,
     },
-    /// A prompt could not be registered (issue 7).
+    /// A prompt could not be added.
     #[error(transparent)]
-    Surface(#[from] crate::surface::SurfaceError),
+    Prompt(#[from] AddPromptError),
     /// A source prefix makes a tool name invalid.
     #[error("{source_label}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
     InvalidPrefix {
@@ -49,6 +49,19 @@ pub enum BuildError {
     MissingContext {
         /// The context type.
         type_name: &'static str,
+    },
+}
+
+/// A prompt could not be added to a server (while building it, or at
+/// runtime through [`Server::add_prompt`](crate::Server::add_prompt)).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AddPromptError {
+    /// Two prompts have the same name.
+    #[error("duplicate prompt `{name}`: registered twice")]
+    DuplicatePrompt {
+        /// The name.
+        name: String,
     },
 }
 

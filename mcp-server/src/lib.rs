@@ -45,26 +45,15 @@
 //! - tools can be added and removed while serving ([`Server::add_tool`],
 //!   [`Server::remove_tool`]); sessions get `notifications/tools/list_changed`.
 
-mod builder;
-mod catalog;
 mod error;
-mod execution_wire;
-mod pagination;
-mod registry;
-mod resources;
-mod rmcp;
+mod protocol;
 mod server;
-mod session;
-mod source;
-// issue 7: prompts, runtime list changes, resource subscriptions
-mod surface;
 pub mod transport;
 
-pub use builder::ServerBuilder;
-pub use error::{BuildError, ServeError};
-pub use pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
+pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
-pub use session::{Session, TransportKind};
-pub use source::ToolSource;
-pub use surface::SurfaceError;
+pub use server::builder::ServerBuilder;
+pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
+pub use server::session::{Session, TransportKind};
+pub use server::tool_source::ToolSource;
 pub use transport::{HttpConfig, HttpServer};

@@ -1,44 +1,26 @@
-//! The server: hosted tools, middleware and identity, shared by every
-//! session and transport.
+//! The server: what it hosts (tools, resources, prompts), its middleware
+//! and identity, shared by every session and transport.
+
+pub(crate) mod attachments;
+pub(crate) mod builder;
+pub(crate) mod live_tools;
+pub(crate) mod notifications;
+pub(crate) mod pagination;
+pub(crate) mod prompt_set;
+pub(crate) mod resource_set;
+pub(crate) mod session;
+pub(crate) mod state;
+pub(crate) mod tool_set;
+pub(crate) mod tool_source;
 
 use std::fmt;
 use std::sync::Arc;
 
-use mcp_core::middleware::Layer;
-use mcp_core::{Tool, ToolDef};
-
-use crate::BuildError;
+use mcp_core::{PromptDef, ResourceDef, Tool, ToolDef};
 use serde_json::{Value, json};
 
-use crate::catalog::Live;
-use crate::resources::ResourceSet;
-use crate::surface::SurfaceEvent;
-use crate::{ServerBuilder, Session};
-
-/// Makes a session's context.
-pub(crate) type ContextFn<C> = Arc<dyn Fn(&Session) -> Arc<C> + Send + Sync>;
-
-/// Who the server says it is.
-#[derive(Clone, Debug)]
-pub(crate) struct Identity {
-    pub(crate) name: String,
-    pub(crate) version: String,
-    pub(crate) title: Option<String>,
-    pub(crate) instructions: Option<String>,
-}
-
-pub(crate) struct Inner<C> {
-    pub(crate) identity: Identity,
-    pub(crate) tools: Live<C>,
-    /// Calls running as tasks (2026-07-28 clients with the tasks extension).
-    pub(crate) tasks: crate::rmcp::Tasks,
-    pub(crate) resources: ResourceSet<C>,
-    /// issue 7: prompts and the live sessions to notify.
-    pub(crate) surface: crate::surface::Surface<C>,
-    pub(crate) layers: Arc<[Layer<C>]>,
-    pub(crate) context: ContextFn<C>,
-    pub(crate) page_size: usize,
-}
+use self::state::ServerState;
+use crate::error::{AddPromptError, BuildError};
 
 /// An MCP server hosting [`ToolDef`]s from any source (the `#[tool]` macro,
 /// the builder, OpenAPI generation) behind one middleware onion.
@@ -61,42 +43,36 @@ pub(crate) struct Inner<C> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Server<C = ()> {
-    pub(crate) inner: Arc<Inner<C>>,
-}
-
-impl Server {
-    /// A builder of a server without a per-session context, with no tools,
-    /// named after this crate until [`name`](ServerBuilder::name) is called.
-    /// For a typed per-session context use [`ServerBuilder::new`] and
-    /// [`ServerBuilder::context`].
-    pub fn builder() -> ServerBuilder {
-        ServerBuilder::new()
-    }
+    state: Arc<ServerState<C>>,
 }
 
 impl<C: Send + Sync + 'static> Server<C> {
-    pub(crate) fn from_inner(inner: Inner<C>) -> Self {
+    pub(crate) fn new(state: ServerState<C>) -> Self {
         Self {
-            inner: Arc::new(inner),
+            state: Arc::new(state),
         }
+    }
+
+    /// The state the serving layers read.
+    pub(crate) fn state(&self) -> &Arc<ServerState<C>> {
+        &self.state
     }
 
     /// The name sent as `serverInfo.name`.
     pub fn name(&self) -> &str {
-        &self.inner.identity.name
+        &self.state.identity().name
     }
 
     /// The version sent as `serverInfo.version`.
     pub fn version(&self) -> &str {
-        &self.inner.identity.version
+        &self.state.identity().version
     }
 
     /// The hosted tools' protocol values, in listing order.
     pub fn tools(&self) -> Vec<Tool> {
-        self.inner
-            .tools
-            .current()
-            .set
+        self.state
+            .tools()
+            .set()
             .all()
             .iter()
             .map(|def| def.tool().clone())
@@ -105,7 +81,7 @@ impl<C: Send + Sync + 'static> Server<C> {
 
     /// The hosted tool called `name`.
     pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
-        self.inner.tools.current().set.get(name).cloned()
+        self.state.tools().set().get(name).cloned()
     }
 
     /// Adds a tool while the server runs, then sends
@@ -114,41 +90,54 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// `subscriptions/listen`; stateless HTTP has no one to tell). A name
     /// already hosted is an error.
     pub fn add_tool(&self, def: ToolDef<C>) -> Result<(), BuildError> {
-        self.inner
-            .tools
-            .update(|set| set.with(def, "tools added at runtime").map(Some))?;
-        self.inner.surface.broadcast(&SurfaceEvent::ToolsChanged);
-        Ok(())
+        self.state.add_tool(def, "tools added at runtime")
     }
 
     /// Removes the tool called `name` while the server runs and tells the
     /// sessions as [`add_tool`](Self::add_tool) does; returns whether there
     /// was such a tool.
     pub fn remove_tool(&self, name: &str) -> bool {
-        let removed = self
-            .inner
-            .tools
-            .update(|set| Ok::<_, std::convert::Infallible>(set.without(name)))
-            .unwrap_or_else(|never| match never {});
-        if removed {
-            self.inner.surface.broadcast(&SurfaceEvent::ToolsChanged);
-        }
-        removed
+        self.state.remove_tool(name)
     }
 
     /// The hosted resources and resource templates: fixed resources first,
     /// then templates, each in the order they were added.
-    pub fn resources(&self) -> impl Iterator<Item = &mcp_core::ResourceDef<C>> {
-        self.inner
-            .resources
-            .fixed()
+    pub fn resources(&self) -> impl Iterator<Item = &ResourceDef<C>> {
+        let resources = self.state.resources();
+        resources.fixed().iter().chain(resources.templates())
+    }
+
+    /// Tells the clients subscribed to `uri` (`resources/subscribe`) that it
+    /// changed (`notifications/resources/updated`).
+    pub fn resource_updated(&self, uri: &str) {
+        self.state.resource_updated(uri);
+    }
+
+    /// The names of the hosted prompts, in order.
+    pub fn prompt_names(&self) -> Vec<String> {
+        self.state
+            .prompts()
+            .all()
             .iter()
-            .chain(self.inner.resources.templates())
+            .map(|def| def.name().to_owned())
+            .collect()
+    }
+
+    /// Adds a prompt at runtime; every connected client gets
+    /// `notifications/prompts/list_changed`.
+    pub fn add_prompt(&self, def: PromptDef<C>) -> Result<(), AddPromptError> {
+        self.state.add_prompt(def)
+    }
+
+    /// Removes the prompt `name` at runtime, notifying clients; whether it
+    /// existed.
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        self.state.remove_prompt(name)
     }
 
     /// The number of tools per `tools/list` page.
     pub fn page_size(&self) -> usize {
-        self.inner.page_size
+        self.state.page_size()
     }
 
     /// Every tool as one `tools/list` result for a 2025-11-25 client
@@ -166,7 +155,7 @@ impl<C: Send + Sync + 'static> Server<C> {
 impl<C> Clone for Server<C> {
     fn clone(&self) -> Self {
         Self {
-            inner: self.inner.clone(),
+            state: self.state.clone(),
         }
     }
 }
@@ -174,10 +163,10 @@ impl<C> Clone for Server<C> {
 impl<C> fmt::Debug for Server<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Server")
-            .field("name", &self.inner.identity.name)
-            .field("version", &self.inner.identity.version)
-            .field("tools", &self.inner.tools.current().set.all().len())
-            .field("middleware_layers", &self.inner.layers.len())
+            .field("name", &self.state.identity().name)
+            .field("version", &self.state.identity().version)
+            .field("tools", &self.state.tools().set().all().len())
+            .field("middleware_layers", &self.state.layers().len())
             .finish_non_exhaustive()
     }
 }

@@ -1,8 +1,7 @@
 //! Transports: stdio, any byte stream, and Streamable HTTP.
 
 mod http;
-mod io;
-mod lift;
 mod shutdown;
+mod stdio;
 
 pub use self::http::{HttpConfig, HttpServer};

@@ -1,4 +1,4 @@
-//! The command-line contract (see `shared/DESIGN.md`).
+//! The command-line contract: subcommands, flags and their defaults.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -8,10 +8,10 @@ use mcp_server::Server;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::args::SpecArgs;
-use super::args::{DemoArgs, Transport};
-use super::run::http_config;
-use super::{CliError, openapi, petstore_api};
+use super::args::{DemoArgs, SpecArgs, Transport};
+use super::error::CliError;
+use super::serve::{announce, http_config};
+use super::{openapi, petstore_api};
 
 /// What `countdown` returns.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -114,7 +114,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
             ];
             banner.extend(notes);
             let running = http.run();
-            super::run::announce(&banner);
+            announce(&banner);
             running.await?;
         }
         Transport::Stdio => {

@@ -7,8 +7,8 @@ use mcp_core::ResourceDef;
 use mcp_openapi::{ClientConfig, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
 
-use super::CliError;
 use super::args::SpecArgs;
+use super::error::CliError;
 
 /// One `--openapi [NAME=]SPEC` argument.
 #[derive(Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::net::TcpListener;
 
-use super::CliError;
+use super::error::CliError;
 
 /// The embedded OpenAPI document.
 pub(crate) const PETSTORE_YAML: &str = include_str!("petstore.yaml");

@@ -2,21 +2,23 @@
 
 mod auth;
 mod config;
-mod lift_body;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use ::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use ::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use axum::Router;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use self::config::HttpConfig;
-use crate::rmcp::Handler;
-use crate::{ServeError, Server, TransportKind};
+use crate::error::ServeError;
+use crate::protocol::handler::SessionHandler;
+use crate::protocol::restore_execution::restore_in_http_response;
+use crate::server::Server;
+use crate::server::session::TransportKind;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
@@ -25,7 +27,7 @@ impl<C: Send + Sync + 'static> Server<C> {
     ///
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
     pub fn router(&self, config: &HttpConfig) -> Router {
-        let server = self.clone();
+        let state = self.state().clone();
         let mut rmcp_config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(config.allowed_hosts.iter().cloned())
             .with_allowed_origins(config.allowed_origins.iter().cloned())
@@ -38,13 +40,13 @@ impl<C: Send + Sync + 'static> Server<C> {
             rmcp_config = rmcp_config.disable_allowed_hosts();
         }
         let service = StreamableHttpService::new(
-            move || Ok(Handler::new(server.clone(), TransportKind::Http)),
+            move || Ok(SessionHandler::new(state.clone(), TransportKind::Http)),
             Arc::new(LocalSessionManager::default()),
             rmcp_config,
         );
         let router = Router::new()
             .route_service(&config.path, service)
-            .layer(axum::middleware::map_response(lift_body::lift_execution))
+            .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
         match &config.bearer_token {
             Some(token) => router.layer(axum::middleware::from_fn_with_state(

@@ -84,7 +84,7 @@ fn initialize() -> Value {
 
 #[tokio::test]
 async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
-    let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
+    let running = start(crate::tool_execution::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
     let init = running.request(&http, &initialize()).send().await.unwrap();
     assert_eq!(init.status(), 200);
@@ -138,7 +138,7 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
 #[tokio::test]
 async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
     let running = start(
-        crate::execution_wire::server(),
+        crate::tool_execution::server(),
         HttpConfig::new().stateless(true),
     )
     .await;
@@ -166,7 +166,7 @@ async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
 
 #[tokio::test]
 async fn foreign_host_and_origin_are_forbidden() {
-    let running = start(crate::execution_wire::server(), HttpConfig::new()).await;
+    let running = start(crate::tool_execution::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
     let origin = running
         .request(&http, &initialize())
@@ -194,7 +194,7 @@ async fn foreign_host_and_origin_are_forbidden() {
 #[tokio::test]
 async fn a_bearer_token_is_required_when_configured() {
     let running = start(
-        crate::execution_wire::server(),
+        crate::tool_execution::server(),
         HttpConfig::new().bearer_token("s3cret"),
     )
     .await;
@@ -221,7 +221,7 @@ async fn a_bearer_token_is_required_when_configured() {
 #[tokio::test]
 async fn oversized_bodies_are_rejected() {
     let running = start(
-        crate::execution_wire::server(),
+        crate::tool_execution::server(),
         HttpConfig::new().max_body_bytes(1024),
     )
     .await;

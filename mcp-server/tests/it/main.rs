@@ -5,13 +5,13 @@
 mod call_tool;
 mod cli;
 mod e2e_python;
-mod execution_wire;
 mod http;
 mod list_changed;
 mod middleware_order;
 mod pagination;
+mod prompts_and_interaction;
 mod resources;
+mod rmcp_roundtrip;
 mod support;
 mod tasks;
-// issue 7
-mod surface;
+mod tool_execution;

@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
-use ::rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
-use ::rmcp::service::{Peer, RoleServer};
 use mcp_core::{LogMessage, LoggingLevel};
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+use rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
+use rmcp::service::{Peer, RoleServer};
 use tokio::runtime::Handle;
 
-use crate::surface::{SessionNotifier, SurfaceEvent};
+use crate::server::notifications::{Change, ChangeListener};
 
 /// One session's state.
 #[derive(Debug)]
@@ -82,23 +82,23 @@ pub(crate) fn log_param(message: LogMessage) -> Option<LoggingMessageNotificatio
         .ok()
 }
 
-impl SessionNotifier for SessionState {
-    fn notify(&self, event: &SurfaceEvent) {
+impl ChangeListener for SessionState {
+    fn notify(&self, change: &Change) {
         let (Some(peer), Some(runtime)) = (self.peer.get(), &self.runtime) else {
             return;
         };
-        if let SurfaceEvent::ResourceUpdated(uri) = event
+        if let Change::ResourceUpdated(uri) = change
             && !self.is_subscribed(uri)
         {
             return;
         }
         let peer = peer.clone();
-        let event = event.clone();
+        let change = change.clone();
         runtime.spawn(async move {
-            let sent = match event {
-                SurfaceEvent::PromptsChanged => peer.notify_prompt_list_changed().await,
-                SurfaceEvent::ToolsChanged => peer.notify_tool_list_changed().await,
-                SurfaceEvent::ResourceUpdated(uri) => {
+            let sent = match change {
+                Change::PromptsChanged => peer.notify_prompt_list_changed().await,
+                Change::ToolsChanged => peer.notify_tool_list_changed().await,
+                Change::ResourceUpdated(uri) => {
                     peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
                         .await
                 }

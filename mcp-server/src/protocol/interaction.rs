@@ -12,23 +12,20 @@
 //! tampered state is rejected.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
 
-use ::rmcp::ErrorData;
-use ::rmcp::model::{ClientCapabilities, InputRequiredResult, ProtocolVersion, ServerRequest};
-use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 use mcp_core::{
     BoxFuture, CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
     ElicitResult, LogMessage, LoggingLevel, Progress, Root,
 };
+use rmcp::model::{ClientCapabilities, ServerRequest};
+use rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::channel::PeerChannel;
-use super::input_gate::InputGate;
+use super::convert::request_params;
+use super::input_round::InputRound;
 use super::session_state::{SessionState, log_param};
 
 /// The channel of one call: progress and cancellation through the
@@ -38,7 +35,7 @@ pub(crate) struct InteractionChannel {
     peer: Peer<RoleServer>,
     session: Arc<SessionState>,
     capabilities: ClientCapabilities,
-    gate: Option<Arc<InputGate>>,
+    round: Option<Arc<InputRound>>,
     /// The request's `_meta` log level (2026-07-28 has no `logging/setLevel`).
     request_level: Option<LoggingLevel>,
 }
@@ -47,13 +44,13 @@ pub(crate) struct InteractionChannel {
 const LOG_LEVEL_META_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 impl InteractionChannel {
-    /// The channel of the request `context`; `gate` is set for 2026-07-28
-    /// clients (see [`gate_for`]).
+    /// The channel of the request `context`; `round` is set for 2026-07-28
+    /// clients (see [`input_round`](super::input_round::input_round)).
     pub(crate) fn new(
         progress: PeerChannel,
         context: &RequestContext<RoleServer>,
         session: Arc<SessionState>,
-        gate: Option<Arc<InputGate>>,
+        round: Option<Arc<InputRound>>,
     ) -> Self {
         session.attach(&context.peer);
         Self {
@@ -61,7 +58,7 @@ impl InteractionChannel {
             peer: context.peer.clone(),
             session,
             capabilities: context.client_capabilities().unwrap_or_default(),
-            gate,
+            round,
             request_level: context
                 .meta
                 .0
@@ -82,14 +79,14 @@ impl InteractionChannel {
         params: Value,
     ) -> Result<T, ChannelError> {
         if !declared {
-            if let Some(gate) = &self.gate {
-                gate.note_missing(capability);
+            if let Some(round) = &self.round {
+                round.note_missing(capability);
             }
             return Err(ChannelError::Unsupported { capability });
         }
         let request = json!({"method": method, "params": params});
-        if let Some(gate) = &self.gate {
-            return gate.ask(key, capability, request).await;
+        if let Some(round) = &self.round {
+            return round.ask(key, capability, request).await;
         }
         let request: ServerRequest = serde_json::from_value(request)
             .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
@@ -110,10 +107,6 @@ impl InteractionChannel {
     }
 }
 
-fn to_params<T: serde::Serialize>(value: &T) -> Result<Value, ChannelError> {
-    serde_json::to_value(value).map_err(|error| ChannelError::Transport(error.to_string()))
-}
-
 impl CallChannel for InteractionChannel {
     fn notify_progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), ChannelError>> {
         self.progress.notify_progress(progress)
@@ -131,7 +124,7 @@ impl CallChannel for InteractionChannel {
         Box::pin(async move {
             // A 2026-07-28 request gets log messages only when its `_meta`
             // asks for them; older sessions follow `logging/setLevel`.
-            let wanted = match (&self.gate, self.request_level) {
+            let wanted = match (&self.round, self.request_level) {
                 (Some(_), Some(minimum)) => message.level >= minimum,
                 (Some(_), None) => false,
                 (None, _) => self.session.lets_through(message.level),
@@ -157,7 +150,7 @@ impl CallChannel for InteractionChannel {
         request: CreateMessageRequest,
     ) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
         Box::pin(async move {
-            let params = to_params(&request)?;
+            let params = request_params(&request)?;
             let declared = self.capabilities.sampling.is_some();
             self.ask(
                 "sampling",
@@ -172,7 +165,7 @@ impl CallChannel for InteractionChannel {
 
     fn elicit(&self, request: ElicitRequest) -> BoxFuture<'_, Result<ElicitResult, ChannelError>> {
         Box::pin(async move {
-            let params = to_params(&request)?;
+            let params = request_params(&request)?;
             let declared = self.capabilities.elicitation.is_some();
             self.ask(
                 "elicitation",
@@ -204,79 +197,7 @@ impl fmt::Debug for InteractionChannel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("InteractionChannel")
             .field("progress", &self.progress)
-            .field("gathering", &self.gate.is_some())
+            .field("gathering", &self.round.is_some())
             .finish_non_exhaustive()
     }
-}
-
-/// The input gate of a request from a 2026-07-28 client (none for older
-/// ones): the answers it carries (`inputResponses` plus those sealed in
-/// `requestState`). A `requestState` that fails its integrity check is
-/// JSON-RPC error -32602.
-pub(crate) fn gate_for(
-    context: &RequestContext<RoleServer>,
-    input_responses: Option<&std::collections::BTreeMap<String, Value>>,
-    request_state: Option<&str>,
-) -> Result<Option<Arc<InputGate>>, ErrorData> {
-    let modern = context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-    if !modern {
-        return Ok(None);
-    }
-    InputGate::open(input_responses, request_state)
-        .map(|gate| Some(Arc::new(gate)))
-        .map_err(|error| ErrorData::invalid_params(error.to_string(), None))
-}
-
-/// Runs `handler` until it completes, or (with a gate) until it waits only
-/// for answers the client has not given: then the input-required result
-/// listing the questions, and the handler is dropped.
-pub(crate) async fn guard<T>(
-    gate: Option<Arc<InputGate>>,
-    handler: impl Future<Output = T>,
-) -> Result<T, InputRequiredResult> {
-    let mut handler = pin!(handler);
-    std::future::poll_fn(|cx| match handler.as_mut().poll(cx) {
-        Poll::Ready(value) => Poll::Ready(Ok(value)),
-        Poll::Pending => match gate.as_ref().and_then(|gate| gate.input_required()) {
-            Some(required) => Poll::Ready(Err(required)),
-            None => Poll::Pending,
-        },
-    })
-    .await
-}
-
-/// Asks the client through a running task (SEP-2663): the question is
-/// listed by `tasks/get` under `key` (or a process-unique `{kind}-{n}`)
-/// until `tasks/update` answers it. The tasks extension is 2026-07-28 only,
-/// so the task's channel uses this for sampling, elicitation and roots.
-pub(crate) async fn ask_task<T: DeserializeOwned>(
-    task: &::rmcp::task_manager::TaskContext,
-    key: Option<String>,
-    kind: &'static str,
-    method: &'static str,
-    params: Value,
-) -> Result<T, ChannelError> {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let key = key.unwrap_or_else(|| {
-        let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        format!("{kind}-{number}")
-    });
-    let request = serde_json::from_value(json!({"method": method, "params": params}))
-        .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
-    let answer = task
-        .request_input(key, request)
-        .await
-        .map_err(|exit| match exit {
-            ::rmcp::task_manager::TaskExit::Cancelled => ChannelError::Closed,
-            other => ChannelError::Transport(format!("{other:?}")),
-        })?;
-    serde_json::from_value(answer)
-        .map_err(|error| ChannelError::Rejected(format!("unexpected answer to {method}: {error}")))
-}
-
-/// The JSON parameters of a client request.
-pub(crate) fn params<T: serde::Serialize>(value: &T) -> Result<Value, ChannelError> {
-    to_params(value)
 }

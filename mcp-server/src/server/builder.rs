@@ -5,16 +5,29 @@ use std::fmt;
 use std::sync::Arc;
 
 use mcp_core::middleware::{Layer, ToolMiddleware};
-use mcp_core::{ResourceDef, ToolDef};
+use mcp_core::{PromptDef, ResourceDef, ToolDef};
 
-use crate::catalog::Live;
-use crate::pagination::DEFAULT_PAGE_SIZE;
-use crate::registry::ToolSet;
-use crate::resources::ResourceSet;
-use crate::server::{ContextFn, Identity, Inner};
-use crate::{BuildError, Server, Session, ToolSource};
+use super::Server;
+use super::pagination::DEFAULT_PAGE_SIZE;
+use super::prompt_set::PromptSet;
+use super::resource_set::ResourceSet;
+use super::session::Session;
+use super::state::{ContextFn, Identity, ServerState};
+use super::tool_set::ToolSet;
+use super::tool_source::ToolSource;
+use crate::error::BuildError;
 
 const HAND_WRITTEN: &str = "hand-written tools";
+
+impl Server {
+    /// A builder of a server without a per-session context, with no tools,
+    /// named after this crate until [`name`](ServerBuilder::name) is called.
+    /// For a typed per-session context use [`ServerBuilder::new`] and
+    /// [`ServerBuilder::context`].
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::new()
+    }
+}
 
 /// Configures a [`Server`]: identity, tools, middleware and the per-session
 /// context. Start with [`Server::builder`].
@@ -22,8 +35,7 @@ pub struct ServerBuilder<C = ()> {
     identity: Identity,
     sources: Vec<ToolSource<C>>,
     resources: Vec<ResourceDef<C>>,
-    /// issue 7: prompts (`.prompt(..)` lives in `crate::surface`).
-    pub(crate) surface: crate::surface::SurfaceParts<C>,
+    prompts: Vec<PromptDef<C>>,
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
     page_size: usize,
@@ -60,7 +72,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             },
             sources: Vec::new(),
             resources: Vec::new(),
-            surface: Default::default(),
+            prompts: Vec::new(),
             layers: Vec::new(),
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -128,6 +140,28 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Adds a prompt (from [`mcp_core::prompt()`] or `#[mcp_core::prompt]`).
+    ///
+    /// ```
+    /// use mcp_server::Server;
+    ///
+    /// let server = Server::builder()
+    ///     .prompt(mcp_core::prompt("greet").description("Greets.").run(|| async { "Say hello." })?)
+    ///     .build()?;
+    /// assert_eq!(server.prompt_names(), ["greet"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prompt(mut self, def: PromptDef<C>) -> Self {
+        self.prompts.push(def);
+        self
+    }
+
+    /// Adds prompts.
+    pub fn prompts(mut self, defs: impl IntoIterator<Item = PromptDef<C>>) -> Self {
+        self.prompts.extend(defs);
+        self
+    }
+
     /// Adds a server-wide middleware layer, wrapping every tool's own
     /// layers. The first added is the outermost: with server layers `a`, `b`
     /// and tool layers `c`, `d`, a call flows `a → b → c → d → handler`.
@@ -151,9 +185,10 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 
     /// Checks the configuration and builds the server.
     ///
-    /// Fails on duplicate tool names (naming both sources) or resource URIs, on a prefix that
-    /// makes a name invalid, on a zero page size, and when a context type
-    /// other than `()` has no [`context`](Self::context) function.
+    /// Fails on duplicate tool names (naming both sources), resource URIs or
+    /// prompt names, on a prefix that makes a name invalid, on a zero page
+    /// size, and when a context type other than `()` has no
+    /// [`context`](Self::context) function.
     pub fn build(self) -> Result<Server<C>, BuildError> {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
@@ -164,17 +199,16 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         };
         let tools = ToolSet::from_sources(self.sources)?;
         let resources = ResourceSet::new(self.resources)?;
-        let surface = crate::surface::Surface::build(self.surface)?;
-        Ok(Server::from_inner(Inner {
-            identity: self.identity,
-            tools: Live::new(tools),
-            tasks: Default::default(),
+        let prompts = PromptSet::new(self.prompts)?;
+        Ok(Server::new(ServerState::new(
+            self.identity,
+            tools,
             resources,
-            surface,
-            layers: self.layers.into(),
+            prompts,
+            self.layers.into(),
             context,
-            page_size: self.page_size,
-        }))
+            self.page_size,
+        )))
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use mcp_core::ResourceDef;
 
-use crate::BuildError;
+use crate::error::BuildError;
 
 /// Fixed resources by URI and templates in listing order.
 pub(crate) struct ResourceSet<C> {

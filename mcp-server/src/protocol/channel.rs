@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use ::rmcp::model::{ProgressNotificationParam, ProgressToken};
-use ::rmcp::service::{Peer, RoleServer, ServiceError};
 use mcp_core::{BoxFuture, CallChannel, ChannelError, Progress};
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::service::{Peer, RoleServer, ServiceError};
 use tokio_util::sync::CancellationToken;
 
 /// The way back to the client during one `tools/call`.

@@ -1,5 +1,5 @@
-//! Issue 7: prompts, completion, logging, subscriptions, runtime list
-//! changes, sampling and elicitation from tools (2025-11-25 requests to the
+//! Prompts, completion, logging, subscriptions, runtime list changes,
+//! sampling and elicitation from tools (2025-11-25 requests to the
 //! client; 2026-07-28 input-required results).
 #![allow(deprecated)] // rmcp marks sampling and logging deprecated for 2026-07-28
 

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use ::rmcp::ErrorData;
-use ::rmcp::model::{ServerNotification, SubscriptionFilter};
-use ::rmcp::service::SubscriptionContext;
+use rmcp::ErrorData;
+use rmcp::model::{ServerNotification, SubscriptionFilter};
+use rmcp::service::SubscriptionContext;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use crate::Server;
-use crate::surface::{SessionNotifier, SurfaceEvent, as_notifier};
+use crate::server::notifications::{Change, ChangeListener};
+use crate::server::state::ServerState;
 
 /// What this server can stream: tool and prompt list changes and updates of
 /// subscribed resources (the resource list does not change at runtime).
@@ -22,36 +22,36 @@ pub(crate) fn accepted_filter(requested: &SubscriptionFilter) -> SubscriptionFil
     accepted
 }
 
-/// Forwards surface events to one listen stream.
-struct Listener(mpsc::UnboundedSender<SurfaceEvent>);
+/// Forwards changes to one listen stream.
+struct ListenStream(mpsc::UnboundedSender<Change>);
 
-impl SessionNotifier for Listener {
-    fn notify(&self, event: &SurfaceEvent) {
-        let _ = self.0.send(event.clone());
+impl ChangeListener for ListenStream {
+    fn notify(&self, change: &Change) {
+        let _ = self.0.send(change.clone());
     }
 }
 
 /// Streams the accepted notifications until the client cancels the listen
 /// request or the server ends it.
-pub(crate) async fn listen<C: Send + Sync + 'static>(
-    server: &Server<C>,
+pub(crate) async fn listen<C>(
+    state: &ServerState<C>,
     context: SubscriptionContext,
 ) -> Result<(), ErrorData> {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let listener = Arc::new(Listener(tx));
-    server.inner.surface.register(as_notifier(&listener));
+    let stream = Arc::new(ListenStream(tx));
+    state.listeners().register(&stream);
     loop {
-        let event = tokio::select! {
+        let change = tokio::select! {
             () = context.cancelled() => return Ok(()),
-            event = rx.recv() => match event {
-                Some(event) => event,
+            change = rx.recv() => match change {
+                Some(change) => change,
                 None => return Ok(()),
             },
         };
-        let notification = match event {
-            SurfaceEvent::PromptsChanged => json!({"method": "notifications/prompts/list_changed"}),
-            SurfaceEvent::ToolsChanged => json!({"method": "notifications/tools/list_changed"}),
-            SurfaceEvent::ResourceUpdated(uri) => {
+        let notification = match change {
+            Change::PromptsChanged => json!({"method": "notifications/prompts/list_changed"}),
+            Change::ToolsChanged => json!({"method": "notifications/tools/list_changed"}),
+            Change::ResourceUpdated(uri) => {
                 json!({"method": "notifications/resources/updated", "params": {"uri": uri}})
             }
         };

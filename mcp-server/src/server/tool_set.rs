@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use mcp_core::{TaskSupport, ToolDef, ToolExecution};
 
-use crate::{BuildError, ToolSource};
+use super::tool_source::ToolSource;
+use crate::error::BuildError;
 
 /// The hosted tools: listing order, an index by name, and where each came
 /// from (for clash messages).

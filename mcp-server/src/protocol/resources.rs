@@ -2,24 +2,16 @@
 
 use std::sync::Arc;
 
-use ::rmcp::ErrorData;
-use ::rmcp::model::{
+use mcp_core::{Meta, ResourceDef, ResourceError, ResourceRequest};
+use rmcp::ErrorData;
+use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResultType,
 };
-use mcp_core::{Meta, ResourceDef, ResourceError, ResourceRequest};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use crate::pagination::page;
-use crate::resources::ResourceSet;
-
-/// One of our protocol values as rmcp's (they share the wire JSON).
-fn to_rmcp<T: Serialize, U: DeserializeOwned>(value: &T, what: &str) -> Result<U, ErrorData> {
-    serde_json::to_value(value)
-        .and_then(serde_json::from_value)
-        .map_err(|error| ErrorData::internal_error(format!("cannot encode {what}: {error}"), None))
-}
+use super::convert::via_wire_json;
+use crate::server::pagination::page;
+use crate::server::resource_set::ResourceSet;
 
 /// A page of the fixed resources.
 pub(super) fn list<C: 'static>(
@@ -32,7 +24,7 @@ pub(super) fn list<C: 'static>(
     let resources = set.fixed()[page.range]
         .iter()
         .filter_map(ResourceDef::resource)
-        .map(|resource| to_rmcp(resource, "a resource"))
+        .map(|resource| via_wire_json(resource, "a resource"))
         .collect::<Result<Vec<_>, _>>()?;
     let mut result = ListResourcesResult::with_all_items(resources);
     result.next_cursor = page.next_cursor;
@@ -50,7 +42,7 @@ pub(super) fn list_templates<C: 'static>(
     let templates = set.templates()[page.range]
         .iter()
         .filter_map(ResourceDef::template)
-        .map(|template| to_rmcp(template, "a resource template"))
+        .map(|template| via_wire_json(template, "a resource template"))
         .collect::<Result<Vec<_>, _>>()?;
     let mut result = ListResourceTemplatesResult::with_all_items(templates);
     result.next_cursor = page.next_cursor;
@@ -74,7 +66,7 @@ pub(super) async fn read<C: 'static>(
     }
     match def.read(request).await {
         Ok(result) => {
-            let mut result: ReadResourceResult = to_rmcp(&result, "the resource contents")?;
+            let mut result: ReadResourceResult = via_wire_json(&result, "the resource contents")?;
             // Our value has no 2026-07-28 discriminator; rmcp strips it for older peers.
             result.result_type = Some(ResultType::COMPLETE);
             Ok(result)

@@ -1,14 +1,20 @@
-//! The answers a 2026-07-28 client gave to a call's questions, and the
-//! questions still open (the MRTR flow of [`super::interaction`]).
+//! One round of a 2026-07-28 request whose handler asks the client
+//! questions (multi-round-trip requests): the answers the client gave, and
+//! the questions still open (see [`super::interaction`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
+use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::task::Poll;
 
-use ::rmcp::model::{InputRequest, InputRequiredResult};
 use mcp_core::ChannelError;
+use rmcp::ErrorData;
+use rmcp::model::{InputRequest, InputRequiredResult, ProtocolVersion};
+use rmcp::service::{RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -17,9 +23,9 @@ use serde_json::Value;
 #[error("requestState failed its integrity check: {0}")]
 pub(crate) struct TamperedState(&'static str);
 
-/// One round of a call: the answers so far and the questions asked.
+/// One round of a request: the answers so far and the questions asked.
 #[derive(Debug, Default)]
-pub(crate) struct InputGate {
+pub(crate) struct InputRound {
     answers: BTreeMap<String, Value>,
     questions: Mutex<BTreeMap<String, Value>>,
     counter: AtomicUsize,
@@ -27,8 +33,8 @@ pub(crate) struct InputGate {
     missing: Mutex<Option<&'static str>>,
 }
 
-impl InputGate {
-    /// The gate of a request carrying `input_responses` and the
+impl InputRound {
+    /// The round of a request carrying `input_responses` and the
     /// `request_state` of an earlier round (checked and unsealed).
     pub(crate) fn open(
         input_responses: Option<&BTreeMap<String, Value>>,
@@ -82,12 +88,10 @@ impl InputGate {
 
     /// JSON-RPC error -32021 naming the undeclared capability the handler
     /// needed, if it needed one.
-    pub(crate) fn missing_capability_error(&self) -> Option<::rmcp::ErrorData> {
+    pub(crate) fn missing_capability_error(&self) -> Option<ErrorData> {
         let capability = (*self.missing.lock().unwrap_or_else(PoisonError::into_inner))?;
         let required = serde_json::from_value(serde_json::json!({ capability: {} })).ok()?;
-        Some(::rmcp::ErrorData::missing_required_client_capability(
-            required,
-        ))
+        Some(ErrorData::missing_required_client_capability(required))
     }
 
     /// The input-required result for the open questions, if any.
@@ -116,6 +120,44 @@ impl InputGate {
             Some(seal(&self.answers)),
         ))
     }
+}
+
+/// The input round of a request from a 2026-07-28 client (none for older
+/// ones): the answers it carries (`inputResponses` plus those sealed in
+/// `requestState`). A `requestState` that fails its integrity check is
+/// JSON-RPC error -32602.
+pub(crate) fn input_round(
+    context: &RequestContext<RoleServer>,
+    input_responses: Option<&BTreeMap<String, Value>>,
+    request_state: Option<&str>,
+) -> Result<Option<Arc<InputRound>>, ErrorData> {
+    let modern = context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+    if !modern {
+        return Ok(None);
+    }
+    InputRound::open(input_responses, request_state)
+        .map(|round| Some(Arc::new(round)))
+        .map_err(|error| ErrorData::invalid_params(error.to_string(), None))
+}
+
+/// Runs `handler` until it completes, or (in a round) until it waits only
+/// for answers the client has not given: then the input-required result
+/// listing the questions, and the handler is dropped.
+pub(crate) async fn until_input_required<T>(
+    round: Option<Arc<InputRound>>,
+    handler: impl Future<Output = T>,
+) -> Result<T, InputRequiredResult> {
+    let mut handler = pin!(handler);
+    std::future::poll_fn(|cx| match handler.as_mut().poll(cx) {
+        Poll::Ready(value) => Poll::Ready(Ok(value)),
+        Poll::Pending => match round.as_ref().and_then(|round| round.input_required()) {
+            Some(required) => Poll::Ready(Err(required)),
+            None => Poll::Pending,
+        },
+    })
+    .await
 }
 
 /// The per-process key of `requestState` tags: a random SipHash key.
@@ -174,10 +216,10 @@ mod tests {
 
     #[test]
     fn questions_without_answers_make_an_input_required_result() {
-        let gate = InputGate::open(None, None).unwrap();
-        assert!(gate.input_required().is_none());
+        let round = InputRound::open(None, None).unwrap();
+        assert!(round.input_required().is_none());
         let request = serde_json::json!({"method": "roots/list", "params": {}});
-        let waiting = gate.ask::<Value>(Some("client_roots".into()), "roots", request);
+        let waiting = round.ask::<Value>(Some("client_roots".into()), "roots", request);
         let mut waiting = std::pin::pin!(waiting);
         let waker = std::task::Waker::noop();
         assert!(
@@ -186,7 +228,7 @@ mod tests {
                 .poll(&mut std::task::Context::from_waker(waker))
                 .is_pending()
         );
-        let required = gate.input_required().unwrap();
+        let required = round.input_required().unwrap();
         assert!(
             required
                 .input_requests

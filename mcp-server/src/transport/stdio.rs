@@ -1,19 +1,21 @@
 //! One session over stdio or any pair of byte streams.
 
-use ::rmcp::ServiceExt;
-use ::rmcp::transport::IntoTransport;
+use rmcp::ServiceExt;
+use rmcp::transport::IntoTransport;
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use super::lift::LiftExecution;
-use crate::rmcp::Handler;
-use crate::{ServeError, Server, TransportKind};
+use crate::error::ServeError;
+use crate::protocol::handler::SessionHandler;
+use crate::protocol::restore_execution::RestoringTransport;
+use crate::server::Server;
+use crate::server::session::TransportKind;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// Serves one session over standard input and output until the client
     /// closes it. Nothing but protocol messages is written to stdout; log
     /// through `tracing` to stderr.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        let (reader, writer) = ::rmcp::transport::stdio_pipes();
+        let (reader, writer) = rmcp::transport::stdio_pipes();
         self.serve_rw(reader, writer, TransportKind::Stdio).await
     }
 
@@ -37,10 +39,10 @@ impl<C: Send + Sync + 'static> Server<C> {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = LiftExecution::new(IntoTransport::<_, std::io::Error, _>::into_transport(
-            (reader, writer),
-        ));
-        let running = Handler::new(self, kind)
+        let transport = RestoringTransport::new(
+            IntoTransport::<_, std::io::Error, _>::into_transport((reader, writer)),
+        );
+        let running = SessionHandler::new(self.state().clone(), kind)
             .serve(transport)
             .await
             .map_err(|error| ServeError::Session(error.to_string()))?;

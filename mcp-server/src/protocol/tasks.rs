@@ -5,29 +5,28 @@
 //! HTTP, the handler), so the manager belongs to the server.
 
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ::rmcp::ErrorData;
-use ::rmcp::model::{CreateTaskResult, DetailedTask, InputResponses};
-use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
-use mcp_core::{BoxFuture, CallChannel, CallToolResult, ChannelError, Progress};
+use mcp_core::{
+    BoxFuture, CallChannel, CallToolResult, ChannelError, CreateMessageRequest,
+    CreateMessageResult, ElicitRequest, ElicitResult, Progress, TaskSupport,
+};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientCapabilities, CreateTaskResult, DetailedTask, InputResponses, ProtocolVersion,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
-use ::rmcp::model::{ClientCapabilities, ProtocolVersion, ServerCapabilities, TASKS_EXTENSION_ID};
-use ::rmcp::service::{RequestContext, RoleServer};
-use mcp_core::TaskSupport;
-
-use super::convert::result_to_rmcp;
-
-/// Declares the tasks extension (only when some tool may run as a task).
-pub(crate) fn extend_capabilities(capabilities: &mut ServerCapabilities) {
-    capabilities
-        .extensions
-        .get_or_insert_with(Default::default)
-        .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
-}
+use super::convert::{request_params, result_to_rmcp};
+use crate::server::state::ServerState;
 
 /// How one `tools/call` runs.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub(crate) enum CallMode {
     /// In the request: the response is the result.
     Inline,
     /// As a task: the response is the task, the result comes from `tasks/get`.
@@ -39,35 +38,40 @@ pub(crate) enum Mode {
 /// a task, called by such a client without the extension, is error -32021.
 /// Older clients always get the result inline (their own task requests are
 /// not implemented, and their `execution` says `forbidden`).
-pub(crate) fn mode(
+pub(crate) fn call_mode(
     support: TaskSupport,
     context: &RequestContext<RoleServer>,
-) -> Result<Mode, ErrorData> {
+) -> Result<CallMode, ErrorData> {
     let modern = context
         .protocol_version()
         .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
     if support == TaskSupport::Forbidden || !modern {
-        return Ok(Mode::Inline);
+        return Ok(CallMode::Inline);
     }
     let declared = context
         .client_capabilities()
         .is_some_and(|caps| caps.supports_tasks());
     match (declared, support) {
-        (true, _) => Ok(Mode::Task),
+        (true, _) => Ok(CallMode::Task),
         (false, TaskSupport::Required) => Err(ErrorData::missing_required_client_capability(
             ClientCapabilities::builder().enable_tasks().build(),
         )),
-        (false, _) => Ok(Mode::Inline),
+        (false, _) => Ok(CallMode::Inline),
     }
 }
 
 /// The server's running and finished tasks.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct Tasks {
     manager: TaskManager,
 }
 
 impl Tasks {
+    /// The tasks of the server `state`, shared by all its sessions.
+    pub(crate) fn of<C>(state: &ServerState<C>) -> Arc<Self> {
+        state.attachments().get_or_insert_with(Self::default)
+    }
+
     /// Starts `call` (made with the task's channel) as a task.
     pub(crate) fn spawn(
         &self,
@@ -138,28 +142,23 @@ impl CallChannel for TaskChannel {
         Box::pin(self.0.cancelled())
     }
 
-    // issue 7: a task's questions wait in `tasks/get` until `tasks/update`.
+    // A task's questions wait in `tasks/get` until `tasks/update` answers them.
     fn create_message(
         &self,
-        request: mcp_core::CreateMessageRequest,
-    ) -> BoxFuture<'_, Result<mcp_core::CreateMessageResult, ChannelError>> {
+        request: CreateMessageRequest,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
         Box::pin(async move {
-            let params = super::interaction::params(&request)?;
+            let params = request_params(&request)?;
             let key = request.input_key;
-            super::interaction::ask_task(&self.0, key, "sampling", "sampling/createMessage", params)
-                .await
+            ask(&self.0, key, "sampling", "sampling/createMessage", params).await
         })
     }
 
-    fn elicit(
-        &self,
-        request: mcp_core::ElicitRequest,
-    ) -> BoxFuture<'_, Result<mcp_core::ElicitResult, ChannelError>> {
+    fn elicit(&self, request: ElicitRequest) -> BoxFuture<'_, Result<ElicitResult, ChannelError>> {
         Box::pin(async move {
-            let params = super::interaction::params(&request)?;
+            let params = request_params(&request)?;
             let key = request.input_key;
-            super::interaction::ask_task(&self.0, key, "elicitation", "elicitation/create", params)
-                .await
+            ask(&self.0, key, "elicitation", "elicitation/create", params).await
         })
     }
 }
@@ -170,4 +169,33 @@ impl fmt::Debug for TaskChannel {
             .field(&self.0.task_id())
             .finish()
     }
+}
+
+/// Asks the client through a running task (SEP-2663): the question is
+/// listed by `tasks/get` under `key` (or a process-unique `{kind}-{n}`)
+/// until `tasks/update` answers it. The tasks extension is 2026-07-28 only,
+/// so the task's channel uses this for sampling and elicitation.
+async fn ask<T: DeserializeOwned>(
+    task: &TaskContext,
+    key: Option<String>,
+    kind: &'static str,
+    method: &'static str,
+    params: Value,
+) -> Result<T, ChannelError> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let key = key.unwrap_or_else(|| {
+        let number = NEXT.fetch_add(1, Ordering::Relaxed);
+        format!("{kind}-{number}")
+    });
+    let request = serde_json::from_value(json!({"method": method, "params": params}))
+        .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
+    let answer = task
+        .request_input(key, request)
+        .await
+        .map_err(|exit| match exit {
+            TaskExit::Cancelled => ChannelError::Closed,
+            other => ChannelError::Transport(format!("{other:?}")),
+        })?;
+    serde_json::from_value(answer)
+        .map_err(|error| ChannelError::Rejected(format!("unexpected answer to {method}: {error}")))
 }

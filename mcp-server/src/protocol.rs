@@ -1,0 +1,20 @@
+//! The MCP protocol on rmcp: our `ServerHandler` reads the server state and
+//! answers every request, converting between `mcp_core` and `rmcp::model`
+//! values. Only this module and [`transport`](crate::transport) name rmcp;
+//! the server state knows nothing of it.
+
+mod capabilities;
+mod channel;
+mod completion;
+mod convert;
+pub(crate) mod handler;
+mod input_round;
+mod interaction;
+mod listen;
+mod prompts;
+mod resources;
+pub(crate) mod restore_execution;
+mod session_state;
+mod tasks;
+mod tools;
+mod wire_tools;

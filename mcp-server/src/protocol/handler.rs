@@ -1,0 +1,246 @@
+//! Our `rmcp::ServerHandler`: one session's view of the server state. Each
+//! request goes to the module that serves it.
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::ErrorData;
+use rmcp::handler::server::ServerHandler;
+#[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool as WireTool,
+    UnsubscribeRequestParams, UpdateTaskParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
+
+use super::convert::{request_meta, via_wire_json};
+use super::session_state::SessionState;
+use super::tasks::Tasks;
+use super::{capabilities, completion, listen, prompts, resources, tools};
+use crate::server::session::{Session, TransportKind};
+use crate::server::state::ServerState;
+
+/// One connection's (or, in stateless HTTP, one request's) view of a
+/// server: the shared state plus the session's own, and its context, made
+/// lazily.
+pub(crate) struct SessionHandler<C> {
+    state: Arc<ServerState<C>>,
+    transport: TransportKind,
+    ctx: OnceLock<Arc<C>>,
+    /// The logging level, subscriptions and the peer for notifications.
+    session: Arc<SessionState>,
+}
+
+impl<C: Send + Sync + 'static> SessionHandler<C> {
+    /// A new session of the server `state` over `transport`; it hears of
+    /// changes from now on.
+    pub(crate) fn new(state: Arc<ServerState<C>>, transport: TransportKind) -> Self {
+        let session = Arc::new(SessionState::new());
+        state.listeners().register(&session);
+        Self {
+            state,
+            transport,
+            ctx: OnceLock::new(),
+            session,
+        }
+    }
+
+    /// The session's context, made on first use.
+    fn session_ctx(&self, session_id: Option<String>) -> Arc<C> {
+        self.ctx
+            .get_or_init(|| {
+                self.state
+                    .session_context(&Session::new(session_id, self.transport))
+            })
+            .clone()
+    }
+}
+
+/// The `Mcp-Session-Id` of an HTTP request.
+fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    Some(id.to_owned())
+}
+
+impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
+    fn get_info(&self) -> ServerConfig {
+        capabilities::server_config(&self.state)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.session.attach(&context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // A client that lists tools hears when they change.
+        self.session.attach(&context.peer);
+        tools::list(&self.state, request, &context)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<WireTool> {
+        tools::get(&self.state, name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let session_id = session_id(&context);
+        tools::call(
+            &self.state,
+            &self.session,
+            request,
+            context,
+            session_id,
+            |session_id| self.session_ctx(session_id),
+        )
+        .await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Tasks::of(&self.state)
+            .get(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Tasks::of(&self.state).update(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Tasks::of(&self.state).cancel(&request.task_id)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.and_then(|request| request.cursor);
+        resources::list(
+            self.state.resources(),
+            cursor.as_deref(),
+            self.state.page_size(),
+        )
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let cursor = request.and_then(|request| request.cursor);
+        resources::list_templates(
+            self.state.resources(),
+            cursor.as_deref(),
+            self.state.page_size(),
+        )
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let session_id = session_id(&context);
+        let ctx = self.session_ctx(session_id.clone());
+        let meta = request_meta(&context.meta, request.meta.as_ref());
+        resources::read(self.state.resources(), &request.uri, ctx, session_id, meta)
+            .await
+            .map(ReadResourceResponse::Complete)
+    }
+
+    /// `resources/subscribe`: the session gets
+    /// `notifications/resources/updated` for the URI when
+    /// [`Server::resource_updated`](crate::Server::resource_updated) is
+    /// called.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.attach(&context.peer);
+        self.session.subscribe(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        prompts::list(&self.state, request)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let session_id = session_id(&context);
+        let ctx = self.session_ctx(session_id.clone());
+        let session = self.session.clone();
+        prompts::get(&self.state, request, &context, session, ctx, session_id).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        completion::complete(&self.state, request)
+    }
+
+    #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.attach(&context.peer);
+        self.session
+            .set_level(via_wire_json(&request.level, "a result")?);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(listen::accepted_filter(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        listen::listen(&self.state, context).await
+    }
+}

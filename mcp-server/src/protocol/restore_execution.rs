@@ -1,0 +1,328 @@
+//! `Tool.execution` on the wire for 2025-11-25 clients.
+//!
+//! rmcp 3.11's `Tool` has no `execution` field (the 2026-07-28 protocol moved
+//! tasks into an extension). When the handler lists tools for a 2025-11-25
+//! client it therefore [parks](park) each tool's execution under a private
+//! `_meta` key, and the transports restore it to the top-level `execution`
+//! field as the message leaves the process: [`RestoringTransport`] rewrites
+//! typed messages (stdio and other byte streams),
+//! [`restore_in_http_response`] rewrites HTTP bodies (JSON or SSE events).
+//! Clients of other versions never get the key, so no rewrite happens for
+//! them and nothing private reaches any wire.
+
+use std::future::Future;
+
+use axum::body::{Body, BodyDataStream};
+use axum::response::Response;
+use bytes::Bytes;
+use futures_util::StreamExt;
+use http::header;
+use rmcp::model::{CustomResult, ServerJsonRpcMessage, ServerResult, Tool as WireTool};
+use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+
+/// The private `_meta` key a tool's execution is parked under.
+const PARKED_EXECUTION_KEY: &str = "rs.mcp-toolkit/execution";
+
+/// Parks `execution` in `tool`'s `_meta`, for a transport to restore.
+pub(crate) fn park(tool: &mut WireTool, execution: Value) {
+    tool.meta
+        .get_or_insert_with(Default::default)
+        .0
+        .insert(PARKED_EXECUTION_KEY.to_owned(), execution);
+}
+
+/// Moves every parked execution of a `tools/list` result to its tool's
+/// `execution`; returns whether anything moved.
+fn restore_in_result(result: &mut Value) -> bool {
+    let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let mut restored = false;
+    for tool in tools.iter_mut().filter_map(Value::as_object_mut) {
+        let Some(meta) = tool.get_mut("_meta").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let Some(execution) = meta.remove(PARKED_EXECUTION_KEY) else {
+            continue;
+        };
+        if meta.is_empty() {
+            tool.remove("_meta");
+        }
+        tool.insert("execution".to_owned(), execution);
+        restored = true;
+    }
+    restored
+}
+
+/// Restores parked executions in a JSON-RPC message (its `result`).
+fn restore_in_message(message: &mut Value) -> bool {
+    message.get_mut("result").is_some_and(restore_in_result)
+}
+
+/// Whether `bytes` may hold a parked execution (a cheap pre-check).
+fn mentions_parked(bytes: &[u8]) -> bool {
+    bytes
+        .windows(PARKED_EXECUTION_KEY.len())
+        .any(|window| window == PARKED_EXECUTION_KEY.as_bytes())
+}
+
+/// Wraps a transport so 2025-11-25 clients see `Tool.execution`.
+pub(crate) struct RestoringTransport<T> {
+    inner: T,
+}
+
+impl<T> RestoringTransport<T> {
+    pub(crate) fn new(inner: T) -> Self {
+        Self { inner }
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for RestoringTransport<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(restore_in_response(item))
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// `message` with the parked executions of a `tools/list` response restored.
+fn restore_in_response(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
+    let ServerJsonRpcMessage::Response(mut response) = message else {
+        return message;
+    };
+    if let ServerResult::ListToolsResult(result) = &response.result {
+        let parked = result.tools.iter().any(|tool| {
+            tool.meta
+                .as_ref()
+                .is_some_and(|meta| meta.0.contains_key(PARKED_EXECUTION_KEY))
+        });
+        if parked {
+            match serde_json::to_value(result) {
+                Ok(mut value) => {
+                    restore_in_result(&mut value);
+                    response.result = ServerResult::CustomResult(CustomResult(value));
+                }
+                Err(error) => tracing::error!(%error, "cannot serialize a tools/list result"),
+            }
+        }
+    }
+    ServerJsonRpcMessage::Response(response)
+}
+
+/// Rewrites a response of the MCP endpoint when it may carry a parked
+/// execution; passes everything else through untouched.
+pub(crate) async fn restore_in_http_response(response: Response) -> Response {
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    if content_type.starts_with("text/event-stream") {
+        let (mut parts, body) = response.into_parts();
+        parts.headers.remove(header::CONTENT_LENGTH);
+        let events = futures_util::stream::unfold(
+            SseEvents::new(body.into_data_stream()),
+            SseEvents::next_chunk,
+        );
+        Response::from_parts(parts, Body::from_stream(events))
+    } else if content_type.starts_with("application/json") {
+        let (mut parts, body) = response.into_parts();
+        let bytes = match axum::body::to_bytes(body, usize::MAX).await {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                tracing::error!(%error, "cannot read a response body");
+                return Response::from_parts(parts, Body::empty());
+            }
+        };
+        let bytes = restore_in_json(bytes);
+        parts.headers.remove(header::CONTENT_LENGTH);
+        Response::from_parts(parts, Body::from(bytes))
+    } else {
+        response
+    }
+}
+
+/// A JSON response body with its parked executions restored.
+fn restore_in_json(bytes: Bytes) -> Bytes {
+    if !mentions_parked(&bytes) {
+        return bytes;
+    }
+    let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) else {
+        return bytes;
+    };
+    if !restore_in_message(&mut message) {
+        return bytes;
+    }
+    serde_json::to_vec(&message)
+        .map(Bytes::from)
+        .unwrap_or(bytes)
+}
+
+/// Re-chunks an SSE body at event boundaries and rewrites the events with
+/// parked executions.
+struct SseEvents {
+    inner: BodyDataStream,
+    pending: Vec<u8>,
+    done: bool,
+}
+
+impl SseEvents {
+    fn new(inner: BodyDataStream) -> Self {
+        Self {
+            inner,
+            pending: Vec::new(),
+            done: false,
+        }
+    }
+
+    async fn next_chunk(mut self) -> Option<(Result<Bytes, axum::Error>, Self)> {
+        while !self.done {
+            match self.inner.next().await {
+                Some(Ok(chunk)) => {
+                    self.pending.extend_from_slice(&chunk);
+                    if let Some(end) = complete_events_end(&self.pending) {
+                        let rest = self.pending.split_off(end);
+                        let events = std::mem::replace(&mut self.pending, rest);
+                        return Some((Ok(restore_in_events(events)), self));
+                    }
+                }
+                Some(Err(error)) => {
+                    self.done = true;
+                    return Some((Err(error), self));
+                }
+                None => {
+                    self.done = true;
+                    if !self.pending.is_empty() {
+                        let rest = std::mem::take(&mut self.pending);
+                        return Some((Ok(Bytes::from(rest)), self));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The end of the last complete event (just after its blank line).
+fn complete_events_end(buffer: &[u8]) -> Option<usize> {
+    buffer
+        .windows(2)
+        .rposition(|window| window == b"\n\n")
+        .map(|at| at + 2)
+}
+
+/// Rewrites the events with parked executions among complete `events`.
+fn restore_in_events(events: Vec<u8>) -> Bytes {
+    if !mentions_parked(&events) {
+        return Bytes::from(events);
+    }
+    let Ok(text) = String::from_utf8(events.clone()) else {
+        return Bytes::from(events);
+    };
+    let mut out = String::with_capacity(text.len());
+    for event in text.split_inclusive("\n\n") {
+        out.push_str(&restore_in_event(event));
+    }
+    Bytes::from(out)
+}
+
+/// One SSE event with its parked executions restored.
+fn restore_in_event(event: &str) -> String {
+    if !mentions_parked(event.as_bytes()) || event.contains('\r') {
+        return event.to_owned();
+    }
+    let data: Vec<&str> = event
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(|data| data.strip_prefix(' ').unwrap_or(data))
+        .collect();
+    let Ok(mut message) = serde_json::from_str::<Value>(&data.join("\n")) else {
+        return event.to_owned();
+    };
+    if !restore_in_message(&mut message) {
+        return event.to_owned();
+    }
+    let mut out = String::with_capacity(event.len());
+    let mut data_written = false;
+    for line in event.lines() {
+        if line.starts_with("data:") {
+            if !data_written {
+                out.push_str("data: ");
+                out.push_str(&message.to_string());
+                out.push('\n');
+                data_written = true;
+            }
+        } else if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn restores_parked_executions_and_drops_an_emptied_meta() {
+        let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "a", "inputSchema": {"type": "object"}, "_meta": {PARKED_EXECUTION_KEY: {"taskSupport": "forbidden"}}},
+            {"name": "b", "inputSchema": {"type": "object"}, "_meta": {"x.y/z": 1, PARKED_EXECUTION_KEY: {"taskSupport": "forbidden"}}},
+            {"name": "c", "inputSchema": {"type": "object"}}
+        ]}});
+        assert!(restore_in_message(&mut message));
+        assert_eq!(
+            message["result"]["tools"],
+            json!([
+                {"name": "a", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "forbidden"}},
+                {"name": "b", "inputSchema": {"type": "object"}, "_meta": {"x.y/z": 1}, "execution": {"taskSupport": "forbidden"}},
+                {"name": "c", "inputSchema": {"type": "object"}}
+            ])
+        );
+    }
+
+    #[test]
+    fn leaves_other_messages_alone() {
+        let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}});
+        let before = message.clone();
+        assert!(!restore_in_message(&mut message));
+        assert_eq!(message, before);
+    }
+
+    #[test]
+    fn rewrites_only_events_with_parked_executions() {
+        let marked = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"a","inputSchema":{{}},"_meta":{{"{PARKED_EXECUTION_KEY}":{{"taskSupport":"forbidden"}}}}}}]}}}}"#
+        );
+        let body = format!("id: 0\nretry: 3000\n\nid: 1\ndata: {marked}\n\n: keep-alive\n\n");
+        let out = String::from_utf8(restore_in_events(body.into_bytes()).to_vec()).unwrap();
+        assert_eq!(
+            out,
+            "id: 0\nretry: 3000\n\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\",\"inputSchema\":{},\"execution\":{\"taskSupport\":\"forbidden\"}}]}}\n\n: keep-alive\n\n"
+        );
+    }
+
+    #[test]
+    fn finds_the_end_of_complete_events() {
+        assert_eq!(complete_events_end(b"data: 1\n\ndata: 2"), Some(9));
+        assert_eq!(complete_events_end(b"data: 1\n"), None);
+    }
+}

@@ -1,0 +1,149 @@
+//! `tools/list` with pagination and `tools/call` through the middleware
+//! onion, inline or as a task.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures_util::FutureExt;
+use mcp_core::CallToolRequest;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, Tool as WireTool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+
+use super::channel::PeerChannel;
+use super::convert::{request_meta, result_to_rmcp};
+use super::input_round::{input_round, until_input_required};
+use super::interaction::InteractionChannel;
+use super::session_state::SessionState;
+use super::tasks::{CallMode, Tasks, call_mode};
+use super::wire_tools::WireTools;
+use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
+use crate::server::state::ServerState;
+
+/// A page of `tools/list`: at most a page size of tools and
+/// [`MAX_PAGE_BYTES`] of tool JSON, with `execution` for 2025-11-25 clients.
+pub(crate) fn list<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    request: Option<PaginatedRequestParams>,
+    context: &RequestContext<RoleServer>,
+) -> Result<ListToolsResult, ErrorData> {
+    let cursor = request.and_then(|request| request.cursor);
+    let tools = WireTools::of(&state.tools());
+    let page = page_within(
+        cursor.as_deref(),
+        tools.sizes(),
+        state.page_size(),
+        MAX_PAGE_BYTES,
+    )
+    .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+    // `execution` exists on the wire of 2025-11-25 only.
+    let with_execution = context.protocol_version() == Some(ProtocolVersion::V_2025_11_25);
+    let mut result = ListToolsResult::with_all_items(tools.page(page.range, with_execution));
+    result.next_cursor = page.next_cursor;
+    Ok(result)
+}
+
+/// The tool called `name`, as rmcp's value.
+pub(crate) fn get<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    name: &str,
+) -> Option<WireTool> {
+    let snapshot = state.tools();
+    let index = snapshot.set().index_of(name)?;
+    WireTools::of(&snapshot).get(index).cloned()
+}
+
+/// `tools/call`: an unknown tool is JSON-RPC error -32602; the call runs
+/// as a task when [`call_mode`] says so, else inline, where a panicking
+/// handler, a cancelled call and (for 2026-07-28 clients) a question for
+/// the client each end the call with a result.
+///
+/// `session_ctx` makes (or finds) the session's context once the tool is
+/// known.
+pub(crate) async fn call<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    session: &Arc<SessionState>,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    session_id: Option<String>,
+    session_ctx: impl FnOnce(Option<String>) -> Arc<C>,
+) -> Result<CallToolResponse, ErrorData> {
+    let snapshot = state.tools();
+    let Some(index) = snapshot.set().index_of(&request.name) else {
+        return Err(ErrorData::invalid_params(
+            format!("unknown tool `{}`", request.name),
+            None,
+        ));
+    };
+    let def = snapshot.set().all()[index].clone();
+    let meta = request_meta(&context.meta, request.meta.as_ref());
+    let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
+    let ctx = session_ctx(session_id.clone());
+    match call_mode(snapshot.set().declared_task_support(index), &context)? {
+        CallMode::Task => {
+            let layers = state.layers().clone();
+            let name = request.name.clone();
+            let created = Tasks::of(state).spawn(move |channel| {
+                let mut cx = def.context(call, ctx).channel(Arc::new(channel));
+                if let Some(id) = session_id {
+                    cx = cx.session_id(id);
+                }
+                let running = AssertUnwindSafe(def.call_through(layers, cx)).catch_unwind();
+                Box::pin(async move {
+                    running.await.unwrap_or_else(|_| {
+                        tracing::error!(tool = %name, "the tool handler panicked");
+                        mcp_core::CallToolResult::error(format!(
+                            "tool `{name}` failed unexpectedly"
+                        ))
+                    })
+                })
+            });
+            return Ok(CallToolResponse::Task(created));
+        }
+        CallMode::Inline => {}
+    }
+    let round = input_round(
+        &context,
+        request.input_responses.as_ref(),
+        request.request_state.as_deref(),
+    )?;
+    let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
+    let channel = InteractionChannel::new(channel, &context, session.clone(), round.clone());
+    let mut cx = def.context(call, ctx).channel(Arc::new(channel));
+    if let Some(id) = session_id {
+        cx = cx.session_id(id);
+    }
+    let running = AssertUnwindSafe(until_input_required(
+        round.clone(),
+        def.call_through(state.layers().clone(), cx),
+    ))
+    .catch_unwind();
+    let result = tokio::select! {
+        result = running => match result {
+            Ok(Ok(result)) => result,
+            Ok(Err(input_required)) => return Ok(CallToolResponse::InputRequired(input_required)),
+            Err(_) => {
+                tracing::error!(tool = %request.name, "the tool handler panicked");
+                mcp_core::CallToolResult::error(format!("tool `{}` failed unexpectedly", request.name))
+            }
+        },
+        () = context.ct.cancelled() => {
+            // The client cancelled: the handler future is dropped here, and
+            // rmcp sends no response for a cancelled request.
+            tracing::debug!(tool = %request.name, "tool call cancelled by the client");
+            mcp_core::CallToolResult::error("the call was cancelled")
+        }
+    };
+    // A 2026-07-28 call that failed for want of an undeclared client
+    // capability is JSON-RPC error -32021.
+    if let Some(error) = round
+        .filter(|_| result.is_error())
+        .and_then(|round| round.missing_capability_error())
+    {
+        return Err(error);
+    }
+    Ok(CallToolResponse::Complete(result_to_rmcp(result)))
+}

@@ -1,0 +1,157 @@
+//! What a server hosts and knows, shared by every session and transport.
+
+use std::sync::Arc;
+
+use mcp_core::middleware::Layer;
+use mcp_core::{PromptDef, ToolDef};
+
+use super::attachments::Attachments;
+use super::live_tools::{LiveTools, ToolSnapshot};
+use super::notifications::{Change, ChangeListeners};
+use super::prompt_set::PromptSet;
+use super::resource_set::ResourceSet;
+use super::session::Session;
+use super::tool_set::ToolSet;
+use crate::error::{AddPromptError, BuildError};
+
+/// Makes a session's context.
+pub(crate) type ContextFn<C> = Arc<dyn Fn(&Session) -> Arc<C> + Send + Sync>;
+
+/// Who the server says it is.
+#[derive(Clone, Debug)]
+pub(crate) struct Identity {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) title: Option<String>,
+    pub(crate) instructions: Option<String>,
+}
+
+/// The state of a server: its identity, what it hosts, its middleware and
+/// the sessions to tell about changes. Tools and prompts can change while
+/// it serves; every change is broadcast to the listening sessions.
+pub(crate) struct ServerState<C> {
+    identity: Identity,
+    tools: LiveTools<C>,
+    resources: ResourceSet<C>,
+    prompts: PromptSet<C>,
+    listeners: ChangeListeners,
+    layers: Arc<[Layer<C>]>,
+    context: ContextFn<C>,
+    page_size: usize,
+    attachments: Attachments,
+}
+
+impl<C: Send + Sync + 'static> ServerState<C> {
+    /// The state of a server hosting what the builder checked.
+    pub(crate) fn new(
+        identity: Identity,
+        tools: ToolSet<C>,
+        resources: ResourceSet<C>,
+        prompts: PromptSet<C>,
+        layers: Arc<[Layer<C>]>,
+        context: ContextFn<C>,
+        page_size: usize,
+    ) -> Self {
+        Self {
+            identity,
+            tools: LiveTools::new(tools),
+            resources,
+            prompts,
+            listeners: ChangeListeners::default(),
+            layers,
+            context,
+            page_size,
+            attachments: Attachments::default(),
+        }
+    }
+
+    /// Adds a tool (from `label`, for clash messages) and tells the
+    /// listeners; a name already hosted is an error.
+    pub(crate) fn add_tool(&self, def: ToolDef<C>, label: &str) -> Result<(), BuildError> {
+        self.tools.update(|set| set.with(def, label).map(Some))?;
+        self.listeners.broadcast(&Change::ToolsChanged);
+        Ok(())
+    }
+
+    /// Removes the tool called `name` and tells the listeners; whether there
+    /// was such a tool.
+    pub(crate) fn remove_tool(&self, name: &str) -> bool {
+        let removed = self
+            .tools
+            .update(|set| Ok::<_, std::convert::Infallible>(set.without(name)))
+            .unwrap_or_else(|never| match never {});
+        if removed {
+            self.listeners.broadcast(&Change::ToolsChanged);
+        }
+        removed
+    }
+
+    /// Adds a prompt and tells the listeners, unless one has its name.
+    pub(crate) fn add_prompt(&self, def: PromptDef<C>) -> Result<(), AddPromptError> {
+        self.prompts.add(def)?;
+        self.listeners.broadcast(&Change::PromptsChanged);
+        Ok(())
+    }
+
+    /// Removes the prompt `name` and tells the listeners; whether it existed.
+    pub(crate) fn remove_prompt(&self, name: &str) -> bool {
+        let removed = self.prompts.remove(name);
+        if removed {
+            self.listeners.broadcast(&Change::PromptsChanged);
+        }
+        removed
+    }
+}
+
+impl<C> ServerState<C> {
+    /// Who the server says it is.
+    pub(crate) fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The hosted tools now.
+    pub(crate) fn tools(&self) -> Arc<ToolSnapshot<C>> {
+        self.tools.current()
+    }
+
+    /// The hosted resources and resource templates.
+    pub(crate) fn resources(&self) -> &ResourceSet<C> {
+        &self.resources
+    }
+
+    /// The hosted prompts.
+    pub(crate) fn prompts(&self) -> &PromptSet<C> {
+        &self.prompts
+    }
+
+    /// Tells the listeners that the resource at `uri` changed.
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        self.listeners
+            .broadcast(&Change::ResourceUpdated(uri.to_owned()));
+    }
+
+    /// The sessions (and streams) to tell about changes.
+    pub(crate) fn listeners(&self) -> &ChangeListeners {
+        &self.listeners
+    }
+
+    /// The server-wide middleware, outermost first.
+    pub(crate) fn layers(&self) -> &Arc<[Layer<C>]> {
+        &self.layers
+    }
+
+    /// A new context for `session`.
+    pub(crate) fn session_context(&self, session: &Session) -> Arc<C> {
+        (self.context)(session)
+    }
+
+    /// The number of items per list page.
+    pub(crate) fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    /// Values the serving layers keep for the server's lifetime.
+    pub(crate) fn attachments(&self) -> &Attachments {
+        &self.attachments
+    }
+}
