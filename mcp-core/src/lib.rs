@@ -53,7 +53,8 @@
 //! - [`middleware`]: code that wraps every call of a tool;
 //! - [`schema`]: the JSON Schemas of arguments and outputs.
 //!
-//! With the `rmcp` feature, [`Tool`] converts to and from `rmcp::model::Tool`.
+//! The values serialize to the MCP wire JSON with serde; `mcp-core` knows no
+//! transport and no protocol library (`mcp-server` adapts them to rmcp).
 
 mod error;
 mod future;
@@ -72,8 +73,6 @@ pub mod prompt;
 pub mod resource;
 pub mod schema;
 
-#[cfg(feature = "rmcp")]
-mod rmcp_conversions;
 
 #[doc(hidden)]
 pub mod __private;
