@@ -53,7 +53,7 @@ pub struct CompletionArgument {
 /// The parameters of a `completion/complete` request.
 ///
 /// ```
-/// use mcp_core::{CompleteRequest, CompletionReference};
+/// use mcp_core::{completion::{CompleteRequest, CompletionReference}};
 ///
 /// let request: CompleteRequest = serde_json::from_str(
 ///     r#"{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":"Ad"}}"#,
@@ -78,7 +78,7 @@ pub struct CompleteRequest {
 /// Completion values for one argument.
 ///
 /// ```
-/// use mcp_core::Completion;
+/// use mcp_core::completion::Completion;
 ///
 /// let completion = Completion::from_values((0..150).map(|i| format!("v{i}")));
 /// assert_eq!(completion.values.len(), 100);

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// `image/svg+xml` and `image/webp`; the constructors set the MIME type.
 ///
 /// ```
-/// use mcp_core::{Icon, IconTheme};
+/// use mcp_core::{Icon, icon::IconTheme};
 ///
 /// let icon = Icon::png("https://example.com/delete.png", &["48x48", "any"]).theme(IconTheme::Dark);
 /// assert_eq!(

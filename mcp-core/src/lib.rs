@@ -50,7 +50,11 @@
 //! - [`completion`]: argument completion for prompts and templates;
 //! - [`client`]: what a server asks of or tells the client during a
 //!   request (sampling, elicitation, roots, logs, progress);
+//! - [`handler`]: how a function becomes a tool's handler (the traits its
+//!   arguments and return value meet);
 //! - [`middleware`]: code that wraps every call of a tool;
+//! - [`meta`]: `_meta` keys and their rules; [`icon`]: icons; [`name`]: the
+//!   tool-name rule;
 //! - [`schema`]: the JSON Schemas of arguments and outputs.
 //!
 //! The values serialize to the MCP wire JSON with serde; `mcp-core` knows no
@@ -58,9 +62,7 @@
 
 mod error;
 mod future;
-mod icon;
 mod json;
-mod meta;
 mod metadata;
 mod tool;
 
@@ -68,11 +70,14 @@ pub mod call;
 pub mod client;
 pub mod completion;
 pub mod content;
+pub mod handler;
+pub mod icon;
+pub mod meta;
 pub mod middleware;
+pub mod name;
 pub mod prompt;
 pub mod resource;
 pub mod schema;
-
 
 #[doc(hidden)]
 pub mod __private;
@@ -80,38 +85,12 @@ pub mod __private;
 #[cfg(feature = "macros")]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use call::{CallToolRequest, CallToolResult, IntoCallToolResult, ToolCallContext};
-pub use client::{
-    CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitAction,
-    ElicitRequest, ElicitResult, InvalidLoggingLevel, LogMessage, LoggingLevel, Progress, Root,
-    SamplingMessage,
-};
-pub use completion::{
-    CompleteRequest, CompleteResult, Completer, Completion, CompletionArgument,
-    CompletionReference, MAX_COMPLETION_VALUES,
-};
-pub use content::{Annotations, Content, EmbeddedResource, MediaContent, Role, TextContent};
+pub use call::{CallToolResult, ToolCallContext};
 pub use error::{SchemaError, ToolError};
-pub use future::BoxFuture;
-pub use icon::{Icon, IconTheme};
+pub use icon::Icon;
 pub use json::JsonObject;
-pub use meta::{Meta, MetaKeyProblem, MetaKeyProblemKind, meta_key_problem, validate_meta_key};
+pub use meta::Meta;
 pub use metadata::Metadata;
-pub use middleware::ToolMiddleware;
-pub use prompt::{
-    GetPromptResult, IntoGetPromptResult, Prompt, PromptArgument, PromptBuilder, PromptDef,
-    PromptError, PromptFn, PromptHandler, PromptMessage, PromptRequest, prompt,
-};
-pub use resource::{
-    IntoReadResourceResult, ReadResourceResult, Resource, ResourceBuilder, ResourceContents,
-    ResourceDef, ResourceError, ResourceFn, ResourceHandler, ResourceKind, ResourceRequest,
-    ResourceTemplate, UriTemplate, UriTemplateError, resource, resource_template,
-};
 pub use tool::{
-    Hint, IntoToolResult, MAX_TOOL_NAME_LEN, TaskSupport, Tool, ToolAnnotations, ToolBuilder,
-    ToolDef, ToolExecution, ToolFn, ToolHandler, ToolInput, ToolOutput, Unstructured,
-    WRAPPED_OUTPUT_META_KEY, is_valid_tool_name, tool, validate_tool_name,
+    Hint, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution, tool,
 };
-
-#[doc(hidden)]
-pub use tool::ToolFn as Handler; // TEMP-ALIAS: remove after consumers move

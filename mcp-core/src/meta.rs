@@ -6,6 +6,10 @@ use serde_json::Value;
 use crate::error::ToolError;
 use crate::json::JsonObject;
 
+/// The `_meta` key recording that a tool's structured output is wrapped as
+/// `{"result": ...}` because its schema is not an object.
+pub const WRAPPED_OUTPUT_META_KEY: &str = "rs.mcp-toolkit/output-wrapped";
+
 /// An `_meta` object: extension fields keyed `[prefix/]name`.
 ///
 /// Values read from the wire are kept as they are; keys added through
@@ -101,7 +105,7 @@ impl Meta {
 ///   letters, digits, `-`, `_` and `.` inside.
 ///
 /// ```
-/// use mcp_core::validate_meta_key;
+/// use mcp_core::meta::validate_meta_key;
 ///
 /// assert!(validate_meta_key("com.example.acme/audit-tier").is_ok());
 /// assert!(validate_meta_key("progress").is_ok());
@@ -182,7 +186,7 @@ pub enum MetaKeyProblemKind {
 /// macro evaluates it at compile time.
 ///
 /// ```
-/// use mcp_core::{meta_key_problem, MetaKeyProblemKind};
+/// use mcp_core::{meta::{meta_key_problem, MetaKeyProblemKind}};
 ///
 /// const RESERVED: bool = matches!(
 ///     meta_key_problem("io.modelcontextprotocol/x"),

@@ -9,16 +9,14 @@ pub(crate) mod def;
 pub(crate) mod execution;
 pub(crate) mod handler;
 pub(crate) mod input;
-pub(crate) mod name;
 pub(crate) mod output;
 pub(crate) mod value;
 
 pub use annotations::{Hint, ToolAnnotations};
-pub use builder::{ToolBuilder, WRAPPED_OUTPUT_META_KEY, tool};
+pub use builder::{ToolBuilder, tool};
 pub use def::ToolDef;
 pub use execution::{TaskSupport, ToolExecution};
 pub use handler::{ToolFn, ToolHandler};
 pub use input::ToolInput;
-pub use name::{MAX_TOOL_NAME_LEN, is_valid_tool_name, validate_tool_name};
 pub use output::{IntoToolResult, ToolOutput, Unstructured};
 pub use value::Tool;

@@ -303,7 +303,7 @@ fn parse_meta_entries(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<(LitStr, Ex
         let key: LitStr = content.parse()?;
         content.parse::<Token![=]>()?;
         let value: Expr = content.parse()?;
-        // The key is checked at compile time by `mcp_core::meta_key_problem`
+        // The key is checked at compile time by `mcp_core::meta::meta_key_problem`
         // in the expansion (see `expand::checks`).
         entries.push((key, value));
         if content.is_empty() {

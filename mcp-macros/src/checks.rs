@@ -52,6 +52,6 @@ fn name_check(krate: &TokenStream, name: &LitStr) -> TokenStream {
     .replace('{', "{{")
     .replace('}', "}}");
     quote_spanned! {name.span()=>
-        const _: () = ::core::assert!(#krate::is_valid_tool_name(#name), #message);
+        const _: () = ::core::assert!(#krate::name::is_valid_tool_name(#name), #message);
     }
 }

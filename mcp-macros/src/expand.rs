@@ -325,7 +325,7 @@ fn setter(krate: &TokenStream, key: &Ident, value: &SetterValue) -> TokenStream 
             let theme = icon
                 .theme
                 .as_ref()
-                .map(|t| quote!(.theme(#krate::IconTheme::#t)));
+                .map(|t| quote!(.theme(#krate::icon::IconTheme::#t)));
             quote_spanned!(span=> .#key(#krate::Icon::#kind(#src, &[#(#sizes),*]) #theme))
         }
         SetterValue::Execution(variant) => {

@@ -62,11 +62,11 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 ///     format!("Review this {} code:\n{code}", language.as_deref().unwrap_or("unknown"))
 /// }
 ///
-/// let def: mcp_core::PromptDef = code_review_prompt()?;
+/// let def: mcp_core::prompt::PromptDef = code_review_prompt()?;
 /// assert_eq!(def.prompt().arguments.len(), 2);
 /// assert_eq!(def.prompt().arguments[0].required, Some(true));
 /// assert_eq!(def.prompt().arguments[1].required, Some(false));
-/// # Ok::<(), mcp_core::PromptError>(())
+/// # Ok::<(), mcp_core::prompt::PromptError>(())
 /// ```
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -94,7 +94,7 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 ///     format!(r#"{{"id":"{id}"}}"#)
 /// }
 ///
-/// let def: mcp_core::ResourceDef = item_resource()?;
+/// let def: mcp_core::resource::ResourceDef = item_resource()?;
 /// let result = futures_executor::block_on(def.invoke("test://items/7"))?;
 /// assert_eq!(serde_json::to_value(&result)?["contents"][0]["text"], r#"{"id":"7"}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -72,7 +72,7 @@ impl Tool<'_> {
                 ArgKind::Session => quote!(__cx.ctx()),
             });
             quote! {
-                move |__cx: #krate::ResourceRequest<#ctx>| async move {
+                move |__cx: #krate::resource::ResourceRequest<#ctx>| async move {
                     #(#variables)*
                     #callee(#(#args),*).await
                 }

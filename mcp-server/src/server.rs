@@ -16,7 +16,7 @@ pub(crate) mod tool_source;
 use std::fmt;
 use std::sync::Arc;
 
-use mcp_core::{PromptDef, ResourceDef, Tool, ToolDef};
+use mcp_core::{Tool, ToolDef, prompt::PromptDef, resource::ResourceDef};
 use serde_json::{Value, json};
 
 use self::state::ServerState;

@@ -54,7 +54,10 @@ async fn echo(message: String) -> String {
 }
 
 /// A middleware that refuses calls beyond `limit` per `window`.
-fn rate_limit(limit: usize, window: Duration) -> impl mcp_core::ToolMiddleware<Visitor> {
+fn rate_limit(
+    limit: usize,
+    window: Duration,
+) -> impl mcp_core::middleware::ToolMiddleware<Visitor> {
     let calls = Arc::new(Mutex::new(Vec::<Instant>::new()));
     middleware::from_fn(move |cx: ToolCallContext<Visitor>, next: Next<Visitor>| {
         let calls = calls.clone();

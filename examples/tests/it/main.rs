@@ -31,7 +31,11 @@ fn summarize_large(schema: &mut Value) {
     if size <= OUTPUT_SCHEMA_SHOWN_UP_TO {
         return;
     }
-    let keys: Vec<&String> = schema.as_object().into_iter().flat_map(|o| o.keys()).collect();
+    let keys: Vec<&String> = schema
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.keys())
+        .collect();
     let defs: Vec<&String> = schema
         .get("$defs")
         .and_then(Value::as_object)

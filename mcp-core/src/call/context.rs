@@ -148,7 +148,7 @@ impl<C> ToolCallContext<C> {
     /// for clients of both protocol generations like [`sample`](Self::sample).
     ///
     /// ```
-    /// use mcp_core::{tool, ElicitAction, ElicitRequest, JsonObject, ToolCallContext, ToolDef};
+    /// use mcp_core::{tool, JsonObject, ToolCallContext, ToolDef, client::{ElicitAction, ElicitRequest}};
     /// use serde_json::json;
     ///
     /// let ask: ToolDef = tool("ask")

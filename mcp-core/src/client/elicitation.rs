@@ -17,7 +17,7 @@ use crate::schema::{check_object_schema, json_kind};
 /// each optionally with a `default`.
 ///
 /// ```
-/// use mcp_core::ElicitRequest;
+/// use mcp_core::client::ElicitRequest;
 /// use serde_json::json;
 ///
 /// let request = ElicitRequest::new(
@@ -86,7 +86,7 @@ pub enum ElicitAction {
 /// The client's answer to `elicitation/create`.
 ///
 /// ```
-/// use mcp_core::{ElicitAction, ElicitResult};
+/// use mcp_core::{client::{ElicitAction, ElicitResult}};
 ///
 /// let answer: ElicitResult =
 ///     serde_json::from_str(r#"{"action":"accept","content":{"name":"Ada"}}"#).unwrap();

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// client's `logging/setLevel` asks for this level and everything more severe.
 ///
 /// ```
-/// use mcp_core::LoggingLevel;
+/// use mcp_core::client::LoggingLevel;
 ///
 /// assert!(LoggingLevel::Error > LoggingLevel::Info);
 /// assert_eq!("warning".parse::<LoggingLevel>().unwrap(), LoggingLevel::Warning);
@@ -93,7 +93,7 @@ impl FromStr for LoggingLevel {
 /// name and any JSON data.
 ///
 /// ```
-/// use mcp_core::{LogMessage, LoggingLevel};
+/// use mcp_core::{client::{LogMessage, LoggingLevel}};
 ///
 /// let message = LogMessage::new(LoggingLevel::Info, "started").logger("db");
 /// assert_eq!(

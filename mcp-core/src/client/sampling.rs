@@ -38,7 +38,7 @@ impl SamplingMessage {
 /// The parameters of a `sampling/createMessage` request.
 ///
 /// ```
-/// use mcp_core::CreateMessageRequest;
+/// use mcp_core::client::CreateMessageRequest;
 /// use serde_json::json;
 ///
 /// let request = CreateMessageRequest::text("Say hi", 100).system_prompt("Be brief.");
@@ -139,7 +139,7 @@ impl CreateMessageRequest {
 /// text out of either shape.
 ///
 /// ```
-/// use mcp_core::CreateMessageResult;
+/// use mcp_core::client::CreateMessageResult;
 ///
 /// let answer: CreateMessageResult = serde_json::from_str(
 ///     r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"endTurn"}"#,

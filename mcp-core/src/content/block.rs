@@ -10,7 +10,7 @@ use crate::resource::value::Resource;
 /// One content block (`ContentBlock` of the MCP specification).
 ///
 /// ```
-/// use mcp_core::Content;
+/// use mcp_core::content::Content;
 ///
 /// assert_eq!(
 ///     serde_json::to_string(&Content::text("hi")).unwrap(),

@@ -25,7 +25,7 @@ use crate::schema::input_schema_for;
 /// ([`arguments`](PromptBuilder::arguments)), then [`run`](PromptBuilder::run).
 ///
 /// ```
-/// use mcp_core::{prompt, Completer, PromptDef};
+/// use mcp_core::{prompt, completion::Completer, prompt::PromptDef};
 /// use schemars::JsonSchema;
 /// use serde::Deserialize;
 ///

@@ -89,15 +89,6 @@ impl<C: Default + 'static> PromptDef<C> {
     ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>> {
         self.get(self.request(arguments, Arc::new(C::default())))
     }
-
-    // TEMP-ALIAS: remove after consumers move
-    #[doc(hidden)]
-    pub fn invoke(
-        &self,
-        arguments: JsonObject,
-    ) -> BoxFuture<'static, Result<GetPromptResult, PromptError>> {
-        self.get_detached(arguments)
-    }
 }
 
 impl<C> Clone for PromptDef<C> {

@@ -9,7 +9,7 @@ use crate::content::role::Role;
 /// audio, resource link or embedded resource).
 ///
 /// ```
-/// use mcp_core::PromptMessage;
+/// use mcp_core::prompt::PromptMessage;
 ///
 /// assert_eq!(
 ///     serde_json::to_value(PromptMessage::user_text("hi")).unwrap(),

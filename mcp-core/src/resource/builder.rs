@@ -24,7 +24,7 @@ use crate::resource::value::{Resource, ResourceTemplate};
 /// [`read`](ResourceBuilder::read) gives the handler and ends the chain.
 ///
 /// ```
-/// use mcp_core::{resource, ResourceDef};
+/// use mcp_core::{resource, resource::ResourceDef};
 ///
 /// let readme: ResourceDef = resource("file:///README.md", "readme")
 ///     .title("Read me")
@@ -47,7 +47,7 @@ pub fn resource(uri: impl Into<String>, name: impl Into<String>) -> ResourceBuil
 /// [`ResourceRequest::variable`](crate::ResourceRequest::variable).
 ///
 /// ```
-/// use mcp_core::{resource_template, Completer, ResourceDef, ResourceRequest};
+/// use mcp_core::{resource::{resource_template, ResourceDef, ResourceRequest}, completion::Completer};
 ///
 /// let data: ResourceDef = resource_template("test://template/{id}/data", "data")
 ///     .mime_type("application/json")

@@ -125,15 +125,6 @@ impl<C: Default + 'static> ResourceDef<C> {
             None => Box::pin(std::future::ready(Err(ResourceError::not_found(uri)))),
         }
     }
-
-    // TEMP-ALIAS: remove after consumers move
-    #[doc(hidden)]
-    pub fn invoke(
-        &self,
-        uri: &str,
-    ) -> BoxFuture<'static, Result<ReadResourceResult, ResourceError>> {
-        self.read_detached(uri)
-    }
 }
 
 impl<C> Clone for ResourceDef<C> {

@@ -13,7 +13,7 @@ use crate::resource::error::ResourceError;
 /// The result of `resources/read`.
 ///
 /// ```
-/// use mcp_core::{ReadResourceResult, ResourceContents};
+/// use mcp_core::{resource::{ReadResourceResult, ResourceContents}};
 ///
 /// let result = ReadResourceResult::new(vec![ResourceContents::text("test://a", None, "A")]);
 /// assert_eq!(

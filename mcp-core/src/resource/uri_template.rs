@@ -12,14 +12,14 @@ use std::fmt;
 /// and queries `{?x,y}` / `{&x}`. Values are percent-decoded.
 ///
 /// ```
-/// use mcp_core::UriTemplate;
+/// use mcp_core::resource::UriTemplate;
 ///
 /// let template = UriTemplate::parse("test://template/{id}/data")?;
 /// let vars = template.match_uri("test://template/123/data").unwrap();
 /// assert_eq!(vars["id"], "123");
 /// assert!(template.match_uri("test://template/1/2/data").is_none());
 /// assert_eq!(template.variables().collect::<Vec<_>>(), ["id"]);
-/// # Ok::<(), mcp_core::UriTemplateError>(())
+/// # Ok::<(), mcp_core::resource::UriTemplateError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct UriTemplate {

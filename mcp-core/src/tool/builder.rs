@@ -9,20 +9,17 @@ use crate::error::{SchemaError, ToolError};
 use crate::icon::Icon;
 use crate::json::JsonObject;
 use crate::meta::Meta;
+use crate::meta::WRAPPED_OUTPUT_META_KEY;
 use crate::metadata::Metadata;
+use crate::name::validate_tool_name;
 use crate::schema::{any_object, check_object_schema, input_schema_for, output_schema_for};
 use crate::tool::annotations::ToolAnnotations;
 use crate::tool::def::ToolDef;
 use crate::tool::execution::ToolExecution;
 use crate::tool::handler::{ToolFn, ToolFnHandler};
 use crate::tool::input::ToolInput;
-use crate::tool::name::validate_tool_name;
 use crate::tool::output::{IntoToolResult, ToolOutput, Unstructured};
 use crate::tool::value::Tool;
-
-/// The `_meta` key recording that a tool's structured output is wrapped as
-/// `{"result": ...}` because its schema is not an object.
-pub const WRAPPED_OUTPUT_META_KEY: &str = "rs.mcp-toolkit/output-wrapped";
 
 /// Starts building the tool `name`. Required things are arguments here;
 /// everything optional is a chain method; [`run`](ToolBuilder::run) gives the
@@ -198,7 +195,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// the handler returns `T` or `Result<T, E>`. A `T` whose schema is not an
     /// object is wrapped as `{"result": ...}` (see
     /// [`output_schema_for`](crate::schema::output_schema_for)), and the tool's
-    /// `_meta` records it under [`WRAPPED_OUTPUT_META_KEY`].
+    /// `_meta` records it under [`WRAPPED_OUTPUT_META_KEY`](crate::meta::WRAPPED_OUTPUT_META_KEY).
     pub fn output<T: ToolOutput>(self) -> ToolBuilder<In, T> {
         let (schema, wrapped) = output_schema_for::<T>();
         let mut next = self.retype();

@@ -12,8 +12,8 @@ use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::meta::validate_meta_key;
 use crate::middleware::{Layer, Next, ToolMiddleware};
+use crate::name::validate_tool_name;
 use crate::tool::handler::ToolHandler;
-use crate::tool::name::validate_tool_name;
 use crate::tool::value::Tool;
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
@@ -75,12 +75,6 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
         self
     }
 
-    // TEMP-ALIAS: remove after consumers move
-    #[doc(hidden)]
-    pub fn with_middleware(self, middleware: impl ToolMiddleware<C>) -> Self {
-        self.layer(middleware)
-    }
-
     /// Renames the tool (for example to prefix every tool of a source).
     pub fn rename(mut self, name: impl Into<String>) -> Result<Self, ToolError> {
         let name = name.into();
@@ -116,16 +110,6 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
         Next::new(outer, self.layers.clone(), self.handler.clone()).run(cx)
     }
 
-    // TEMP-ALIAS: remove after consumers move
-    #[doc(hidden)]
-    pub fn call_through(
-        &self,
-        outer: Arc<[Layer<C>]>,
-        cx: ToolCallContext<C>,
-    ) -> BoxFuture<'static, CallToolResult> {
-        self.call_inside(outer, cx)
-    }
-
     /// The context of a call of this tool with `request` in a session whose
     /// context is `ctx`.
     pub fn context(&self, request: CallToolRequest, ctx: Arc<C>) -> ToolCallContext<C> {
@@ -158,12 +142,6 @@ impl<C: Default + Send + Sync + 'static> ToolDef<C> {
         };
         let request = CallToolRequest::new(self.tool.name.clone(), arguments);
         self.call(self.context(request, Arc::new(C::default())))
-    }
-
-    // TEMP-ALIAS: remove after consumers move
-    #[doc(hidden)]
-    pub fn invoke(&self, arguments: Value) -> BoxFuture<'static, CallToolResult> {
-        self.call_detached(arguments)
     }
 }
 

@@ -3,8 +3,8 @@
 use std::sync::{Arc, LazyLock};
 
 use mcp_core::{
-    CallToolRequest, Hint, Icon, IconTheme, Metadata, Tool, ToolAnnotations, ToolCallContext,
-    ToolDef, ToolError, ToolExecution, tool,
+    Hint, Icon, Metadata, Tool, ToolAnnotations, ToolCallContext, ToolDef, ToolError,
+    ToolExecution, call::CallToolRequest, icon::IconTheme, tool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -183,7 +183,10 @@ fn non_object_outputs_are_wrapped_and_marked() {
         .run(|| async { vec![1, 2] })
         .unwrap();
     assert_eq!(
-        count.tool().meta.get(mcp_core::WRAPPED_OUTPUT_META_KEY),
+        count
+            .tool()
+            .meta
+            .get(mcp_core::meta::WRAPPED_OUTPUT_META_KEY),
         Some(&Value::Bool(true))
     );
     let result = block_on(count.call_detached(Value::Null));

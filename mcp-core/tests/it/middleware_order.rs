@@ -3,7 +3,9 @@
 use std::sync::{Arc, Mutex};
 
 use mcp_core::middleware::{self, Layer, Next, ToolMiddleware};
-use mcp_core::{BoxFuture, CallToolRequest, CallToolResult, Meta, ToolCallContext, ToolDef, tool};
+use mcp_core::{
+    CallToolResult, Meta, ToolCallContext, ToolDef, call::CallToolRequest, handler::BoxFuture, tool,
+};
 use serde_json::{Value, json};
 
 type Trace = Arc<Mutex<Vec<String>>>;

@@ -5,11 +5,17 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use mcp_core::{
-    Annotations, CompleteResult, Completer, Completion, Content, CreateMessageRequest,
-    CreateMessageResult, ElicitAction, ElicitRequest, ElicitResult, GetPromptResult, Icon,
-    JsonObject, LogMessage, LoggingLevel, Metadata, PromptArgument, PromptDef, PromptError,
-    PromptMessage, ResourceContents, ResourceDef, ResourceError, ResourceRequest, prompt, resource,
-    resource_template,
+    Icon, JsonObject, Metadata,
+    client::{
+        CreateMessageRequest, CreateMessageResult, ElicitAction, ElicitRequest, ElicitResult,
+        LogMessage, LoggingLevel,
+    },
+    completion::{CompleteResult, Completer, Completion},
+    content::{Annotations, Content},
+    prompt::{GetPromptResult, PromptArgument, PromptDef, PromptError, PromptMessage, prompt},
+    resource::{
+        ResourceContents, ResourceDef, ResourceError, ResourceRequest, resource, resource_template,
+    },
 };
 use schemars::JsonSchema;
 use serde::Deserialize;

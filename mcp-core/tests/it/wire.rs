@@ -1,6 +1,9 @@
 //! The wire JSON: exact, absent fields omitted, lossless round trip.
 
-use mcp_core::{CallToolResult, Content, ResourceContents, Tool, ToolAnnotations, ToolExecution};
+use mcp_core::{
+    CallToolResult, Tool, ToolAnnotations, ToolExecution, content::Content,
+    resource::ResourceContents,
+};
 use serde_json::json;
 
 #[test]

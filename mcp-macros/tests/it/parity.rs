@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use mcp_core::{Hint, Icon, IconTheme, Metadata, ToolDef, ToolExecution, tool};
+use mcp_core::{Hint, Icon, Metadata, ToolDef, ToolExecution, icon::IconTheme, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,10 @@
 use std::sync::Arc;
 
 use futures_executor::block_on;
-use mcp_core::{Icon, PromptDef, PromptRequest, prompt};
+use mcp_core::{
+    Icon, prompt,
+    prompt::{PromptDef, PromptRequest},
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

@@ -4,7 +4,10 @@
 use std::sync::Arc;
 
 use futures_executor::block_on;
-use mcp_core::{ResourceDef, ResourceRequest, resource, resource_template};
+use mcp_core::{
+    resource,
+    resource::{ResourceDef, ResourceRequest, resource_template},
+};
 use serde_json::json;
 
 /// The project's read-me.
@@ -39,7 +42,7 @@ pub(crate) async fn item(
     json!({"id": format!("{}{id}", store.prefix), "part": part, "uri": request.uri()}).to_string()
 }
 
-fn text(result: &mcp_core::ReadResourceResult) -> serde_json::Value {
+fn text(result: &mcp_core::resource::ReadResourceResult) -> serde_json::Value {
     serde_json::to_value(result).unwrap()["contents"][0]["text"].clone()
 }
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcp_core::{ResourceDef, ToolCallContext, ToolDef, resource, tool};
+use mcp_core::{ToolCallContext, ToolDef, resource, resource::ResourceDef, tool};
 use mcp_openapi::OpenApi;
 use mcp_server::Server;
 use schemars::JsonSchema;

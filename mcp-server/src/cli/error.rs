@@ -30,5 +30,5 @@ pub(crate) enum CliError {
     DemoTool(#[from] mcp_core::ToolError),
     /// A hand-written demo resource is malformed.
     #[error("demo resource: {0}")]
-    DemoResource(#[from] mcp_core::ResourceError),
+    DemoResource(#[from] mcp_core::resource::ResourceError),
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use mcp_core::ResourceDef;
+use mcp_core::resource::ResourceDef;
 use mcp_openapi::{ClientConfig, OpenApi, SecuritySchemes, route_maps_from_path};
 use mcp_server::ToolSource;
 

@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use mcp_core::{BoxFuture, CallChannel, ChannelError, Progress};
+use mcp_core::{
+    client::{CallChannel, ChannelError, Progress},
+    handler::BoxFuture,
+};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RoleServer, ServiceError};
 use tokio_util::sync::CancellationToken;

@@ -1,7 +1,7 @@
 //! `completion/complete` for prompt arguments and resource template
 //! variables.
 
-use mcp_core::{CompleteRequest, Completion, CompletionReference};
+use mcp_core::completion::{CompleteRequest, Completion, CompletionReference};
 use rmcp::ErrorData;
 use rmcp::model::{CompleteRequestParams, CompleteResult};
 use serde_json::Value;
@@ -48,7 +48,7 @@ pub(crate) fn complete<C: Send + Sync + 'static>(
         _ => None,
     };
     via_wire_json(
-        &mcp_core::CompleteResult::new(completion.unwrap_or_else(Completion::default)),
+        &mcp_core::completion::CompleteResult::new(completion.unwrap_or_else(Completion::default)),
         "a result",
     )
 }

@@ -10,7 +10,8 @@
 //! ([`via_wire_json`]); the rest are converted field by field.
 
 use mcp_core::{
-    CallToolResult, ChannelError, Content, Icon, IconTheme, Meta, Tool, ToolAnnotations,
+    CallToolResult, Icon, Meta, Tool, ToolAnnotations, client::ChannelError, content::Content,
+    icon::IconTheme,
 };
 use rmcp::ErrorData;
 use rmcp::model as rm;
@@ -115,7 +116,10 @@ pub(crate) fn request_params<T: Serialize>(request: &T) -> Result<Value, Channel
 
 #[cfg(test)]
 mod tests {
-    use mcp_core::{Content, Hint, JsonObject, ResourceContents, ToolDef, ToolExecution, tool};
+    use mcp_core::{
+        Hint, JsonObject, ToolDef, ToolExecution, content::Content, resource::ResourceContents,
+        tool,
+    };
     use serde_json::json;
 
     use super::*;

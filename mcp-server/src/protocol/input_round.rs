@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::Poll;
 
-use mcp_core::ChannelError;
+use mcp_core::client::ChannelError;
 use rmcp::ErrorData;
 use rmcp::model::{InputRequest, InputRequiredResult, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};

@@ -15,8 +15,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use mcp_core::{
-    BoxFuture, CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
-    ElicitResult, LogMessage, LoggingLevel, Progress, Root,
+    client::{
+        CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
+        ElicitResult, LogMessage, LoggingLevel, Progress, Root,
+    },
+    handler::BoxFuture,
 };
 use rmcp::model::{ClientCapabilities, ServerRequest};
 use rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use mcp_core::PromptError;
+use mcp_core::prompt::PromptError;
 use rmcp::ErrorData;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,

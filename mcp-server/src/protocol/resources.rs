@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use mcp_core::{Meta, ResourceDef, ResourceError, ResourceRequest};
+use mcp_core::{
+    Meta,
+    resource::{ResourceDef, ResourceError, ResourceRequest},
+};
 use rmcp::ErrorData;
 use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResultType,

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use mcp_core::{LogMessage, LoggingLevel};
+use mcp_core::client::{LogMessage, LoggingLevel};
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
 use rmcp::service::{Peer, RoleServer};

@@ -9,8 +9,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mcp_core::{
-    BoxFuture, CallChannel, CallToolResult, ChannelError, CreateMessageRequest,
-    CreateMessageResult, ElicitRequest, ElicitResult, Progress, TaskSupport,
+    CallToolResult, TaskSupport,
+    client::{
+        CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
+        ElicitResult, Progress,
+    },
+    handler::BoxFuture,
 };
 use rmcp::ErrorData;
 use rmcp::model::{

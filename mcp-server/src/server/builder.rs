@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use mcp_core::middleware::{Layer, ToolMiddleware};
-use mcp_core::{PromptDef, ResourceDef, ToolDef};
+use mcp_core::{ToolDef, prompt::PromptDef, resource::ResourceDef};
 
 use super::Server;
 use super::pagination::DEFAULT_PAGE_SIZE;

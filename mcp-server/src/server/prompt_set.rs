@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::{PoisonError, RwLock};
 
-use mcp_core::PromptDef;
+use mcp_core::prompt::PromptDef;
 
 use crate::error::AddPromptError;
 

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use mcp_core::ResourceDef;
+use mcp_core::resource::ResourceDef;
 
 use crate::error::BuildError;
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use mcp_core::middleware::Layer;
-use mcp_core::{PromptDef, ToolDef};
+use mcp_core::{ToolDef, prompt::PromptDef};
 
 use super::attachments::Attachments;
 use super::live_tools::{LiveTools, ToolSnapshot};

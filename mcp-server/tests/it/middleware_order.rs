@@ -9,7 +9,7 @@ use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 
 use crate::support::{Log, connect};
 
-fn layer(log: &Log, name: &'static str) -> impl mcp_core::ToolMiddleware + use<> {
+fn layer(log: &Log, name: &'static str) -> impl mcp_core::middleware::ToolMiddleware + use<> {
     let log = log.clone();
     from_fn(move |cx, next| {
         let log = log.clone();
@@ -83,7 +83,7 @@ async fn middleware_sees_the_resolved_tool_and_session_context() {
             |cx: mcp_core::ToolCallContext<Ctx>, next| async move {
                 let title = cx.tool().title.clone().unwrap_or_default();
                 let mut result = next.run(cx).await;
-                result.content.push(mcp_core::Content::text(title));
+                result.content.push(mcp_core::content::Content::text(title));
                 result
             },
         ))

@@ -6,8 +6,13 @@
 use std::time::Duration;
 
 use mcp_core::{
-    Completer, CreateMessageRequest, ElicitRequest, JsonObject, LoggingLevel, PromptDef,
-    ResourceDef, ResourceRequest, ToolCallContext, ToolDef, prompt, resource, resource_template,
+    JsonObject, ToolCallContext, ToolDef,
+    client::{CreateMessageRequest, ElicitRequest, LoggingLevel},
+    completion::Completer,
+    prompt,
+    prompt::PromptDef,
+    resource,
+    resource::{ResourceDef, ResourceRequest, resource_template},
     tool,
 };
 use mcp_server::Server;
@@ -124,7 +129,7 @@ async fn next(received: &mut mpsc::UnboundedReceiver<Seen>) -> Seen {
 fn greeting() -> PromptDef {
     prompt("greet")
         .description("Greets someone.")
-        .argument(mcp_core::PromptArgument::new("who").required(true))
+        .argument(mcp_core::prompt::PromptArgument::new("who").required(true))
         .complete("who", Completer::values(["Ada", "Alan", "Grace"]))
         .run(|args: JsonObject| async move {
             format!(

@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use mcp_core::{
-    Hint, Icon, IconTheme, Metadata, Tool, ToolAnnotations, ToolDef, ToolExecution, tool,
+    Hint, Icon, Metadata, Tool, ToolAnnotations, ToolDef, ToolExecution, icon::IconTheme, tool,
 };
 use mcp_server::Server;
 use rmcp::model::ProtocolVersion;

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use mcp_core::{
-    CreateMessageRequest, JsonObject, ToolCallContext, ToolDef, ToolError, prompt, tool,
+    JsonObject, ToolCallContext, ToolDef, ToolError, client::CreateMessageRequest, prompt, tool,
 };
 use mcp_server::Server;
 

@@ -3,8 +3,9 @@
 
 use futures_util::future::join3;
 use mcp_core::{
-    CreateMessageRequest, ElicitAction, ElicitRequest, JsonObject, ToolCallContext, ToolDef,
-    ToolError, tool,
+    JsonObject, ToolCallContext, ToolDef, ToolError,
+    client::{CreateMessageRequest, ElicitAction, ElicitRequest},
+    tool,
 };
 use serde_json::{Value, json};
 
@@ -16,7 +17,7 @@ fn ask(key: &str, message: &str, property: &str, kind: &str) -> Result<ElicitReq
         .input_key(key))
 }
 
-fn field(answer: &mcp_core::ElicitResult, name: &str) -> String {
+fn field(answer: &mcp_core::client::ElicitResult, name: &str) -> String {
     match answer
         .content
         .as_ref()
@@ -119,7 +120,7 @@ async fn what_the_client_can(cx: ToolCallContext) -> Result<String, String> {
 /// Logs at every level; a 2026-07-28 client sees only what its request's
 /// `_meta` log level lets through.
 async fn log_levels(cx: ToolCallContext) -> Result<String, String> {
-    for level in mcp_core::LoggingLevel::ALL {
+    for level in mcp_core::client::LoggingLevel::ALL {
         cx.log(level, format!("a {level} message"))
             .await
             .map_err(|e| e.to_string())?;

@@ -1,8 +1,12 @@
 //! The suite's prompts.
 
 use mcp_core::{
-    Completer, Content, ElicitRequest, GetPromptResult, PromptArgument, PromptDef, PromptError,
-    PromptMessage, ResourceContents, prompt,
+    client::ElicitRequest,
+    completion::Completer,
+    content::Content,
+    prompt,
+    prompt::{GetPromptResult, PromptArgument, PromptDef, PromptError, PromptMessage},
+    resource::ResourceContents,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -62,7 +66,7 @@ pub(crate) fn all() -> Result<Vec<PromptDef>, PromptError> {
         prompt("test_input_required_result_prompt")
             .description("A prompt that asks the user for context first.")
             .run(
-                |_: mcp_core::JsonObject, req: mcp_core::PromptRequest| async move {
+                |_: mcp_core::JsonObject, req: mcp_core::prompt::PromptRequest| async move {
                     let schema = serde_json::json!({
                         "type": "object",
                         "properties": {"context": {"type": "string"}},

@@ -1,7 +1,9 @@
 //! The suite's resources: static text and binary, a template, a watched one.
 
 use mcp_core::{
-    Completer, ResourceDef, ResourceError, ResourceRequest, resource, resource_template,
+    completion::Completer,
+    resource,
+    resource::{ResourceDef, ResourceError, ResourceRequest, resource_template},
 };
 
 use crate::media::RED_PIXEL_PNG;
@@ -18,7 +20,7 @@ pub(crate) fn all() -> Result<Vec<ResourceDef>, ResourceError> {
             .description("A static binary resource (a 1x1 PNG) for testing.")
             .mime_type("image/png")
             .read(|req: ResourceRequest| async move {
-                mcp_core::ResourceContents::blob(req.uri(), Some("image/png".into()), RED_PIXEL_PNG)
+                mcp_core::resource::ResourceContents::blob(req.uri(), Some("image/png".into()), RED_PIXEL_PNG)
             })?,
         resource("test://watched-resource", "watched-resource")
             .description("A resource clients may subscribe to.")

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use futures_util::future::join;
-use mcp_core::{ElicitRequest, ToolCallContext, ToolDef, ToolError, ToolExecution, tool};
+use mcp_core::{ToolCallContext, ToolDef, ToolError, ToolExecution, client::ElicitRequest, tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

@@ -3,8 +3,11 @@
 use std::time::Duration;
 
 use mcp_core::{
-    CallToolResult, Content, CreateMessageRequest, ElicitRequest, JsonObject, LoggingLevel,
-    ResourceContents, ToolCallContext, ToolDef, ToolError, tool,
+    CallToolResult, JsonObject, ToolCallContext, ToolDef, ToolError,
+    client::{CreateMessageRequest, ElicitRequest, LoggingLevel},
+    content::Content,
+    resource::ResourceContents,
+    tool,
 };
 use serde_json::{Value, json};
 

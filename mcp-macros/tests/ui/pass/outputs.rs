@@ -1,7 +1,7 @@
 //! Every output form: plain text, structured values, results and nothing.
 
 use futures_executor::block_on;
-use mcp_core::{CallToolResult, Content, ToolDef};
+use mcp_core::{CallToolResult, ToolDef, content::Content};
 use serde_json::json;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]

@@ -12,7 +12,7 @@ pub const MAX_TOOL_NAME_LEN: usize = 128;
 /// compile time (the `#[tool]` macro does so).
 ///
 /// ```
-/// use mcp_core::is_valid_tool_name;
+/// use mcp_core::name::is_valid_tool_name;
 ///
 /// assert!(is_valid_tool_name("delete_user"));
 /// assert!(is_valid_tool_name("admin.tools-v2"));
@@ -41,7 +41,7 @@ const fn is_name_byte(b: u8) -> bool {
 /// Checks `name` against the tool name rule and explains the first problem.
 ///
 /// ```
-/// use mcp_core::validate_tool_name;
+/// use mcp_core::name::validate_tool_name;
 ///
 /// let err = validate_tool_name("delete user").unwrap_err();
 /// assert_eq!(
