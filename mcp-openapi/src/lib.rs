@@ -63,68 +63,78 @@
 //! Precedence: the [`Generator::customize`] hook, then `x-mcp-annotations`,
 //! then the method default.
 
-mod api;
-mod defs;
 mod error;
-mod fields;
-mod generator;
 mod ir;
-mod lazy_schemas;
-mod lean;
-mod lower;
-mod names;
-mod normalize;
-mod parse;
-mod reference_metadata;
-mod refs;
-mod resource;
-mod route_map;
-mod routes;
-mod schema;
-mod stats;
-mod swagger2;
-mod tool_defs;
-// issue 5: request building and execution
-mod auth;
-mod authorizer;
-mod body;
-mod client_config;
-mod execute;
-mod http_error;
-mod multipart;
-mod passthrough;
-mod request;
-mod response;
-mod retry;
-mod server_url;
-mod style;
+mod load {
+    pub(crate) mod fields;
+    pub(crate) mod lazy_schemas;
+    pub(crate) mod open_api;
+    pub(crate) mod parse;
+    pub(crate) mod refs;
+    pub(crate) mod routes;
+    pub(crate) mod skip_unread;
+    pub(crate) mod swagger2;
+}
+mod schema {
+    pub(crate) mod convert;
+    pub(crate) mod defs;
+    pub(crate) mod normalize;
+    pub(crate) mod reference_metadata;
+}
+mod generate {
+    pub(crate) mod generator;
+    pub(crate) mod lower;
+    pub(crate) mod names;
+    pub(crate) mod resource;
+    pub(crate) mod route_map;
+    pub(crate) mod stats;
+    pub(crate) mod tool_defs;
+}
+mod call {
+    pub(crate) mod authorizer;
+    pub(crate) mod body;
+    pub(crate) mod client_config;
+    pub(crate) mod error;
+    pub(crate) mod execute;
+    pub(crate) mod multipart;
+    pub(crate) mod passthrough;
+    pub(crate) mod request;
+    pub(crate) mod response;
+    pub(crate) mod retry;
+    pub(crate) mod security;
+    pub(crate) mod server_url;
+    pub(crate) mod style;
+}
 
-pub use api::{LoadOptions, OpenApi};
+pub use call::body::{
+    EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type,
+};
+pub use call::client_config::{
+    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT,
+};
+pub use call::error::CallError;
+pub use call::execute::HttpToolHandler;
+pub use call::passthrough::with_incoming_authorization;
+pub use call::request::{PreparedRequest, build_request};
+pub use call::response::tolerant_output_schema;
+pub use call::retry::{Attempt, RetryPolicy};
+pub use call::security::{
+    ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes,
+};
+pub use call::server_url::resolve_base_url;
+pub use call::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
 pub use error::{SpecError, Warning};
-pub use generator::{
+pub use generate::generator::{
     Customization, CustomizeFn, DEFAULT_MAX_NAME_LEN, Generated, GeneratedTool, Generator,
     OPENAPI_META_KEY, SchemaProfile, TAGS_META_KEY,
 };
-pub use ir::*;
-pub use parse::{SpecVersion, parse_path, parse_slice, parse_str};
-pub use reference_metadata::ReferenceMetadata;
-pub use refs::{RemoteFetcher, RemoteRefs};
-pub use resource::{GeneratedResource, GeneratedResourceTemplate, RESOURCE_SCHEME};
-pub use route_map::{
+pub use generate::resource::{GeneratedResource, GeneratedResourceTemplate, RESOURCE_SCHEME};
+pub use generate::route_map::{
     McpType, RouteMap, RouteMapFn, route_maps_from_path, route_maps_from_toml, route_maps_from_yaml,
 };
-pub use stats::{ToolSize, ToolStats, estimate_tokens, tool_stats};
-// issue 5: request building and execution
-pub use auth::{ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes};
-pub use body::{EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type};
-pub use client_config::{
-    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT,
-};
-pub use execute::HttpToolHandler;
-pub use http_error::CallError;
-pub use passthrough::with_incoming_authorization;
-pub use request::{PreparedRequest, build_request};
-pub use response::tolerant_output_schema;
-pub use retry::{Attempt, RetryPolicy};
-pub use server_url::resolve_base_url;
-pub use style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
+pub use generate::stats::{ToolSize, ToolStats, estimate_tokens, tool_stats};
+pub use ir::*;
+pub use load::open_api::{LoadOptions, OpenApi};
+pub use load::parse::{SpecVersion, parse_path, parse_slice, parse_str};
+pub use load::refs::{RemoteFetcher, RemoteRefs};
+pub use schema::reference_metadata::ReferenceMetadata;

@@ -9,10 +9,10 @@ use mcp_core::{Tool, ToolAnnotations};
 use serde_json::{Map, Value};
 
 use crate::error::Warning;
-use crate::lower::{Lowering, annotations, description, lower};
-use crate::names::{Names, base_name, sanitize};
-use crate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
-use crate::route_map::{McpType, RouteMap, RouteMapFn, classify};
+use crate::generate::lower::{Lowering, annotations, description, lower};
+use crate::generate::names::{Names, base_name, sanitize};
+use crate::generate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
+use crate::generate::route_map::{McpType, RouteMap, RouteMapFn, classify};
 use crate::{HttpRoute, OpenApi, RequestBinding, SpecError};
 
 /// The `_meta` key recording method, path and operationId of a generated tool.

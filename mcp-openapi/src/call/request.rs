@@ -7,8 +7,8 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::Value;
 use url::Url;
 
-use crate::body::{encode_body, is_json_media_type, preferred_media_type};
-use crate::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
+use crate::call::body::{encode_body, is_json_media_type, preferred_media_type};
+use crate::call::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
 use crate::{
     ArgumentTarget, CallError, HttpRoute, JsonObject, ParameterInfo, ParameterLocation,
     RequestBinding,

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::SpecError;
-use crate::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
 use crate::ir::*;
-use crate::routes::{PathItem, RouteCx, parameter_pointers};
-use crate::schema::Loc;
+use crate::load::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
+use crate::load::routes::{PathItem, RouteCx, parameter_pointers};
+use crate::schema::convert::Loc;
 
 /// Keywords of a non-body Swagger parameter that are JSON Schema keywords.
 const SCHEMA_KEYS: &[&str] = &[

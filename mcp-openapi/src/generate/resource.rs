@@ -5,7 +5,7 @@ use std::sync::Arc;
 use iri_string::template::UriTemplateStr;
 use serde_json::{Map, Value};
 
-use crate::generator::Customization;
+use crate::generate::generator::Customization;
 use crate::{
     ArgumentBinding, ArgumentTarget, HttpRoute, ParameterLocation, RequestBinding, SpecError,
 };

@@ -7,8 +7,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::SpecError;
-use crate::lazy_schemas::{ParsedDocument, materialize};
-use crate::lean::{LazyJsonDocument, LeanDocument};
+use crate::load::lazy_schemas::{ParsedDocument, materialize};
+use crate::load::skip_unread::{LazyJsonDocument, LeanDocument};
 
 /// The flavour of a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::error::escape_segment;
-use crate::normalize::normalize_keywords;
-use crate::refs::{Documents, lookup};
+use crate::load::refs::{Documents, lookup};
+use crate::schema::normalize::normalize_keywords;
 use crate::{ReferenceMetadata, SpecError};
 
 /// One converted definition.
@@ -341,7 +341,7 @@ pub(crate) fn as_object_schema(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refs::RemoteRefs;
+    use crate::load::refs::RemoteRefs;
     use serde_json::json;
 
     #[test]

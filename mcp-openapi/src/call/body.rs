@@ -14,7 +14,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use serde_json::Value;
 
-use crate::style::{query_pairs, scalar_text};
+use crate::call::style::{query_pairs, scalar_text};
 use crate::{CallError, EncodingInfo, MediaTypeInfo, ParameterStyle};
 
 /// An encoded body with its `Content-Type` header value.
@@ -80,7 +80,9 @@ pub fn encode_body(
         "application/x-www-form-urlencoded" => {
             form_urlencoded(media, value).map_err(fail)?.into_bytes()
         }
-        "multipart/form-data" => return crate::multipart::multipart(media, value).map_err(fail),
+        "multipart/form-data" => {
+            return crate::call::multipart::multipart(media, value).map_err(fail);
+        }
         _ if is_textual(&essence) => match value {
             Value::Object(_) | Value::Array(_) if !essence.starts_with("text/") => {
                 return Err(fail(format!(

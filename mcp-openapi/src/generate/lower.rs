@@ -8,9 +8,9 @@ use std::sync::Arc;
 use mcp_core::ToolAnnotations;
 use serde_json::{Map, Value, json};
 
-use crate::defs::{DefCopier, Mode};
 use crate::ir::*;
-use crate::schema::DefRegistry;
+use crate::schema::convert::DefRegistry;
+use crate::schema::defs::{DefCopier, Mode};
 use crate::{SchemaProfile, SpecError};
 
 /// The JSON Schema dialect written in `standard` schemas.
@@ -277,7 +277,7 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
             name.to_owned()
         };
         let mut schema =
-            crate::schema::as_object_schema(copier.strip(&parameter.schema, Mode::Input));
+            crate::schema::convert::as_object_schema(copier.strip(&parameter.schema, Mode::Input));
         if let Value::Object(map) = &mut schema {
             if let Some(text) = &parameter.description {
                 map.insert("description".to_owned(), text.clone().into());
@@ -299,7 +299,10 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
         if is_required {
             required.push(Value::String(name.clone()));
         }
-        properties.insert(name.clone(), crate::schema::as_object_schema(schema));
+        properties.insert(
+            name.clone(),
+            crate::schema::convert::as_object_schema(schema),
+        );
         arguments.push(ArgumentBinding {
             property: name.clone(),
             target: ArgumentTarget::BodyProperty(name),
@@ -309,7 +312,10 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
         if is_required {
             required.push("body".into());
         }
-        properties.insert("body".to_owned(), crate::schema::as_object_schema(schema));
+        properties.insert(
+            "body".to_owned(),
+            crate::schema::convert::as_object_schema(schema),
+        );
         arguments.push(ArgumentBinding {
             property: "body".to_owned(),
             target: ArgumentTarget::Body,
@@ -381,7 +387,10 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
         }
         other => {
             let mut properties = Map::new();
-            properties.insert("result".to_owned(), crate::schema::as_object_schema(other));
+            properties.insert(
+                "result".to_owned(),
+                crate::schema::convert::as_object_schema(other),
+            );
             let mut wrapper = Map::new();
             wrapper.insert("type".to_owned(), "object".into());
             wrapper.insert("properties".to_owned(), Value::Object(properties));

@@ -285,7 +285,9 @@ mod tests {
                     components:\n  examples:\n    e: &shared {value: 1}\n  schemas: {S: {type: string}}\n\
                     webhooks: {w: {post: {}}}\n\
                     paths:\n  /a: {x-copy: *shared}\n";
-        let value = crate::parse::parse_document(text.as_bytes()).unwrap().value;
+        let value = crate::load::parse::parse_document(text.as_bytes())
+            .unwrap()
+            .value;
         assert_eq!(value["paths"]["/a"]["x-copy"], json!({"value": 1}));
         assert_eq!(
             value["components"],

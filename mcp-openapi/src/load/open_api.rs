@@ -7,10 +7,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::error::Warning;
-use crate::lazy_schemas::ParsedDocument;
-use crate::refs::{Documents, RemoteRefs};
-use crate::routes::RouteCx;
-use crate::schema::{Converter, DefRegistry};
+use crate::load::lazy_schemas::ParsedDocument;
+use crate::load::refs::{Documents, RemoteRefs};
+use crate::load::routes::RouteCx;
+use crate::schema::convert::{Converter, DefRegistry};
 use crate::{HttpRoute, SpecError, SpecVersion};
 
 /// How to load a document.
@@ -83,14 +83,14 @@ impl OpenApi {
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
         let path = path.as_ref();
-        let parsed = crate::parse::parse_document_path(path)?;
+        let parsed = crate::load::parse::parse_document_path(path)?;
         Self::load_parsed(parsed, Some(path.to_owned()), options)
     }
 
     /// Loads a document held in bytes (JSON or YAML by content).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
         Self::load_parsed(
-            crate::parse::parse_document(bytes)?,
+            crate::load::parse::parse_document(bytes)?,
             None,
             &LoadOptions::default(),
         )
@@ -128,7 +128,7 @@ impl OpenApi {
             version,
             strict: options.strict,
             warnings: Vec::new(),
-            cache: crate::routes::RefCache::default(),
+            cache: crate::load::routes::RefCache::default(),
         };
         let routes = cx.build()?;
         cx.conv.finish();

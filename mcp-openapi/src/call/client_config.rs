@@ -8,7 +8,7 @@ use std::time::Duration;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use crate::authorizer::Authorizer;
+use crate::call::authorizer::Authorizer;
 use crate::{CallError, Credentials, RetryPolicy, SecuritySchemes};
 
 /// The default per-call timeout.

@@ -280,7 +280,8 @@ impl Documents {
                 RemoteRefs::Fetch(fetch) => fetch(&location).map_err(error)?,
             }
         } else {
-            crate::parse::parse_path(Path::new(&location)).map_err(|e| error(e.to_string()))?
+            crate::load::parse::parse_path(Path::new(&location))
+                .map_err(|e| error(e.to_string()))?
         };
         let index = self.docs.len();
         self.docs.push(Doc {

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::error::{Warning, child};
-use crate::fields::{
+use crate::ir::*;
+use crate::load::fields::{
     RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
     strings,
 };
-use crate::ir::*;
-use crate::refs::Target;
-use crate::schema::{Converter, Loc};
+use crate::load::refs::Target;
+use crate::schema::convert::{Converter, Loc};
 use crate::{SpecError, SpecVersion};
 
 /// Method keys of a path item, in the order routes are emitted.

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::SpecError;
-use crate::lean::RawSchemas;
-use crate::refs::{percent_decode, unescape_into};
+use crate::load::refs::{percent_decode, unescape_into};
+use crate::load::skip_unread::RawSchemas;
 
 /// A parsed document root, with what loading must know about its schemas.
 #[derive(Debug)]
@@ -147,7 +147,7 @@ impl SeenRefs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lean::LazyJsonDocument;
+    use crate::load::skip_unread::LazyJsonDocument;
     use serde_json::json;
 
     fn lazy(document: &Value) -> ParsedDocument {

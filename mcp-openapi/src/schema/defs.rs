@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::{Map, Value};
 
 use crate::SchemaProfile;
-use crate::schema::DefRegistry;
+use crate::schema::convert::DefRegistry;
 
 /// Which side of the call a schema describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use http::{HeaderName, HeaderValue};
 use serde_json::Value;
 use url::Url;
 
-use crate::style::encode_component;
+use crate::call::style::encode_component;
 use crate::{
     ApiKeyLocation, CallError, Credential, Credentials, PreparedRequest, Secret,
     SecurityRequirement, SecurityScheme, SecuritySchemes,

@@ -9,10 +9,10 @@ use std::time::Duration;
 use mcp_core::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
 use serde_json::Value;
 
-use crate::authorizer::Applied;
-use crate::passthrough::incoming_authorization;
-use crate::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
-use crate::retry::Attempt;
+use crate::call::authorizer::Applied;
+use crate::call::passthrough::incoming_authorization;
+use crate::call::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
+use crate::call::retry::Attempt;
 use crate::{
     CallError, ClientConfig, HttpRoute, PreparedRequest, RequestBinding, build_request,
     resolve_base_url,

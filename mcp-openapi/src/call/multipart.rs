@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::body::{EncodedBody, decode_binary, essence, is_json_media_type, object};
-use crate::style::scalar_text;
+use crate::call::body::{EncodedBody, decode_binary, essence, is_json_media_type, object};
+use crate::call::style::scalar_text;
 use crate::{EncodingInfo, MediaTypeInfo};
 
 /// Whether a multipart property is a file: its schema says binary content
