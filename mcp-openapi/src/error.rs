@@ -125,17 +125,3 @@ impl std::fmt::Display for Warning {
         write!(f, "{}: {}", self.pointer, self.message)
     }
 }
-
-/// Escapes one JSON pointer segment (`~` to `~0`, `/` to `~1`).
-pub(crate) fn escape_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-/// Appends one segment to a pointer.
-pub(crate) fn child(pointer: &str, segment: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + segment.len() + 1);
-    out.push_str(pointer);
-    out.push('/');
-    out.push_str(&escape_segment(segment));
-    out
-}

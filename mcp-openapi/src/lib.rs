@@ -63,78 +63,29 @@
 //! Precedence: the [`Generator::customize`] hook, then `x-mcp-annotations`,
 //! then the method default.
 
+pub mod call;
 mod error;
-mod ir;
-mod load {
-    pub(crate) mod fields;
-    pub(crate) mod lazy_schemas;
-    pub(crate) mod open_api;
-    pub(crate) mod parse;
-    pub(crate) mod refs;
-    pub(crate) mod routes;
-    pub(crate) mod skip_unread;
-    pub(crate) mod swagger2;
-}
-mod schema {
-    pub(crate) mod convert;
-    pub(crate) mod defs;
-    pub(crate) mod normalize;
-    pub(crate) mod reference_metadata;
-}
-mod generate {
-    pub(crate) mod generator;
-    pub(crate) mod lower;
-    pub(crate) mod names;
-    pub(crate) mod resource;
-    pub(crate) mod route_map;
-    pub(crate) mod stats;
-    pub(crate) mod tool_defs;
-}
-mod call {
-    pub(crate) mod authorizer;
-    pub(crate) mod body;
-    pub(crate) mod client_config;
-    pub(crate) mod error;
-    pub(crate) mod execute;
-    pub(crate) mod multipart;
-    pub(crate) mod passthrough;
-    pub(crate) mod request;
-    pub(crate) mod response;
-    pub(crate) mod retry;
-    pub(crate) mod security;
-    pub(crate) mod server_url;
-    pub(crate) mod style;
-}
+pub mod generate;
+pub mod ir;
+pub mod load;
+mod media_type;
+pub mod schema;
 
-pub use call::body::{
-    EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type,
+pub use call::{
+    ApiKeyLocation, CallError, ClientConfig, ClientConfigBuilder, Credential, Credentials,
+    HttpToolHandler, PreparedRequest, RetryPolicy, Secret, SecurityScheme, SecuritySchemes,
+    USER_AGENT, build_request, tolerant_output_schema, with_incoming_authorization,
 };
-pub use call::client_config::{
-    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT,
-};
-pub use call::error::CallError;
-pub use call::execute::HttpToolHandler;
-pub use call::passthrough::with_incoming_authorization;
-pub use call::request::{PreparedRequest, build_request};
-pub use call::response::tolerant_output_schema;
-pub use call::retry::{Attempt, RetryPolicy};
-pub use call::security::{
-    ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes,
-};
-pub use call::server_url::resolve_base_url;
-pub use call::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
 pub use error::{SpecError, Warning};
-pub use generate::generator::{
-    Customization, CustomizeFn, DEFAULT_MAX_NAME_LEN, Generated, GeneratedTool, Generator,
-    OPENAPI_META_KEY, SchemaProfile, TAGS_META_KEY,
+pub use generate::route_map::{McpType, RouteMap, route_maps_from_path, route_maps_from_toml};
+pub use generate::{
+    Customization, Generated, GeneratedResource, GeneratedResourceTemplate, GeneratedTool,
+    Generator, ToolSize, ToolStats, route_map, tool_stats,
 };
-pub use generate::resource::{GeneratedResource, GeneratedResourceTemplate, RESOURCE_SCHEME};
-pub use generate::route_map::{
-    McpType, RouteMap, RouteMapFn, route_maps_from_path, route_maps_from_toml, route_maps_from_yaml,
+pub use ir::{
+    ArgumentBinding, ArgumentTarget, EncodingInfo, HttpMethod, HttpRoute, JsonObject,
+    MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle, RequestBinding,
+    RequestBodyInfo, ResponseInfo, SecurityRequirement, ServerInfo, ServerVariable,
 };
-pub use generate::stats::{ToolSize, ToolStats, estimate_tokens, tool_stats};
-pub use ir::*;
-pub use load::open_api::{LoadOptions, OpenApi};
-pub use load::parse::{SpecVersion, parse_path, parse_slice, parse_str};
-pub use load::refs::{RemoteFetcher, RemoteRefs};
-pub use schema::reference_metadata::ReferenceMetadata;
+pub use load::{LoadOptions, OpenApi, RemoteFetcher, RemoteRefs, SpecVersion, parse_slice};
+pub use schema::{ReferenceMetadata, SchemaProfile};

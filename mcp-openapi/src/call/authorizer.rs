@@ -11,11 +11,13 @@ use http::{HeaderName, HeaderValue};
 use serde_json::Value;
 use url::Url;
 
-use crate::call::style::encode_component;
-use crate::{
-    ApiKeyLocation, CallError, Credential, Credentials, PreparedRequest, Secret,
-    SecurityRequirement, SecurityScheme, SecuritySchemes,
+use crate::call::error::CallError;
+use crate::call::request::PreparedRequest;
+use crate::call::security::{
+    ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes,
 };
+use crate::call::style::encode_component;
+use crate::ir::SecurityRequirement;
 
 /// A token is fetched again this long before it expires.
 const EARLY_REFRESH: Duration = Duration::from_secs(30);

@@ -10,40 +10,27 @@
 //! | XML (`*/xml`, `*+xml`) | the document as a string |
 //! | `application/octet-stream` and other binary types | base64 or a `data:` URI |
 
-use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::call::binary::decode_binary;
+use crate::call::error::CallError;
+use crate::call::multipart;
 use crate::call::style::{query_pairs, scalar_text};
-use crate::{CallError, EncodingInfo, MediaTypeInfo, ParameterStyle};
+use crate::ir::{EncodingInfo, MediaTypeInfo, ParameterStyle};
+use crate::media_type::{essence, is_json_media_type};
 
 /// An encoded body with its `Content-Type` header value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EncodedBody {
+pub(crate) struct EncodedBody {
     /// The `Content-Type` to send (with the multipart boundary).
-    pub content_type: String,
+    pub(crate) content_type: String,
     /// The bytes.
-    pub bytes: Vec<u8>,
-}
-
-/// Whether `media_type` is JSON (`application/json` or a `+json` type).
-pub fn is_json_media_type(media_type: &str) -> bool {
-    let essence = essence(media_type);
-    essence == "application/json" || essence.ends_with("+json")
-}
-
-pub(crate) fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
+    pub(crate) bytes: Vec<u8>,
 }
 
 /// The media type to send among those a body accepts: JSON first, then form,
 /// multipart, text, and else the first one listed.
-pub fn preferred_media_type(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
+pub(crate) fn preferred_media_type(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
     let rank = |media: &MediaTypeInfo| {
         let essence = essence(&media.media_type);
         match essence.as_str() {
@@ -63,7 +50,7 @@ pub fn preferred_media_type(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo>
 
 /// Encodes `value` as a body of `media_type`; `media` (the document's media
 /// type object, if any) gives the schema and the `encoding` objects.
-pub fn encode_body(
+pub(crate) fn encode_body(
     media_type: &str,
     media: Option<&MediaTypeInfo>,
     value: &Value,
@@ -78,10 +65,14 @@ pub fn encode_body(
             serde_json::to_vec(value).map_err(|e| fail(e.to_string()))?
         }
         "application/x-www-form-urlencoded" => {
-            form_urlencoded(media, value).map_err(fail)?.into_bytes()
+            form_urlencoded(media, fields(value).map_err(fail)?).into_bytes()
         }
         "multipart/form-data" => {
-            return crate::call::multipart::multipart(media, value).map_err(fail);
+            let body = multipart::encode(media, fields(value).map_err(fail)?).map_err(fail)?;
+            return Ok(EncodedBody {
+                content_type: body.content_type(),
+                bytes: body.bytes,
+            });
         }
         _ if is_textual(&essence) => match value {
             Value::Object(_) | Value::Array(_) if !essence.starts_with("text/") => {
@@ -110,15 +101,16 @@ fn is_textual(essence: &str) -> bool {
     essence.starts_with("text/") || essence.ends_with("/xml") || essence.ends_with("+xml")
 }
 
-pub(crate) fn object(value: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+/// The properties of a form or multipart body.
+fn fields(value: &Value) -> Result<&Map<String, Value>, String> {
     value
         .as_object()
         .ok_or_else(|| "the body must be an object".to_owned())
 }
 
-fn form_urlencoded(media: Option<&MediaTypeInfo>, value: &Value) -> Result<String, String> {
+fn form_urlencoded(media: Option<&MediaTypeInfo>, fields: &Map<String, Value>) -> String {
     let mut pairs = Vec::new();
-    for (name, inner) in object(value)? {
+    for (name, inner) in fields {
         if inner.is_null() {
             continue;
         }
@@ -151,38 +143,7 @@ fn form_urlencoded(media: Option<&MediaTypeInfo>, value: &Value) -> Result<Strin
             }
         }
     }
-    Ok(pairs.join("&"))
-}
-
-/// Decodes base64 (standard or URL-safe, padded or not) or a `data:` URI;
-/// gives the data URI's media type too.
-pub fn decode_binary(text: &str) -> Result<(Option<String>, Vec<u8>), String> {
-    let (media_type, payload) = match text
-        .strip_prefix("data:")
-        .and_then(|rest| rest.split_once(','))
-    {
-        Some((header, payload)) => {
-            let Some(media_type) = header.strip_suffix(";base64") else {
-                let decoded = percent_encoding::percent_decode_str(payload).collect();
-                return Ok((Some(header.to_owned()).filter(|h| !h.is_empty()), decoded));
-            };
-            (
-                Some(media_type.to_owned()).filter(|m| !m.is_empty()),
-                payload,
-            )
-        }
-        None => (None, text),
-    };
-    let compact: String = payload
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .collect();
-    let trimmed = compact.trim_end_matches('=');
-    [STANDARD_NO_PAD, URL_SAFE_NO_PAD]
-        .iter()
-        .find_map(|engine| engine.decode(trimmed).ok())
-        .map(|bytes| (media_type, bytes))
-        .ok_or_else(|| "the value is neither base64 nor a data uri".to_owned())
+    pairs.join("&")
 }
 
 #[cfg(test)]
@@ -190,18 +151,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn decodes_base64_variants_and_data_uris() {
-        assert_eq!(decode_binary("aGk=").map(|r| r.1), Ok(b"hi".to_vec()));
-        assert_eq!(decode_binary("aGk").map(|r| r.1), Ok(b"hi".to_vec()));
-        assert_eq!(
-            decode_binary("data:text/plain;base64,aGk="),
-            Ok((Some("text/plain".to_owned()), b"hi".to_vec()))
-        );
-        assert_eq!(decode_binary("data:,a%20b"), Ok((None, b"a b".to_vec())));
-        assert!(decode_binary("not base64!").is_err());
-    }
 
     #[test]
     fn xml_takes_a_string() {

@@ -9,12 +9,14 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
 use crate::call::authorizer::Authorizer;
-use crate::{CallError, Credentials, RetryPolicy, SecuritySchemes};
+use crate::call::error::CallError;
+use crate::call::retry::RetryPolicy;
+use crate::call::security::{Credentials, SecuritySchemes};
 
 /// The default per-call timeout.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default cap on a response body (10 MiB).
-pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
 /// The `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!("mcp-openapi/", env!("CARGO_PKG_VERSION"));
 
@@ -75,7 +77,7 @@ impl ClientConfigBuilder {
 
     /// The default timeout of a whole call: token fetch, retries and reading
     /// the body included (tools may set their own with
-    /// [`HttpToolHandler::timeout`](crate::HttpToolHandler::timeout)).
+    /// [`HttpToolHandler::timeout`](crate::call::HttpToolHandler::timeout)).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -107,7 +109,7 @@ impl ClientConfigBuilder {
     }
 
     /// Forwards the incoming MCP request's `Authorization` header to the
-    /// API (see [`with_incoming_authorization`](crate::with_incoming_authorization));
+    /// API (see [`with_incoming_authorization`](crate::call::with_incoming_authorization));
     /// off by default.
     pub fn passthrough_authorization(mut self, on: bool) -> Self {
         self.passthrough_authorization = on;

@@ -10,13 +10,14 @@ use mcp_core::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
 use serde_json::Value;
 
 use crate::call::authorizer::Applied;
+use crate::call::client_config::ClientConfig;
+use crate::call::error::CallError;
 use crate::call::passthrough::incoming_authorization;
+use crate::call::request::{PreparedRequest, build_request};
 use crate::call::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
 use crate::call::retry::Attempt;
-use crate::{
-    CallError, ClientConfig, HttpRoute, PreparedRequest, RequestBinding, build_request,
-    resolve_base_url,
-};
+use crate::call::server_url::resolve_base_url;
+use crate::ir::{HttpRoute, RequestBinding};
 
 type Compiled = Result<jsonschema::Validator, String>;
 

@@ -2,11 +2,28 @@
 //! arrays of files or scalars); file properties take base64, a `data:` URI
 //! or `{"data", "filename", "contentType"}`; objects go as JSON parts.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::call::body::{EncodedBody, decode_binary, essence, is_json_media_type, object};
+use crate::call::binary::decode_binary;
 use crate::call::style::scalar_text;
-use crate::{EncodingInfo, MediaTypeInfo};
+use crate::ir::{EncodingInfo, MediaTypeInfo};
+use crate::media_type::{essence, is_json_media_type};
+
+/// An encoded `multipart/form-data` body.
+#[derive(Debug)]
+pub(crate) struct Multipart {
+    /// The boundary between parts (it occurs in no part).
+    pub(crate) boundary: String,
+    /// The parts, each after a boundary line, then the closing boundary.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl Multipart {
+    /// The `Content-Type` header value, with the boundary.
+    pub(crate) fn content_type(&self) -> String {
+        format!("multipart/form-data; boundary={}", self.boundary)
+    }
+}
 
 /// Whether a multipart property is a file: its schema says binary content
 /// or its encoding names a non-text content type.
@@ -91,15 +108,17 @@ fn field_part(name: &str, value: &Value, declared: Option<&str>) -> Part {
     }
 }
 
-pub(crate) fn multipart(
+/// Encodes the properties of a body as parts; `media` (the document's
+/// media type object, if any) gives the schema and the `encoding` objects.
+pub(crate) fn encode(
     media: Option<&MediaTypeInfo>,
-    value: &Value,
-) -> Result<EncodedBody, String> {
+    fields: &Map<String, Value>,
+) -> Result<Multipart, String> {
     let properties = media
         .and_then(|m| m.schema.as_ref())
         .and_then(|s| s.get("properties"));
     let mut parts = Vec::new();
-    for (name, inner) in object(value)? {
+    for (name, inner) in fields {
         if inner.is_null() {
             continue;
         }
@@ -148,10 +167,7 @@ pub(crate) fn multipart(
         bytes.extend_from_slice(b"\r\n");
     }
     bytes.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    Ok(EncodedBody {
-        content_type: format!("multipart/form-data; boundary={boundary}"),
-        bytes,
-    })
+    Ok(Multipart { boundary, bytes })
 }
 
 /// Header-safe text: quotes, CR and LF percent-encoded (as browsers do), so

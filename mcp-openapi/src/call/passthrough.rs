@@ -2,16 +2,16 @@
 //! (when the server is reached over HTTP) to the upstream API.
 //!
 //! The HTTP transport runs each tool call inside
-//! [`with_incoming_authorization`]; a [`ClientConfig`](crate::ClientConfig)
+//! [`with_incoming_authorization`]; a [`ClientConfig`](crate::call::ClientConfig)
 //! built with
-//! [`passthrough_authorization(true)`](crate::ClientConfigBuilder::passthrough_authorization)
+//! [`passthrough_authorization(true)`](crate::call::ClientConfigBuilder::passthrough_authorization)
 //! then sends that value as the upstream `Authorization` header (instead of
 //! the document's configured credentials for that header). Without the
 //! opt-in, the incoming header is never forwarded.
 
 use std::future::Future;
 
-use crate::Secret;
+use crate::call::security::Secret;
 
 tokio::task_local! {
     static INCOMING_AUTHORIZATION: Option<Secret>;

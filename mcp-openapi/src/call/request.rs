@@ -7,12 +7,13 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::Value;
 use url::Url;
 
-use crate::call::body::{encode_body, is_json_media_type, preferred_media_type};
+use crate::call::body::{encode_body, preferred_media_type};
+use crate::call::error::CallError;
 use crate::call::style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
-use crate::{
-    ArgumentTarget, CallError, HttpRoute, JsonObject, ParameterInfo, ParameterLocation,
-    RequestBinding,
+use crate::ir::{
+    HttpRoute, JsonObject, ParameterInfo, ParameterLocation, RequestBinding, RequestPart,
 };
+use crate::media_type::is_json_media_type;
 
 /// An HTTP request ready to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +29,8 @@ pub struct PreparedRequest {
     pub body: Option<Vec<u8>>,
 }
 
-/// Builds the request of `route` for `arguments`, sent to `base` (see
-/// [`resolve_base_url`](crate::resolve_base_url)).
+/// Builds the request of `route` for `arguments`, sent to `base` (the
+/// configured base URL, else the route's first server).
 ///
 /// Absent and `null` arguments are left out. Path values are percent-encoded
 /// so that they never leave their segment, and a value that would make a
@@ -54,7 +55,7 @@ pub fn build_request(
             continue;
         };
         match &argument.target {
-            ArgumentTarget::Parameter(index) => {
+            RequestPart::Parameter(index) => {
                 let Some(parameter) = route.parameters.get(*index) else {
                     continue;
                 };
@@ -75,11 +76,11 @@ pub fn build_request(
                     &mut headers,
                 )?;
             }
-            ArgumentTarget::BodyProperty(name) => {
+            RequestPart::BodyProperty(name) => {
                 body_object.insert(name.clone(), value.clone());
             }
-            ArgumentTarget::Body => whole_body = Some(value),
-            ArgumentTarget::BodyContentType => chosen_media_type = value.as_str(),
+            RequestPart::Body => whole_body = Some(value),
+            RequestPart::BodyContentType => chosen_media_type = value.as_str(),
         }
     }
 
@@ -254,7 +255,7 @@ fn body_bytes(
     let flattened = binding
         .arguments
         .iter()
-        .any(|a| matches!(a.target, ArgumentTarget::BodyProperty(_)));
+        .any(|a| matches!(a.target, RequestPart::BodyProperty(_)));
     let value = match whole {
         Some(value) => value.clone(),
         None if !object.is_empty() || (flattened && request_body.required) => Value::Object(object),

@@ -29,7 +29,8 @@ use http::{HeaderMap, StatusCode};
 use mcp_core::{CallToolResult, Content, ResourceContents};
 use serde_json::{Value, json};
 
-use crate::{JsonObject, is_json_media_type};
+use crate::ir::JsonObject;
+use crate::media_type::is_json_media_type;
 
 /// The most bytes of a failed response's body quoted in the error.
 const ERROR_EXCERPT: usize = 2_048;

@@ -30,7 +30,7 @@ impl Default for RetryPolicy {
 
 /// What the last attempt gave, as far as retrying is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attempt<'a> {
+pub(crate) enum Attempt<'a> {
     /// The connection could not be made or broke before a response.
     ConnectionError,
     /// A response arrived.
@@ -66,7 +66,12 @@ impl RetryPolicy {
 
     /// The delay before retry number `retry` (0-based) after `attempt`, or
     /// `None` when the request must not be retried.
-    pub fn delay(&self, method: &Method, retry: u32, attempt: Attempt<'_>) -> Option<Duration> {
+    pub(crate) fn delay(
+        &self,
+        method: &Method,
+        retry: u32,
+        attempt: Attempt<'_>,
+    ) -> Option<Duration> {
         let idempotent = matches!(
             *method,
             Method::GET

@@ -28,7 +28,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::{CallError, JsonObject};
+use crate::call::error::CallError;
+use crate::ir::JsonObject;
 
 /// A credential's secret part; its `Debug` output is `***`.
 #[derive(Clone, PartialEq, Eq)]

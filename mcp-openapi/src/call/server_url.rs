@@ -10,14 +10,15 @@ use std::collections::BTreeMap;
 
 use url::Url;
 
-use crate::{CallError, ServerInfo};
+use crate::call::error::CallError;
+use crate::ir::ServerInfo;
 
 /// Resolves the base URL for a route whose servers are `servers`.
 ///
 /// A configured variable value outside the variable's `enum` is refused; a
 /// relative server URL (`/api/v3`) needs an override, since the document's
 /// own location is not known here.
-pub fn resolve_base_url(
+pub(crate) fn resolve_base_url(
     servers: &[ServerInfo],
     override_url: Option<&Url>,
     variables: &BTreeMap<String, String>,

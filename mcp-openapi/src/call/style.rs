@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use percent_encoding::{AsciiSet, CONTROLS, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 
-use crate::ParameterStyle;
+use crate::ir::ParameterStyle;
 
 /// Everything but RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`).
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -57,7 +57,7 @@ const COOKIE: &AsciiSet = &CONTROLS
 
 /// Percent-encodes `text` so that it is one opaque URL component: `/`, `?`,
 /// `#`, `%`, `;`, `,`, `=` and `&` are all encoded.
-pub fn encode_component(text: &str) -> String {
+pub(crate) fn encode_component(text: &str) -> String {
     utf8_percent_encode(text, COMPONENT).to_string()
 }
 
@@ -144,7 +144,12 @@ fn join_pairs(
 /// Renders a path parameter (`simple`, `label`, `matrix`) as the encoded
 /// text that replaces `{name}` in the path template. Other styles fall back
 /// to `simple`. The result never contains `/`, `?` or `#`.
-pub fn path_value(name: &str, value: &Value, style: ParameterStyle, explode: bool) -> String {
+pub(crate) fn path_value(
+    name: &str,
+    value: &Value,
+    style: ParameterStyle,
+    explode: bool,
+) -> String {
     let name = encode_component(name);
     let e = |text: &str| encode_component(text);
     match (style, shape(value)) {
@@ -192,14 +197,14 @@ fn simple(shape: Shape<'_>, explode: bool, encode: impl Fn(&str) -> String) -> S
 
 /// Renders a header parameter (`simple`): raw text, not percent-encoded. The
 /// caller must still check that it is a valid header value.
-pub fn header_value(value: &Value, explode: bool) -> String {
+pub(crate) fn header_value(value: &Value, explode: bool) -> String {
     simple(shape(value), explode, str::to_owned)
 }
 
 /// Renders a query parameter as encoded `key=value` pieces, to be joined
 /// with `&`. `form` (default), `spaceDelimited`, `pipeDelimited` and
 /// `deepObject` follow the tables; path styles fall back to `form`.
-pub fn query_pairs(
+pub(crate) fn query_pairs(
     name: &str,
     value: &Value,
     style: ParameterStyle,
@@ -271,7 +276,7 @@ fn deep(prefix: &str, value: &Value, e: &impl Fn(&str) -> String, out: &mut Vec<
 /// Renders a cookie parameter (`form`) as `name=value` pieces, to be joined
 /// with `; `. Values are percent-encoded where a cookie value may not hold
 /// the byte.
-pub fn cookie_pairs(name: &str, value: &Value, explode: bool) -> Vec<String> {
+pub(crate) fn cookie_pairs(name: &str, value: &Value, explode: bool) -> Vec<String> {
     form(&encode_cookie(name), value, explode, encode_cookie)
 }
 

@@ -2,76 +2,22 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
-use mcp_core::{Tool, ToolAnnotations};
-use serde_json::{Map, Value};
+use mcp_core::Tool;
 
-use crate::error::Warning;
-use crate::generate::lower::{Lowering, annotations, description, lower};
+use crate::error::{SpecError, Warning};
+use crate::generate::customization::{Customization, CustomizeFn, annotations, description, meta};
+use crate::generate::lower::{Lowering, lower};
 use crate::generate::names::{Names, base_name, sanitize};
 use crate::generate::resource::{GeneratedResource, GeneratedResourceTemplate, resource, template};
-use crate::generate::route_map::{McpType, RouteMap, RouteMapFn, classify};
-use crate::{HttpRoute, OpenApi, RequestBinding, SpecError};
+use crate::generate::route_map::{RouteKind, RouteMap, RouteMapFn, classify};
+use crate::ir::{HttpMethod, HttpRoute, ParameterLocation, RequestBinding};
+use crate::load::open_api::OpenApi;
+use crate::schema::profile::SchemaProfile;
 
-/// The `_meta` key recording method, path and operationId of a generated tool.
-pub const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
-/// The `_meta` key listing the route map's `mcp_tags` of a generated component.
-pub const TAGS_META_KEY: &str = "rs.mcp-toolkit/tags";
 /// The default maximum tool name length (what most clients enforce).
-pub const DEFAULT_MAX_NAME_LEN: usize = 64;
-
-/// How generated schemas are spelled, for client compatibility.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum SchemaProfile {
-    /// JSON Schema 2020-12 with `$schema`, shared schemas under `$defs`.
-    #[default]
-    Standard,
-    /// No `$schema`, no `$defs`: references inlined; a recursive schema is cut
-    /// (replaced by `{}` with a description) once it is nested in itself
-    /// `inline_cycle_depth` times (default 1), and after 100 inlined
-    /// definitions per schema the remaining references are cut the same way.
-    Inline,
-}
-
-impl FromStr for SchemaProfile {
-    type Err = SpecError;
-
-    fn from_str(text: &str) -> Result<Self, SpecError> {
-        match text {
-            "standard" => Ok(Self::Standard),
-            "inline" => Ok(Self::Inline),
-            other => Err(SpecError::invalid(
-                "schema profile",
-                format!("unknown profile `{other}` (standard, inline)"),
-            )),
-        }
-    }
-}
-
-/// What the customization hook may change on a generated component.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct Customization {
-    /// The tool (or resource) name.
-    pub name: String,
-    /// The display title.
-    pub title: Option<String>,
-    /// The description.
-    pub description: String,
-    /// The annotations (every hint already set from the method).
-    pub annotations: ToolAnnotations,
-    /// `_meta` entries (keys must be valid `_meta` keys).
-    pub meta: Map<String, Value>,
-}
-
-/// A hook called for every generated component, last word on its metadata.
-pub type CustomizeFn = Arc<dyn Fn(&HttpRoute, &mut Customization) + Send + Sync>;
+pub(crate) const DEFAULT_MAX_NAME_LEN: usize = 64;
 
 /// One generated tool: the protocol value, its route and how its arguments bind to the request.
 #[derive(Clone, Debug)]
@@ -196,10 +142,10 @@ impl<'a> Generator<'a> {
         self
     }
 
-    /// A callback with the last word on each route's type.
+    /// A callback with the last word on each route's kind.
     pub fn route_map_fn(
         mut self,
-        f: impl Fn(&HttpRoute, McpType) -> McpType + Send + Sync + 'static,
+        f: impl Fn(&HttpRoute, RouteKind) -> RouteKind + Send + Sync + 'static,
     ) -> Self {
         self.route_map_fn = Some(Arc::new(f));
         self
@@ -228,20 +174,20 @@ impl<'a> Generator<'a> {
         }
         for route in self.api.routes() {
             let rule = classify(&self.route_maps, route);
-            let mut kind = rule.map_or(McpType::Tool, |r| r.mcp_type);
+            let mut kind = rule.map_or(RouteKind::Tool, |r| r.kind);
             if let Some(f) = &self.route_map_fn {
                 kind = f(route, kind);
             }
             let tags = rule.map(|r| r.mcp_tags.clone()).unwrap_or_default();
             let result = match kind {
-                McpType::Exclude => {
+                RouteKind::Exclude => {
                     out.excluded.push(route.pointer.clone());
                     Ok(())
                 }
-                McpType::Tool => self
+                RouteKind::Tool => self
                     .tool(route, &tags, &mut lowering, &mut names)
                     .map(|t| out.tools.push(t)),
-                McpType::Resource | McpType::ResourceTemplate => self.resource_or_template(
+                RouteKind::Resource | RouteKind::ResourceTemplate => self.resource_or_template(
                     route,
                     kind,
                     &tags,
@@ -279,15 +225,8 @@ impl<'a> Generator<'a> {
         lowering: &mut Lowering<'_>,
         names: &mut Names,
     ) -> Result<GeneratedTool, SpecError> {
-        let mut lowered = lower(route, lowering)?;
-        let custom = self.customization(
-            route,
-            names,
-            std::mem::take(&mut lowered.description),
-            std::mem::take(&mut lowered.annotations),
-            tags,
-            lowered.binding.output_wrapped,
-        );
+        let lowered = lower(route, lowering)?;
+        let custom = self.customization(route, names, tags, lowered.binding.output_wrapped)?;
         let tool_error = |source| SpecError::Tool {
             pointer: route.pointer.clone(),
             source,
@@ -312,55 +251,39 @@ impl<'a> Generator<'a> {
         })
     }
 
+    /// The metadata of the component generated from `route`, after the hook.
     fn customization(
         &self,
         route: &HttpRoute,
         names: &mut Names,
-        description: String,
-        annotations: ToolAnnotations,
         tags: &BTreeSet<String>,
         wrapped: bool,
-    ) -> Customization {
-        let mut meta = Map::new();
-        let mut openapi = Map::new();
-        openapi.insert("method".to_owned(), route.method.as_str().into());
-        openapi.insert("path".to_owned(), route.path.clone().into());
-        if let Some(id) = &route.operation_id {
-            openapi.insert("operationId".to_owned(), id.clone().into());
-        }
-        meta.insert(OPENAPI_META_KEY.to_owned(), Value::Object(openapi));
-        if wrapped {
-            meta.insert(mcp_core::WRAPPED_OUTPUT_META_KEY.to_owned(), true.into());
-        }
-        if !tags.is_empty() {
-            meta.insert(
-                TAGS_META_KEY.to_owned(),
-                tags.iter().cloned().map(Value::from).collect(),
-            );
-        }
+    ) -> Result<Customization, SpecError> {
+        let description = description(route);
+        let annotations = annotations(route)?;
         let mut custom = Customization {
             name: self.name_for(route, names),
             title: route.summary.clone(),
             description,
             annotations,
-            meta,
+            meta: meta(route, tags, wrapped),
         };
         if let Some(hook) = &self.customize {
             hook(route, &mut custom);
         }
-        custom
+        Ok(custom)
     }
 
     fn resource_or_template(
         &self,
         route: &Arc<HttpRoute>,
-        kind: McpType,
+        kind: RouteKind,
         tags: &BTreeSet<String>,
         lowering: &mut Lowering<'_>,
         names: &mut Names,
         out: &mut Generated,
     ) -> Result<(), SpecError> {
-        if route.method != crate::HttpMethod::Get {
+        if route.method != HttpMethod::Get {
             out.warnings.push(Warning::new(
                 &route.pointer,
                 "only GET routes can be resources; made a tool instead",
@@ -371,17 +294,10 @@ impl<'a> Generator<'a> {
         let has_path_params = route
             .parameters
             .iter()
-            .any(|p| p.location == crate::ParameterLocation::Path);
+            .any(|p| p.location == ParameterLocation::Path);
         // A resource is read, not called: no schemas to lower.
-        let custom = self.customization(
-            route,
-            names,
-            description(route),
-            annotations(route)?,
-            tags,
-            false,
-        );
-        if kind == McpType::Resource && !has_path_params {
+        let custom = self.customization(route, names, tags, false)?;
+        if kind == RouteKind::Resource && !has_path_params {
             out.resources.push(resource(route, custom)?);
         } else {
             out.resource_templates.push(template(route, custom)?);

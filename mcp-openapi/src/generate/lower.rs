@@ -1,30 +1,31 @@
-//! One route to one tool: input schema (parameters and flattened body),
-//! output schema (first 2xx JSON response), annotations, description, `_meta`,
-//! and the [`RequestBinding`] that maps input properties back to the request.
+//! One route to the schemas of one tool: input schema (parameters and
+//! flattened body), output schema (first 2xx JSON response), and the
+//! [`RequestBinding`] that maps input properties back to the request.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use mcp_core::ToolAnnotations;
 use serde_json::{Map, Value, json};
 
-use crate::ir::*;
-use crate::schema::convert::DefRegistry;
+use crate::error::SpecError;
+use crate::ir::{ArgumentBinding, HttpRoute, MediaTypeInfo, RequestBinding, RequestPart};
+use crate::media_type::{essence, is_json_media_type};
+use crate::schema::convert::as_object_schema;
 use crate::schema::defs::{DefCopier, Mode};
-use crate::{SchemaProfile, SpecError};
+use crate::schema::profile::SchemaProfile;
+use crate::schema::registry::DefRegistry;
 
 /// The JSON Schema dialect written in `standard` schemas.
 pub(crate) const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// The parts of a tool computed from a route (before naming and hooks).
+/// The parts of a tool computed from a route's schemas.
 #[derive(Debug)]
 pub(crate) struct Lowered {
-    pub(crate) description: String,
     /// The finished input schema (profile applied).
     pub(crate) input_schema: Arc<Map<String, Value>>,
     /// The finished output schema, shared by every route answering with the same schema.
     pub(crate) output_schema: Option<Arc<Map<String, Value>>>,
-    pub(crate) annotations: ToolAnnotations,
+    /// Where each input property goes in the request.
     pub(crate) binding: RequestBinding,
 }
 
@@ -93,10 +94,8 @@ pub(crate) fn lower(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Lowered,
         None => (None, false),
     };
     Ok(Lowered {
-        description: description(route),
         input_schema: Arc::new(apply_profile(input_schema, cx.profile)),
         output_schema,
-        annotations: annotations(route)?,
         binding: RequestBinding {
             arguments: binding_args,
             body_media_type,
@@ -105,63 +104,10 @@ pub(crate) fn lower(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Lowered,
     })
 }
 
-/// Summary and description, or a sentence made from method and path.
-pub(crate) fn description(route: &HttpRoute) -> String {
-    match (route.summary.as_deref(), route.description.as_deref()) {
-        (Some(summary), Some(description)) if description.starts_with(summary) => {
-            description.to_owned()
-        }
-        (Some(summary), Some(description)) => format!("{summary}\n\n{description}"),
-        (Some(text), None) | (None, Some(text)) => text.to_owned(),
-        (None, None) => format!("{} {}", route.method.as_str(), route.path),
-    }
-}
-
-/// Method defaults, then `x-mcp-annotations` on the operation.
-pub(crate) fn annotations(route: &HttpRoute) -> Result<ToolAnnotations, SpecError> {
-    let (read_only, destructive, idempotent) = match route.method {
-        HttpMethod::Get
-        | HttpMethod::Head
-        | HttpMethod::Options
-        | HttpMethod::Trace
-        | HttpMethod::Query => (true, false, true),
-        HttpMethod::Post => (false, false, false),
-        HttpMethod::Put | HttpMethod::Delete => (false, true, true),
-        HttpMethod::Patch => (false, true, false),
-    };
-    let mut annotations = ToolAnnotations::default();
-    annotations.title = route.summary.clone();
-    annotations.read_only_hint = Some(read_only);
-    annotations.destructive_hint = Some(destructive);
-    annotations.idempotent_hint = Some(idempotent);
-    annotations.open_world_hint = Some(true);
-    if let Some(extension) = route.extensions.get("x-mcp-annotations") {
-        let declared: ToolAnnotations =
-            serde_json::from_value(extension.clone()).map_err(|error| {
-                SpecError::invalid(
-                    format!("{}/x-mcp-annotations", route.pointer),
-                    format!("invalid annotations: {error}"),
-                )
-            })?;
-        annotations.title = declared.title.or(annotations.title);
-        annotations.read_only_hint = declared.read_only_hint.or(annotations.read_only_hint);
-        annotations.destructive_hint = declared.destructive_hint.or(annotations.destructive_hint);
-        annotations.idempotent_hint = declared.idempotent_hint.or(annotations.idempotent_hint);
-        annotations.open_world_hint = declared.open_world_hint.or(annotations.open_world_hint);
-    }
-    Ok(annotations)
-}
-
 /// The preferred media type of a body: JSON, then form, then multipart, then the first.
-pub(crate) fn preferred(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
+fn preferred(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
     let rank = |m: &MediaTypeInfo| {
-        let media = m
-            .media_type
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+        let media = essence(&m.media_type);
         if media == "application/json" {
             0
         } else if media.ends_with("+json") || media.contains("/json") {
@@ -182,12 +128,7 @@ pub(crate) fn preferred(content: &[MediaTypeInfo]) -> Option<&MediaTypeInfo> {
 }
 
 fn is_json(media: &str) -> bool {
-    let media = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let media = essence(media);
     media == "application/json"
         || media.ends_with("+json")
         || media == "*/*"
@@ -215,13 +156,8 @@ fn content_type_choices<'a>(
         .filter(|m| m.schema == preferred.schema && !m.media_type.contains('*'))
         .map(|m| m.media_type.as_str())
         .filter(|media| {
-            let essence = media
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
-            crate::is_json_media_type(&essence)
+            let essence = essence(media);
+            is_json_media_type(&essence)
                 || essence == "application/x-www-form-urlencoded"
                 || essence == "multipart/form-data"
         })
@@ -276,8 +212,7 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
         } else {
             name.to_owned()
         };
-        let mut schema =
-            crate::schema::convert::as_object_schema(copier.strip(&parameter.schema, Mode::Input));
+        let mut schema = as_object_schema(copier.strip(&parameter.schema, Mode::Input));
         if let Value::Object(map) = &mut schema {
             if let Some(text) = &parameter.description {
                 map.insert("description".to_owned(), text.clone().into());
@@ -292,33 +227,27 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
         properties.insert(property.clone(), schema);
         arguments.push(ArgumentBinding {
             property,
-            target: ArgumentTarget::Parameter(index),
+            target: RequestPart::Parameter(index),
         });
     }
     for (name, schema, is_required) in body_properties {
         if is_required {
             required.push(Value::String(name.clone()));
         }
-        properties.insert(
-            name.clone(),
-            crate::schema::convert::as_object_schema(schema),
-        );
+        properties.insert(name.clone(), as_object_schema(schema));
         arguments.push(ArgumentBinding {
             property: name.clone(),
-            target: ArgumentTarget::BodyProperty(name),
+            target: RequestPart::BodyProperty(name),
         });
     }
     if let Some((schema, is_required)) = whole_body {
         if is_required {
             required.push("body".into());
         }
-        properties.insert(
-            "body".to_owned(),
-            crate::schema::convert::as_object_schema(schema),
-        );
+        properties.insert("body".to_owned(), as_object_schema(schema));
         arguments.push(ArgumentBinding {
             property: "body".to_owned(),
-            target: ArgumentTarget::Body,
+            target: RequestPart::Body,
         });
     }
     if let Some((body, media)) = body {
@@ -340,7 +269,7 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
             );
             arguments.push(ArgumentBinding {
                 property,
-                target: ArgumentTarget::BodyContentType,
+                target: RequestPart::BodyContentType,
             });
         }
     }
@@ -387,10 +316,7 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
         }
         other => {
             let mut properties = Map::new();
-            properties.insert(
-                "result".to_owned(),
-                crate::schema::convert::as_object_schema(other),
-            );
+            properties.insert("result".to_owned(), as_object_schema(other));
             let mut wrapper = Map::new();
             wrapper.insert("type".to_owned(), "object".into());
             wrapper.insert("properties".to_owned(), Value::Object(properties));

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::HttpRoute;
+use crate::ir::HttpRoute;
 
 /// The name before sanitizing: `operationId`, else `{method}_{path}` slugged.
 pub(crate) fn base_name(route: &HttpRoute) -> String {

@@ -3,32 +3,24 @@
 use std::sync::Arc;
 
 use iri_string::template::UriTemplateStr;
-use serde_json::{Map, Value};
+use mcp_core::{Meta, Resource, ResourceTemplate};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
-use crate::generate::generator::Customization;
-use crate::{
-    ArgumentBinding, ArgumentTarget, HttpRoute, ParameterLocation, RequestBinding, SpecError,
-};
+use crate::error::SpecError;
+use crate::generate::customization::Customization;
+use crate::ir::{ArgumentBinding, HttpRoute, ParameterLocation, RequestBinding, RequestPart};
 
 /// The URI scheme of generated resources.
-pub const RESOURCE_SCHEME: &str = "resource";
+pub(crate) const RESOURCE_SCHEME: &str = "resource";
 
 /// A GET route without path parameters, listed by `resources/list`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct GeneratedResource {
-    /// `resource://{name}`.
-    pub uri: String,
-    /// The resource name.
-    pub name: String,
-    /// The display title.
-    pub title: Option<String>,
-    /// The description.
-    pub description: String,
-    /// The media type of the first 2xx response, when declared.
-    pub mime_type: Option<String>,
-    /// `_meta` entries.
-    pub meta: Map<String, Value>,
+    /// The resource as `resources/list` shows it: `resource://{name}`, the
+    /// media type of the first 2xx response (when declared), the metadata.
+    pub resource: Resource,
     /// The route read.
     pub route: Arc<HttpRoute>,
     /// No arguments: an empty binding.
@@ -39,18 +31,11 @@ pub struct GeneratedResource {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct GeneratedResourceTemplate {
-    /// `resource://{name}/{a}/{b}{?q,r}`: path parameters, then query parameters.
-    pub uri_template: String,
-    /// The template name.
-    pub name: String,
-    /// The display title.
-    pub title: Option<String>,
-    /// The description.
-    pub description: String,
-    /// The media type of the first 2xx response, when declared.
-    pub mime_type: Option<String>,
-    /// `_meta` entries.
-    pub meta: Map<String, Value>,
+    /// The template as `resources/templates/list` shows it:
+    /// `resource://{name}/{a}/{b}{?q,r}` (path parameters, then query
+    /// parameters), the media type of the first 2xx response (when
+    /// declared), the metadata.
+    pub template: ResourceTemplate,
     /// The route read.
     pub route: Arc<HttpRoute>,
     /// Template variables (as properties) to route parameters.
@@ -74,17 +59,28 @@ fn empty_binding() -> RequestBinding {
     }
 }
 
+/// A protocol value made from its required fields, as `mcp_core` reads one
+/// off the wire (its types are `#[non_exhaustive]`); the caller fills in
+/// the optional ones.
+fn from_required<T: DeserializeOwned>(route: &HttpRoute, required: Value) -> Result<T, SpecError> {
+    serde_json::from_value(required)
+        .map_err(|error| SpecError::invalid(&route.pointer, format!("resource: {error}")))
+}
+
+/// The resource of a GET route without path parameters.
 pub(crate) fn resource(
     route: &Arc<HttpRoute>,
     custom: Customization,
 ) -> Result<GeneratedResource, SpecError> {
+    let uri = format!("{RESOURCE_SCHEME}://{}", custom.name);
+    let mut resource: Resource = from_required(route, json!({"uri": uri, "name": custom.name}))?;
+    resource.title = custom.title;
+    resource.description = Some(custom.description);
+    resource.mime_type = mime_type(route);
+    // `_meta` keys are checked when the resource is served.
+    resource.meta = Meta::from_wire(custom.meta);
     Ok(GeneratedResource {
-        uri: format!("{RESOURCE_SCHEME}://{}", custom.name),
-        name: custom.name,
-        title: custom.title,
-        description: custom.description,
-        mime_type: mime_type(route),
-        meta: custom.meta,
+        resource,
         route: route.clone(),
         binding: empty_binding(),
     })
@@ -106,6 +102,8 @@ fn varname(name: &str) -> String {
     if out.is_empty() { "_".to_owned() } else { out }
 }
 
+/// The resource template of a GET route: path parameters, then query
+/// parameters, become its variables.
 pub(crate) fn template(
     route: &Arc<HttpRoute>,
     custom: Customization,
@@ -122,7 +120,7 @@ pub(crate) fn template(
         }
         binding.arguments.push(ArgumentBinding {
             property: var,
-            target: ArgumentTarget::Parameter(index),
+            target: RequestPart::Parameter(index),
         });
     }
     if !query.is_empty() {
@@ -130,13 +128,15 @@ pub(crate) fn template(
     }
     UriTemplateStr::new(&uri)
         .map_err(|e| SpecError::invalid(&route.pointer, format!("uri template `{uri}`: {e}")))?;
+    let mut template: ResourceTemplate =
+        from_required(route, json!({"uriTemplate": uri, "name": custom.name}))?;
+    template.title = custom.title;
+    template.description = Some(custom.description);
+    template.mime_type = mime_type(route);
+    // `_meta` keys are checked when the template is served.
+    template.meta = Meta::from_wire(custom.meta);
     Ok(GeneratedResourceTemplate {
-        uri_template: uri,
-        name: custom.name,
-        title: custom.title,
-        description: custom.description,
-        mime_type: mime_type(route),
-        meta: custom.meta,
+        template,
         route: route.clone(),
         binding,
     })

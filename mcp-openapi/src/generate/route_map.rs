@@ -1,5 +1,9 @@
 //! Route maps: which routes become tools, resources, resource templates or
 //! nothing. Ordered, first match wins, default: every route is a tool.
+//!
+//! A [`RouteMap`] is built in code or read from a TOML or YAML file
+//! ([`route_maps_from_path`]); [`Generator::route_maps`](crate::Generator::route_maps)
+//! applies them.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -8,13 +12,17 @@ use std::sync::Arc;
 use regex::Regex;
 use serde::Deserialize;
 
-use crate::{HttpMethod, HttpRoute, SpecError};
+use crate::error::SpecError;
+use crate::ir::{HttpMethod, HttpRoute};
+use crate::load::parse::parse_str;
 
-/// What a route becomes.
+/// What a route becomes: a tool, a resource, a resource template, or
+/// nothing (spelled `tool`, `resource`, `resource_template` and `exclude`
+/// in route map files).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum McpType {
+pub enum RouteKind {
     /// A callable tool (the default).
     #[default]
     Tool,
@@ -25,6 +33,10 @@ pub enum McpType {
     /// Nothing: the route is left out.
     Exclude,
 }
+
+/// Same as [`RouteKind`].
+// TEMP-ALIAS: remove after consumers move
+pub type McpType = RouteKind;
 
 /// One rule: a route matches when every given criterion matches.
 #[derive(Clone, Debug, Default)]
@@ -39,16 +51,16 @@ pub struct RouteMap {
     /// Operation ids to match; empty matches any.
     pub operation_ids: BTreeSet<String>,
     /// What a matching route becomes.
-    pub mcp_type: McpType,
+    pub kind: RouteKind,
     /// Tags added to the generated component (`_meta` `rs.mcp-toolkit/tags`).
     pub mcp_tags: BTreeSet<String>,
 }
 
 impl RouteMap {
-    /// A rule matching every route, mapping it to `mcp_type`.
-    pub fn new(mcp_type: McpType) -> Self {
+    /// A rule matching every route, mapping it to `kind`.
+    pub fn new(kind: RouteKind) -> Self {
         Self {
-            mcp_type,
+            kind,
             ..Self::default()
         }
     }
@@ -102,8 +114,8 @@ impl RouteMap {
     }
 }
 
-/// A callback deciding a route's type after the route maps: `(route, type so far) -> type`.
-pub type RouteMapFn = Arc<dyn Fn(&HttpRoute, McpType) -> McpType + Send + Sync>;
+/// A callback deciding a route's kind after the route maps: `(route, kind so far) -> kind`.
+pub(crate) type RouteMapFn = Arc<dyn Fn(&HttpRoute, RouteKind) -> RouteKind + Send + Sync>;
 
 /// The first matching rule of `maps`, if any.
 pub(crate) fn classify<'m>(maps: &'m [RouteMap], route: &HttpRoute) -> Option<&'m RouteMap> {
@@ -120,7 +132,7 @@ struct RawMap {
     tags: BTreeSet<String>,
     #[serde(default)]
     operation_ids: BTreeSet<String>,
-    mcp_type: McpType,
+    mcp_type: RouteKind,
     #[serde(default)]
     mcp_tags: BTreeSet<String>,
 }
@@ -135,7 +147,7 @@ struct RawFile {
 /// Reads route maps from TOML (`[[route_map]]` tables).
 ///
 /// ```
-/// let maps = mcp_openapi::route_maps_from_toml(r#"
+/// let maps = mcp_openapi::route_map::route_maps_from_toml(r#"
 /// [[route_map]]
 /// methods = ["GET"]
 /// pattern = "^/pets/\\{"
@@ -153,9 +165,8 @@ pub fn route_maps_from_toml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
 }
 
 /// Reads route maps from YAML (`route_map:` list, or a bare list).
-pub fn route_maps_from_yaml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
-    let value =
-        crate::load::parse::parse_str(text).map_err(|e| SpecError::RouteMap(e.to_string()))?;
+pub(crate) fn route_maps_from_yaml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
+    let value = parse_str(text).map_err(|e| SpecError::RouteMap(e.to_string()))?;
     let raw: Vec<RawMap> = if value.is_array() {
         serde_json::from_value(value)
     } else {
@@ -193,7 +204,7 @@ fn compile(raw: RawMap) -> Result<RouteMap, SpecError> {
         pattern: None,
         tags: raw.tags,
         operation_ids: raw.operation_ids,
-        mcp_type: raw.mcp_type,
+        kind: raw.mcp_type,
         mcp_tags: raw.mcp_tags,
     };
     match raw.pattern {
@@ -214,7 +225,7 @@ mod tests {
         .unwrap();
         let toml = route_maps_from_toml("[[route_map]]\nmethods = [\"GET\"]\npattern = \"^/a\"\nmcp_type = \"resource\"\nmcp_tags = [\"x\"]\n").unwrap();
         assert_eq!(yaml[0].methods, toml[0].methods);
-        assert_eq!(yaml[0].mcp_type, McpType::Resource);
+        assert_eq!(yaml[0].kind, RouteKind::Resource);
         assert_eq!(toml[0].mcp_tags, BTreeSet::from(["x".to_owned()]));
     }
 

@@ -6,15 +6,17 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_core::{
-    CallToolRequest, JsonObject, ResourceBuilder, ResourceDef, ResourceRequest, Tool,
-    ToolCallContext, ToolDef, ToolHandler,
+    CallToolRequest, JsonObject, Resource, ResourceBuilder, ResourceDef, ResourceRequest,
+    ResourceTemplate, Tool, ToolCallContext, ToolDef, ToolHandler,
 };
 use serde_json::Value;
 
-use crate::{
-    ClientConfig, Generated, GeneratedResource, GeneratedResourceTemplate, GeneratedTool,
-    HttpRoute, HttpToolHandler, RequestBinding, SpecError, tolerant_output_schema,
-};
+use crate::call::client_config::ClientConfig;
+use crate::call::execute::HttpToolHandler;
+use crate::call::response::tolerant_output_schema;
+use crate::error::SpecError;
+use crate::generate::generator::{Generated, GeneratedTool};
+use crate::ir::{HttpRoute, RequestBinding};
 
 impl GeneratedTool {
     /// The tool with the handler that performs its HTTP call through `config`.
@@ -88,68 +90,84 @@ impl Generated {
         &self,
         config: &Arc<ClientConfig>,
     ) -> Result<Vec<ResourceDef<C>>, SpecError> {
-        let resources = self.resources.iter().map(|r: &GeneratedResource| {
-            let builder = mcp_core::resource(r.uri.clone(), r.name.clone());
+        let resources = self.resources.iter().map(|generated| {
+            let resource = &generated.resource;
             served(
-                builder,
-                &r.name,
-                &r.title,
-                &r.description,
-                &r.mime_type,
-                &r.meta,
-                &r.route,
-                &r.binding,
+                resource_builder(resource),
+                &resource.name,
+                &generated.route,
+                &generated.binding,
                 config,
             )
         });
-        let templates = self
-            .resource_templates
-            .iter()
-            .map(|t: &GeneratedResourceTemplate| {
-                let builder = mcp_core::resource_template(t.uri_template.clone(), t.name.clone());
-                served(
-                    builder,
-                    &t.name,
-                    &t.title,
-                    &t.description,
-                    &t.mime_type,
-                    &t.meta,
-                    &t.route,
-                    &t.binding,
-                    config,
-                )
-            });
+        let templates = self.resource_templates.iter().map(|generated| {
+            let template = &generated.template;
+            served(
+                template_builder(template),
+                &template.name,
+                &generated.route,
+                &generated.binding,
+                config,
+            )
+        });
         resources.chain(templates).collect()
     }
 }
 
-/// One generated resource or template with its reader.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the shared fields of the two generated kinds"
-)]
+/// A builder of `resource`, ready for its reader.
+fn resource_builder(resource: &Resource) -> ResourceBuilder {
+    let mut builder = mcp_core::resource(resource.uri.clone(), resource.name.clone());
+    if let Some(description) = &resource.description {
+        builder = builder.description(description.clone());
+    }
+    builder = builder
+        .meta_object(resource.meta.as_object().clone())
+        .icons(resource.icons.clone());
+    if let Some(title) = &resource.title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(mime_type) = &resource.mime_type {
+        builder = builder.mime_type(mime_type.clone());
+    }
+    if let Some(size) = resource.size {
+        builder = builder.size(size);
+    }
+    if let Some(annotations) = &resource.annotations {
+        builder = builder.annotations(annotations.clone());
+    }
+    builder
+}
+
+/// A builder of `template`, ready for its reader.
+fn template_builder(template: &ResourceTemplate) -> ResourceBuilder {
+    let mut builder =
+        mcp_core::resource_template(template.uri_template.clone(), template.name.clone());
+    if let Some(description) = &template.description {
+        builder = builder.description(description.clone());
+    }
+    builder = builder
+        .meta_object(template.meta.as_object().clone())
+        .icons(template.icons.clone());
+    if let Some(title) = &template.title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(mime_type) = &template.mime_type {
+        builder = builder.mime_type(mime_type.clone());
+    }
+    if let Some(annotations) = &template.annotations {
+        builder = builder.annotations(annotations.clone());
+    }
+    builder
+}
+
+/// One generated resource or template, read by calling `route`.
 fn served<C: Send + Sync + 'static>(
-    mut builder: ResourceBuilder,
+    builder: ResourceBuilder,
     name: &str,
-    title: &Option<String>,
-    description: &str,
-    mime_type: &Option<String>,
-    meta: &JsonObject,
     route: &Arc<HttpRoute>,
     binding: &RequestBinding,
     config: &Arc<ClientConfig>,
 ) -> Result<ResourceDef<C>, SpecError> {
-    let refused = |source| SpecError::Resource {
-        pointer: route.pointer.clone(),
-        source: Box::new(source),
-    };
-    builder = builder.description(description).meta_object(meta.clone());
-    if let Some(title) = title {
-        builder = builder.title(title.clone());
-    }
-    if let Some(mime_type) = mime_type {
-        builder = builder.mime_type(mime_type.clone());
-    }
     let handler = HttpToolHandler::new(route.clone(), binding.clone(), config.clone());
     let reader = HttpReader::new(name, handler).map_err(|source| SpecError::Tool {
         pointer: route.pointer.clone(),
@@ -157,7 +175,10 @@ fn served<C: Send + Sync + 'static>(
     })?;
     builder
         .read(move |request: ResourceRequest<C>| reader.read(request.variables()))
-        .map_err(refused)
+        .map_err(|source| SpecError::Resource {
+            pointer: route.pointer.clone(),
+            source: Box::new(source),
+        })
 }
 
 /// Reads a generated resource by calling its GET route, the template

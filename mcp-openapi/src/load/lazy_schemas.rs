@@ -1,6 +1,6 @@
 //! Component schemas parsed only when the document reaches them.
 //!
-//! Loading JSON keeps `components.schemas` as text (see the `lean`
+//! Loading JSON keeps `components.schemas` as text (see the `skip_unread`
 //! module), then parses the schemas that some `$ref` of the rest of the
 //! document reaches, directly or through other reached schemas. The others
 //! are never built: GitHub's document has 969 schemas and its operations
@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::SpecError;
-use crate::load::refs::{percent_decode, unescape_into};
+use crate::error::SpecError;
+use crate::load::pointer::{percent_decode, unescape_into};
 use crate::load::skip_unread::RawSchemas;
 
 /// A parsed document root, with what loading must know about its schemas.
@@ -147,11 +147,11 @@ impl SeenRefs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::skip_unread::LazyJsonDocument;
+    use crate::load::skip_unread::JsonRootWithRawSchemas;
     use serde_json::json;
 
     fn lazy(document: &Value) -> ParsedDocument {
-        let parsed: LazyJsonDocument = serde_json::from_str(&document.to_string()).unwrap();
+        let parsed: JsonRootWithRawSchemas = serde_json::from_str(&document.to_string()).unwrap();
         materialize(parsed.value, parsed.raw_schemas).unwrap()
     }
 
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn a_malformed_schema_is_a_syntax_error_naming_it() {
         // Raw text is valid JSON by construction; a number out of range is not a Value.
-        let parsed: LazyJsonDocument = serde_json::from_str(
+        let parsed: JsonRootWithRawSchemas = serde_json::from_str(
             r##"{"paths": {"$ref": "#/components/schemas/N"}, "components": {"schemas": {"N": {"default": 1e999}}}}"##,
         )
         .unwrap();

@@ -6,12 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::error::Warning;
+use crate::error::{SpecError, Warning};
+use crate::ir::HttpRoute;
+use crate::load::document::{parse_document, parse_document_path};
 use crate::load::lazy_schemas::ParsedDocument;
 use crate::load::refs::{Documents, RemoteRefs};
-use crate::load::routes::RouteCx;
-use crate::schema::convert::{Converter, DefRegistry};
-use crate::{HttpRoute, SpecError, SpecVersion};
+use crate::load::route_reader::{RefCache, RouteReader};
+use crate::load::version::SpecVersion;
+use crate::schema::convert::Converter;
+use crate::schema::registry::DefRegistry;
 
 /// How to load a document.
 #[derive(Clone, Debug, Default)]
@@ -83,17 +86,13 @@ impl OpenApi {
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
         let path = path.as_ref();
-        let parsed = crate::load::parse::parse_document_path(path)?;
+        let parsed = parse_document_path(path)?;
         Self::load_parsed(parsed, Some(path.to_owned()), options)
     }
 
     /// Loads a document held in bytes (JSON or YAML by content).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
-        Self::load_parsed(
-            crate::load::parse::parse_document(bytes)?,
-            None,
-            &LoadOptions::default(),
-        )
+        Self::load_parsed(parse_document(bytes)?, None, &LoadOptions::default())
     }
 
     /// Loads an already parsed document.
@@ -121,18 +120,18 @@ impl OpenApi {
         let root = docs.root().clone();
         let mut registry = DefRegistry::default();
         registry.reserve_components(&root, parsed.schema_names.as_deref());
-        let conv = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
-        let mut cx = RouteCx {
-            conv,
+        let converter = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
+        let mut reader = RouteReader {
+            converter,
             root: root.clone(),
             version,
             strict: options.strict,
             warnings: Vec::new(),
-            cache: crate::load::routes::RefCache::default(),
+            cache: RefCache::default(),
         };
-        let routes = cx.build()?;
-        cx.conv.finish();
-        let warnings = cx.warnings;
+        let routes = reader.read_routes()?;
+        reader.converter.finish();
+        let warnings = reader.warnings;
         Ok(Self {
             version,
             document: root,
@@ -151,7 +150,7 @@ impl OpenApi {
     /// parts generation never reads, skipped while parsing: named examples
     /// (`components.examples`), webhooks (`webhooks`, `x-webhooks`) and,
     /// in JSON documents, the `components.schemas` that no `$ref` reaches.
-    /// [`parse_slice`](crate::parse_slice) gives the whole document.
+    /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
     pub fn document(&self) -> &Value {
         &self.document
     }

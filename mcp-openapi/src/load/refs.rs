@@ -1,7 +1,6 @@
 //! `$ref` resolution: local pointers, other local files relative to the
 //! document, and (only when allowed) remote documents.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -9,7 +8,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{ReferenceMetadata, SpecError};
+use crate::error::SpecError;
+use crate::load::parse::parse_path;
+use crate::load::pointer::{lookup, percent_decode};
+use crate::schema::reference_metadata::ReferenceMetadata;
 
 /// Fetches a remote document (`http(s)` `$ref`), when remote references are allowed.
 pub type RemoteFetcher = Arc<dyn Fn(&str) -> Result<Value, String> + Send + Sync>;
@@ -50,9 +52,11 @@ pub(crate) struct Documents {
     remote: RemoteRefs,
 }
 
-/// A resolved reference: which document, and the JSON pointer inside it.
+/// A node of a loaded document reached by following `$ref`s (or the node
+/// itself when it is no reference): which document, and the JSON pointer
+/// inside it.
 #[derive(Clone, Debug)]
-pub(crate) struct Target {
+pub(crate) struct ResolvedNode {
     pub(crate) doc: usize,
     pub(crate) root: Arc<Value>,
     pub(crate) pointer: String,
@@ -62,55 +66,10 @@ pub(crate) struct Target {
 
 static NULL: Value = Value::Null;
 
-impl Target {
+impl ResolvedNode {
     /// The value pointed at (it exists: resolution checked it).
     pub(crate) fn value(&self) -> &Value {
         lookup(&self.root, &self.pointer).unwrap_or(&NULL)
-    }
-}
-
-/// Looks a JSON pointer up (already percent-decoded).
-pub(crate) fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut current = root;
-    // One buffer for the tokens that need unescaping (`~1` is in every path).
-    let mut unescaped = String::new();
-    for token in pointer.strip_prefix('/')?.split('/') {
-        let token = if token.contains('~') {
-            unescaped.clear();
-            unescape_into(&mut unescaped, token);
-            unescaped.as_str()
-        } else {
-            token
-        };
-        current = match current {
-            Value::Object(map) => map.get(token)?,
-            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(current)
-}
-
-/// Appends a pointer token with `~1` and `~0` unescaped, in one pass.
-pub(crate) fn unescape_into(out: &mut String, token: &str) {
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        if c != '~' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('1') => out.push('/'),
-            Some('0') => out.push('~'),
-            Some(other) => {
-                out.push('~');
-                out.push(other);
-            }
-            None => out.push('~'),
-        }
     }
 }
 
@@ -153,13 +112,13 @@ impl Documents {
             .unwrap_or("")
     }
 
-    /// Resolves `reference`, written in document `from` at `pointer`, to its target.
+    /// Resolves `reference`, written in document `from` at `pointer`, to the node it names.
     pub(crate) fn resolve(
         &mut self,
         from: usize,
         reference: &str,
         pointer: &str,
-    ) -> Result<Target, SpecError> {
+    ) -> Result<ResolvedNode, SpecError> {
         let error = |reason: &str| SpecError::Ref {
             pointer: pointer.to_owned(),
             reference: reference.to_owned(),
@@ -179,7 +138,7 @@ impl Documents {
         if lookup(&root, &fragment).is_none() {
             return Err(error("no such node"));
         }
-        Ok(Target {
+        Ok(ResolvedNode {
             doc,
             root,
             pointer: fragment.into_owned(),
@@ -193,8 +152,8 @@ impl Documents {
         doc: usize,
         root: &Arc<Value>,
         pointer: &str,
-    ) -> Result<Target, SpecError> {
-        let mut target = Target {
+    ) -> Result<ResolvedNode, SpecError> {
+        let mut target = ResolvedNode {
             doc,
             root: root.clone(),
             pointer: pointer.to_owned(),
@@ -228,7 +187,7 @@ impl Documents {
                         },
                         other => other,
                     })?;
-            target = Target { meta, ..resolved };
+            target = ResolvedNode { meta, ..resolved };
         }
         Err(SpecError::Ref {
             pointer: format!("#{pointer}"),
@@ -280,8 +239,7 @@ impl Documents {
                 RemoteRefs::Fetch(fetch) => fetch(&location).map_err(error)?,
             }
         } else {
-            crate::load::parse::parse_path(Path::new(&location))
-                .map_err(|e| error(e.to_string()))?
+            parse_path(Path::new(&location)).map_err(|e| error(e.to_string()))?
         };
         let index = self.docs.len();
         self.docs.push(Doc {
@@ -317,26 +275,10 @@ fn normalize_path(path: &Path) -> PathBuf {
     out
 }
 
-/// Decodes `%XX` escapes (pointers in URI fragments may be percent-encoded),
-/// borrowing `text` when it has none.
-pub(crate) fn percent_decode(text: &str) -> Cow<'_, str> {
-    percent_encoding::percent_decode_str(text).decode_utf8_lossy()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn percent_decoding() {
-        assert_eq!(
-            percent_decode("/paths/~1v2~1apps~1%7Bid%7D"),
-            "/paths/~1v2~1apps~1{id}"
-        );
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%4"), "%4");
-    }
 
     #[test]
     fn local_chains_and_cycles() {

@@ -1,174 +1,36 @@
-//! OpenAPI 3.x paths to [`HttpRoute`]s: path-level parameters merged,
+//! OpenAPI 3.x operations to [`HttpRoute`]s: path-level parameters merged,
 //! `style` / `explode` defaults filled, schemas normalized.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Warning, child};
-use crate::ir::*;
+use crate::error::SpecError;
+use crate::ir::{
+    HttpMethod, HttpRoute, MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle,
+    RequestBodyInfo, ResponseInfo, ServerInfo,
+};
 use crate::load::fields::{
     RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
-    strings,
 };
-use crate::load::refs::Target;
-use crate::schema::convert::{Converter, Loc};
-use crate::{SpecError, SpecVersion};
+use crate::load::pointer::child;
+use crate::load::refs::ResolvedNode;
+use crate::load::route_reader::{PathItem, RouteReader, parameter_pointers, shared_key};
+use crate::schema::convert::Loc;
 
-/// Method keys of a path item, in the order routes are emitted.
-pub(crate) const METHODS: &[(&str, HttpMethod)] = &[
-    ("get", HttpMethod::Get),
-    ("put", HttpMethod::Put),
-    ("post", HttpMethod::Post),
-    ("delete", HttpMethod::Delete),
-    ("options", HttpMethod::Options),
-    ("head", HttpMethod::Head),
-    ("patch", HttpMethod::Patch),
-    ("trace", HttpMethod::Trace),
-    ("query", HttpMethod::Query),
-];
-
-/// State shared while building the routes of one document.
-#[derive(Debug)]
-pub(crate) struct RouteCx<'a> {
-    pub(crate) conv: Converter<'a>,
-    pub(crate) root: Arc<Value>,
-    pub(crate) version: SpecVersion,
-    pub(crate) strict: bool,
-    pub(crate) warnings: Vec<Warning>,
-    /// Shared parameters and responses (`$ref` targets without reference
-    /// metadata), converted once: large documents reuse them hundreds of times.
-    pub(crate) cache: RefCache,
-}
-
-/// Converted `$ref` targets, by (document, pointer).
-#[derive(Debug, Default)]
-pub(crate) struct RefCache {
-    parameters: HashMap<(usize, String), ParameterInfo>,
-    responses: HashMap<(usize, String), (Option<String>, Vec<MediaTypeInfo>)>,
-}
-
-/// The cache key of a target reached through a `$ref` without siblings.
-fn shared_key(target: &Target, doc: usize, pointer: &str) -> Option<(usize, String)> {
-    let via_ref = target.doc != doc || target.pointer != pointer;
-    (via_ref && target.meta.is_empty()).then(|| (target.doc, target.pointer.clone()))
-}
-
-/// The pointers of the parameters declared on a path item, then on its
-/// operation (`sources`), each with the node it is declared on.
-pub(crate) fn parameter_pointers<'t>(
-    sources: [&'t Target; 2],
-    pointer: &str,
-) -> Result<Vec<(&'t Target, String)>, SpecError> {
-    let mut pointers = Vec::new();
-    for source in sources {
-        let Some(list) = source.value().get("parameters") else {
-            continue;
-        };
-        let Some(list) = list.as_array() else {
-            return Err(SpecError::invalid(
-                format!("{pointer}/parameters"),
-                "must be an array",
-            ));
-        };
-        pointers.extend(
-            (0..list.len()).map(|index| (source, format!("{}/parameters/{index}", source.pointer))),
-        );
-    }
-    Ok(pointers)
-}
-
-/// A path item (after following its `$ref`) and what its operations inherit.
-pub(crate) struct PathItem<'p> {
-    pub(crate) path: &'p str,
-    pub(crate) pointer: String,
-    pub(crate) target: Target,
-}
-
-impl RouteCx<'_> {
-    /// Every route of the document; malformed operations become warnings
-    /// (or, in strict mode, the error).
-    pub(crate) fn build(&mut self) -> Result<Vec<HttpRoute>, SpecError> {
-        let root = self.root.clone();
-        let Some(paths) = root.get("paths") else {
-            return Ok(Vec::new());
-        };
-        let Some(paths) = paths.as_object() else {
-            return Err(SpecError::invalid("#/paths", "must be an object"));
-        };
-        let mut routes = Vec::new();
-        for path in paths.keys() {
-            let pointer = child("#/paths", path);
-            let item = match self.conv.docs.deref(0, &root, &pointer[1..]) {
-                Ok(target) => PathItem {
-                    path,
-                    pointer,
-                    target,
-                },
-                Err(error) => {
-                    self.skip(&pointer, error)?;
-                    continue;
-                }
-            };
-            let item_value = item.target.value();
-            if !item_value.is_object() {
-                self.skip(
-                    &item.pointer,
-                    SpecError::invalid(&item.pointer, "a path item must be an object"),
-                )?;
-                continue;
-            }
-            for (key, method) in METHODS {
-                if item_value.get(*key).is_none() {
-                    continue;
-                }
-                if *method == HttpMethod::Query && self.version < SpecVersion::V3_2 {
-                    continue;
-                }
-                let op_pointer = child(&item.pointer, key);
-                let result = if self.version == SpecVersion::Swagger2 {
-                    self.swagger_operation(&item, key, *method, &op_pointer)
-                } else {
-                    self.operation(&item, key, *method, &op_pointer)
-                };
-                match result {
-                    Ok(route) => routes.push(route),
-                    Err(error) => self.skip(&op_pointer, error)?,
-                }
-            }
-            if let Some(Value::Object(more)) = item_value.get("additionalOperations") {
-                for method in more.keys() {
-                    let pointer = child(&child(&item.pointer, "additionalOperations"), method);
-                    let error =
-                        SpecError::invalid(&pointer, format!("method `{method}` is not supported"));
-                    self.skip(&pointer, error)?;
-                }
-            }
-        }
-        Ok(routes)
-    }
-
-    /// Records a skipped operation, or fails in strict mode.
-    pub(crate) fn skip(&mut self, pointer: &str, error: SpecError) -> Result<(), SpecError> {
-        if self.strict {
-            return Err(SpecError::Strict(Box::new(error)));
-        }
-        self.warnings
-            .push(Warning::new(pointer, format!("skipped: {error}")));
-        Ok(())
-    }
-
-    fn operation(
+impl RouteReader<'_> {
+    /// The route of the OpenAPI 3.x operation `key` of a path item.
+    pub(crate) fn openapi3_operation(
         &mut self,
         item: &PathItem<'_>,
         key: &str,
         method: HttpMethod,
         pointer: &str,
     ) -> Result<HttpRoute, SpecError> {
-        let doc = item.target.doc;
-        let op_ptr = format!("{}/{key}", item.target.pointer);
-        let op = self.conv.docs.deref(doc, &item.target.root, &op_ptr)?;
+        let doc = item.node.doc;
+        let op_ptr = format!("{}/{key}", item.node.pointer);
+        let op = self.converter.docs.deref(doc, &item.node.root, &op_ptr)?;
         let Some(object) = op.value().as_object() else {
             return Err(SpecError::invalid(
                 pointer,
@@ -176,7 +38,7 @@ impl RouteCx<'_> {
             ));
         };
         let mut parameters = Vec::new();
-        for (source, param_ptr) in parameter_pointers([&item.target, &op], pointer)? {
+        for (source, param_ptr) in parameter_pointers([&item.node, &op], pointer)? {
             let info = self.parameter(source.doc, &source.root, &param_ptr)?;
             merge_parameter(&mut parameters, info);
         }
@@ -197,7 +59,7 @@ impl RouteCx<'_> {
                 request_body,
                 responses,
                 security: self.security(object),
-                servers: self.servers(object, item.target.value()),
+                servers: self.servers(object, item.node.value()),
             },
         ))
     }
@@ -208,21 +70,25 @@ impl RouteCx<'_> {
         root: &Arc<Value>,
         pointer: &str,
     ) -> Result<ParameterInfo, SpecError> {
-        let target = self.conv.docs.deref(doc, root, pointer)?;
-        let key = shared_key(&target, doc, pointer);
+        let node = self.converter.docs.deref(doc, root, pointer)?;
+        let key = shared_key(&node, doc, pointer);
         if let Some(hit) = key.as_ref().and_then(|k| self.cache.parameters.get(k)) {
             return Ok(hit.clone());
         }
-        let info = self.parameter_at(target)?;
+        let info = self.parameter_at(node)?;
         if let Some(key) = key {
             self.cache.parameters.insert(key, info.clone());
         }
         Ok(info)
     }
 
-    fn parameter_at(&mut self, target: Target) -> Result<ParameterInfo, SpecError> {
-        let at = format!("{}#{}", self.conv.docs.doc_name(target.doc), target.pointer);
-        let Some(object) = target.value().as_object() else {
+    fn parameter_at(&mut self, node: ResolvedNode) -> Result<ParameterInfo, SpecError> {
+        let at = format!(
+            "{}#{}",
+            self.converter.docs.doc_name(node.doc),
+            node.pointer
+        );
+        let Some(object) = node.value().as_object() else {
             return Err(SpecError::invalid(at, "a parameter must be an object"));
         };
         let name = object
@@ -257,8 +123,8 @@ impl RouteCx<'_> {
         let mut content_type = None;
         let mut schema = match object.get("schema") {
             Some(schema) => {
-                self.conv
-                    .convert(target.doc, schema, Loc::Key(&Loc::Root(&at), "schema"))?
+                self.converter
+                    .convert(node.doc, schema, Loc::Key(&Loc::Root(&at), "schema"))?
             }
             None => match object
                 .get("content")
@@ -268,7 +134,7 @@ impl RouteCx<'_> {
                 Some((media, media_object)) => {
                     content_type = Some(media.clone());
                     match media_object.get("schema") {
-                        Some(schema) => self.conv.convert(target.doc, schema, Loc::Root(&at))?,
+                        Some(schema) => self.converter.convert(node.doc, schema, Loc::Root(&at))?,
                         None => Value::Object(Map::new()),
                     }
                 }
@@ -281,7 +147,7 @@ impl RouteCx<'_> {
                 .or_insert_with(|| Value::Array(vec![example.clone()]));
         }
         let own = object.get("description").and_then(Value::as_str);
-        let description = describe(&target.meta, name, own);
+        let description = describe(&node.meta, name, own);
         Ok(ParameterInfo {
             name: name.to_owned(),
             location,
@@ -312,9 +178,13 @@ impl RouteCx<'_> {
         root: &Arc<Value>,
         pointer: &str,
     ) -> Result<RequestBodyInfo, SpecError> {
-        let target = self.conv.docs.deref(doc, root, pointer)?;
-        let at = format!("{}#{}", self.conv.docs.doc_name(target.doc), target.pointer);
-        let Some(object) = target.value().as_object() else {
+        let node = self.converter.docs.deref(doc, root, pointer)?;
+        let at = format!(
+            "{}#{}",
+            self.converter.docs.doc_name(node.doc),
+            node.pointer
+        );
+        let Some(object) = node.value().as_object() else {
             return Err(SpecError::invalid(at, "a request body must be an object"));
         };
         let own = object.get("description").and_then(Value::as_str);
@@ -323,20 +193,20 @@ impl RouteCx<'_> {
                 .get("required")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            description: target.meta.merge_with_description(own, false),
-            content: self.content(target.doc, object.get("content"), &at)?,
+            description: node.meta.merge_with_description(own, false),
+            content: self.content(node.doc, object.get("content"), &at)?,
         })
     }
 
-    fn responses(&mut self, op: &Target) -> Result<Vec<ResponseInfo>, SpecError> {
+    fn responses(&mut self, op: &ResolvedNode) -> Result<Vec<ResponseInfo>, SpecError> {
         let Some(Value::Object(responses)) = op.value().get("responses") else {
             return Ok(Vec::new());
         };
         let mut out = Vec::with_capacity(responses.len());
         for status in responses.keys() {
             let pointer = child(&format!("{}/responses", op.pointer), status);
-            let target = self.conv.docs.deref(op.doc, &op.root, &pointer)?;
-            let key = shared_key(&target, op.doc, &pointer);
+            let node = self.converter.docs.deref(op.doc, &op.root, &pointer)?;
+            let key = shared_key(&node, op.doc, &pointer);
             if let Some((description, content)) =
                 key.as_ref().and_then(|k| self.cache.responses.get(k))
             {
@@ -347,13 +217,17 @@ impl RouteCx<'_> {
                 });
                 continue;
             }
-            let at = format!("{}#{}", self.conv.docs.doc_name(target.doc), target.pointer);
-            let Some(object) = target.value().as_object() else {
+            let at = format!(
+                "{}#{}",
+                self.converter.docs.doc_name(node.doc),
+                node.pointer
+            );
+            let Some(object) = node.value().as_object() else {
                 return Err(SpecError::invalid(at, "a response must be an object"));
             };
             let own = object.get("description").and_then(Value::as_str);
-            let description = target.meta.merge_with_description(own, false);
-            let content = self.content(target.doc, object.get("content"), &at)?;
+            let description = node.meta.merge_with_description(own, false);
+            let content = self.content(node.doc, object.get("content"), &at)?;
             if let Some(key) = key {
                 self.cache
                     .responses
@@ -382,7 +256,11 @@ impl RouteCx<'_> {
         for (media, media_object) in content {
             let loc = Loc::Key(&content_loc, media);
             let schema = match media_object.get("schema") {
-                Some(schema) => Some(self.conv.convert(doc, schema, Loc::Key(&loc, "schema"))?),
+                Some(schema) => Some(self.converter.convert(
+                    doc,
+                    schema,
+                    Loc::Key(&loc, "schema"),
+                )?),
                 None => None,
             };
             let encoding = media_object
@@ -397,22 +275,6 @@ impl RouteCx<'_> {
             });
         }
         Ok(out)
-    }
-
-    pub(crate) fn security(&self, op: &Map<String, Value>) -> Vec<SecurityRequirement> {
-        let list = op.get("security").or_else(|| self.root.get("security"));
-        let Some(Value::Array(list)) = list else {
-            return Vec::new();
-        };
-        list.iter()
-            .filter_map(Value::as_object)
-            .map(|req| SecurityRequirement {
-                schemes: req
-                    .iter()
-                    .map(|(name, scopes)| (name.clone(), strings(Some(scopes))))
-                    .collect(),
-            })
-            .collect()
     }
 
     fn servers(&self, op: &Map<String, Value>, item: &Value) -> Vec<ServerInfo> {

@@ -1,4 +1,4 @@
-//! Parsing a document root without the parts generation never reads.
+//! Parsing a document root while skipping the parts generation never reads.
 //!
 //! Named examples (`components.examples`) and webhooks (`webhooks`, and the
 //! `x-webhooks` extension 3.0 documents use for the same thing: requests the
@@ -22,12 +22,12 @@ const UNREAD_COMPONENT_KEYS: &[&str] = &["examples"];
 pub(crate) type RawSchemas = Vec<(String, Box<RawValue>)>;
 
 /// A document root as loading reads it, every schema parsed (YAML).
-pub(crate) struct LeanDocument(pub(crate) Value);
+pub(crate) struct RootWithoutUnread(pub(crate) Value);
 
-impl<'de> Deserialize<'de> for LeanDocument {
+impl<'de> Deserialize<'de> for RootWithoutUnread {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_map(LeanObject::root(false))
+            .deserialize_map(UnreadSkipper::root(false))
             .map(|(object, _)| Self(Value::Object(object)))
     }
 }
@@ -35,16 +35,16 @@ impl<'de> Deserialize<'de> for LeanDocument {
 /// A JSON document root as loading reads it, with `components.schemas`
 /// left as JSON text (an empty object stands in its place): the
 /// `lazy_schemas` module parses only the schemas operations reach.
-pub(crate) struct LazyJsonDocument {
+pub(crate) struct JsonRootWithRawSchemas {
     pub(crate) value: Value,
     /// `None` when the document has no `components.schemas` object.
     pub(crate) raw_schemas: Option<RawSchemas>,
 }
 
-impl<'de> Deserialize<'de> for LazyJsonDocument {
+impl<'de> Deserialize<'de> for JsonRootWithRawSchemas {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_map(LeanObject::root(true))
+            .deserialize_map(UnreadSkipper::root(true))
             .map(|(object, raw_schemas)| Self {
                 value: Value::Object(object),
                 raw_schemas,
@@ -53,16 +53,16 @@ impl<'de> Deserialize<'de> for LazyJsonDocument {
 }
 
 /// An object whose `unread` keys are skipped.
-struct LeanObject {
+struct UnreadSkipper {
     unread: &'static [&'static str],
     what: &'static str,
-    /// At the root: `components` is read lean too.
+    /// At the root: the unread keys of `components` are skipped too.
     root: bool,
     /// `components.schemas` is kept as JSON text (JSON documents only).
     raw_schemas: bool,
 }
 
-impl LeanObject {
+impl UnreadSkipper {
     const fn root(raw_schemas: bool) -> Self {
         Self {
             unread: UNREAD_ROOT_KEYS,
@@ -82,7 +82,7 @@ impl LeanObject {
     }
 }
 
-impl<'de> Visitor<'de> for LeanObject {
+impl<'de> Visitor<'de> for UnreadSkipper {
     type Value = (Map<String, Value>, Option<RawSchemas>);
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -180,7 +180,7 @@ impl<'de> Visitor<'de> for ComponentsSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        LeanObject::components(self.raw_schemas)
+        UnreadSkipper::components(self.raw_schemas)
             .visit_map(map)
             .map(|(object, raw)| (Value::Object(object), raw))
     }
@@ -225,14 +225,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn lean(text: &str) -> Value {
-        serde_json::from_str::<LeanDocument>(text).unwrap().0
+    fn without_unread(text: &str) -> Value {
+        serde_json::from_str::<RootWithoutUnread>(text).unwrap().0
     }
 
     #[test]
     fn json_schemas_are_kept_as_text_in_document_order() {
         let text = r#"{"components": {"schemas": {"B": {"type": "string"}, "A": true}, "x": 1}}"#;
-        let lazy: LazyJsonDocument = serde_json::from_str(text).unwrap();
+        let lazy: JsonRootWithRawSchemas = serde_json::from_str(text).unwrap();
         assert_eq!(lazy.value, json!({"components": {"schemas": {}, "x": 1}}));
         let raw: Vec<(&str, &str)> = lazy
             .raw_schemas
@@ -243,7 +243,7 @@ mod tests {
             .collect();
         assert_eq!(raw, [("B", r#"{"type": "string"}"#), ("A", "true")]);
         // Not an object: kept whole, for loading to report.
-        let odd: LazyJsonDocument =
+        let odd: JsonRootWithRawSchemas =
             serde_json::from_str(r#"{"components": {"schemas": [1]}}"#).unwrap();
         assert_eq!(odd.value, json!({"components": {"schemas": [1]}}));
         assert!(odd.raw_schemas.is_none());
@@ -267,38 +267,23 @@ mod tests {
             .as_object_mut()
             .unwrap()
             .remove("examples");
-        assert_eq!(lean(&doc.to_string()), expected);
+        assert_eq!(without_unread(&doc.to_string()), expected);
     }
 
     #[test]
     fn key_order_and_odd_components_are_kept() {
         let text = r#"{"z": 1, "a": {"b": 2}, "components": [1, "two", null]}"#;
-        let value = lean(text);
+        let value = without_unread(text);
         assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["z", "a", "components"]);
     }
 
     #[test]
-    fn yaml_is_read_lean_and_aliases_into_skipped_parts_resolve() {
-        let text = "openapi: 3.1.0\n\
-                    components:\n  examples:\n    e: &shared {value: 1}\n  schemas: {S: {type: string}}\n\
-                    webhooks: {w: {post: {}}}\n\
-                    paths:\n  /a: {x-copy: *shared}\n";
-        let value = crate::load::parse::parse_document(text.as_bytes())
-            .unwrap()
-            .value;
-        assert_eq!(value["paths"]["/a"]["x-copy"], json!({"value": 1}));
-        assert_eq!(
-            value["components"],
-            json!({"schemas": {"S": {"type": "string"}}})
-        );
-        assert!(value.get("webhooks").is_none());
-    }
-
-    #[test]
     fn a_root_that_is_not_an_object_is_an_error() {
-        let error = serde_json::from_str::<LeanDocument>("[1]").err().unwrap();
+        let error = serde_json::from_str::<RootWithoutUnread>("[1]")
+            .err()
+            .unwrap();
         assert!(error.to_string().contains("an OpenAPI document"), "{error}");
     }
 }

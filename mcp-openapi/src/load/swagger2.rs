@@ -6,10 +6,14 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::SpecError;
-use crate::ir::*;
+use crate::error::SpecError;
+use crate::ir::{
+    HttpMethod, HttpRoute, MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle,
+    RequestBodyInfo, ResponseInfo, ServerInfo,
+};
 use crate::load::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
-use crate::load::routes::{PathItem, RouteCx, parameter_pointers};
+use crate::load::pointer::child;
+use crate::load::route_reader::{PathItem, RouteReader, parameter_pointers};
 use crate::schema::convert::Loc;
 
 /// Keywords of a non-body Swagger parameter that are JSON Schema keywords.
@@ -43,19 +47,20 @@ struct Bodies {
     has_file: bool,
 }
 
-impl RouteCx<'_> {
-    pub(crate) fn swagger_operation(
+impl RouteReader<'_> {
+    /// The route of the Swagger 2.0 operation `key` of a path item.
+    pub(crate) fn swagger2_operation(
         &mut self,
         item: &PathItem<'_>,
         key: &str,
         method: HttpMethod,
         pointer: &str,
     ) -> Result<HttpRoute, SpecError> {
-        let op_ptr = format!("{}/{key}", item.target.pointer);
+        let op_ptr = format!("{}/{key}", item.node.pointer);
         let op = self
-            .conv
+            .converter
             .docs
-            .deref(item.target.doc, &item.target.root, &op_ptr)?;
+            .deref(item.node.doc, &item.node.root, &op_ptr)?;
         let Some(object) = op.value().as_object() else {
             return Err(SpecError::invalid(
                 pointer,
@@ -64,7 +69,7 @@ impl RouteCx<'_> {
         };
         let mut parameters = Vec::new();
         let mut bodies = Bodies::default();
-        for (source, param_ptr) in parameter_pointers([&item.target, &op], pointer)? {
+        for (source, param_ptr) in parameter_pointers([&item.node, &op], pointer)? {
             if let Some(info) =
                 self.swagger_parameter(source.doc, &source.root, &param_ptr, &mut bodies)?
             {
@@ -78,14 +83,13 @@ impl RouteCx<'_> {
         let mut responses = Vec::new();
         if let Some(Value::Object(map)) = object.get("responses") {
             for status in map.keys() {
-                let response_ptr =
-                    crate::error::child(&format!("{}/responses", op.pointer), status);
-                let target = self.conv.docs.deref(op.doc, &op.root, &response_ptr)?;
-                let at = format!("#{}", target.pointer);
-                let own = target.value().get("description").and_then(Value::as_str);
-                let schema = match target.value().get("schema") {
-                    Some(schema) => Some(self.conv.convert(
-                        target.doc,
+                let response_ptr = child(&format!("{}/responses", op.pointer), status);
+                let node = self.converter.docs.deref(op.doc, &op.root, &response_ptr)?;
+                let at = format!("#{}", node.pointer);
+                let own = node.value().get("description").and_then(Value::as_str);
+                let schema = match node.value().get("schema") {
+                    Some(schema) => Some(self.converter.convert(
+                        node.doc,
                         schema,
                         Loc::Key(&Loc::Root(&at), "schema"),
                     )?),
@@ -104,7 +108,7 @@ impl RouteCx<'_> {
                 };
                 responses.push(ResponseInfo {
                     status: status.clone(),
-                    description: target.meta.merge_with_description(own, false),
+                    description: node.meta.merge_with_description(own, false),
                     content,
                 });
             }
@@ -131,9 +135,9 @@ impl RouteCx<'_> {
         pointer: &str,
         bodies: &mut Bodies,
     ) -> Result<Option<ParameterInfo>, SpecError> {
-        let target = self.conv.docs.deref(doc, root, pointer)?;
-        let at = format!("#{}", target.pointer);
-        let Some(object) = target.value().as_object() else {
+        let node = self.converter.docs.deref(doc, root, pointer)?;
+        let at = format!("#{}", node.pointer);
+        let Some(object) = node.value().as_object() else {
             return Err(SpecError::invalid(at, "a parameter must be an object"));
         };
         let name = object
@@ -145,7 +149,7 @@ impl RouteCx<'_> {
             .and_then(Value::as_str)
             .ok_or_else(|| missing(&at, "in"))?;
         let own = object.get("description").and_then(Value::as_str);
-        let description = describe(&target.meta, name, own);
+        let description = describe(&node.meta, name, own);
         let required = object
             .get("required")
             .and_then(Value::as_bool)
@@ -153,8 +157,8 @@ impl RouteCx<'_> {
         if location == "body" {
             let schema = object.get("schema").ok_or_else(|| missing(&at, "schema"))?;
             let schema =
-                self.conv
-                    .convert(target.doc, schema, Loc::Key(&Loc::Root(&at), "schema"))?;
+                self.converter
+                    .convert(node.doc, schema, Loc::Key(&Loc::Root(&at), "schema"))?;
             bodies.body = Some((required, description, schema));
             return Ok(None);
         }
@@ -166,8 +170,8 @@ impl RouteCx<'_> {
             .get("collectionFormat")
             .and_then(Value::as_str)
             .unwrap_or("csv");
-        let schema = self.conv.convert(
-            target.doc,
+        let schema = self.converter.convert(
+            node.doc,
             &Value::Object(std::mem::take(&mut raw)),
             Loc::Root(&at),
         )?;

@@ -2,103 +2,14 @@
 //! `#/$defs/<Name>`, and each referenced schema is converted once per
 //! document, lazily (only what routes reach).
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
-use crate::error::escape_segment;
-use crate::load::refs::{Documents, lookup};
+use crate::error::SpecError;
+use crate::load::pointer::{escape_segment, lookup};
+use crate::load::refs::Documents;
 use crate::schema::normalize::normalize_keywords;
-use crate::{ReferenceMetadata, SpecError};
-
-/// One converted definition.
-#[derive(Debug)]
-pub(crate) struct DefEntry {
-    /// The converted schema, or why it could not be converted.
-    pub(crate) schema: Result<Value, String>,
-}
-
-/// Names of referenced schemas and their converted values.
-#[derive(Debug, Default)]
-pub(crate) struct DefRegistry {
-    names: HashMap<(usize, String), String>,
-    taken: HashSet<String>,
-    queued: HashSet<String>,
-    pending: Vec<(usize, String, String)>,
-    pub(crate) defs: HashMap<String, DefEntry>,
-}
-
-impl DefRegistry {
-    /// Reserves the names of `components.schemas` / `definitions` of the
-    /// root document, so `#/components/schemas/Pet` is always `Pet`.
-    /// `schema_names` lists all `components.schemas` when the root holds
-    /// only those that were parsed: names come out the same either way.
-    pub(crate) fn reserve_components(&mut self, root: &Value, schema_names: Option<&[String]>) {
-        let parsed = |prefix| match lookup(root, prefix) {
-            Some(Value::Object(schemas)) => schemas.keys().cloned().collect(),
-            _ => Vec::new(),
-        };
-        let components =
-            schema_names.map_or_else(|| parsed("/components/schemas"), <[String]>::to_vec);
-        for (prefix, names) in [
-            ("/components/schemas", components),
-            ("/definitions", parsed("/definitions")),
-        ] {
-            for name in &names {
-                let pointer = format!("{prefix}/{}", escape_segment(name));
-                self.assign(0, pointer, name);
-            }
-        }
-    }
-
-    fn name_for(&mut self, doc: usize, pointer: &str) -> String {
-        let key = (doc, pointer.to_owned());
-        let name = match self.names.get(&key) {
-            Some(name) => name.clone(),
-            None => {
-                let last = pointer.rsplit('/').next().unwrap_or_default();
-                let last = last.replace("~1", "/").replace("~0", "~");
-                self.assign(doc, pointer.to_owned(), &last)
-            }
-        };
-        if self.queued.insert(name.clone()) {
-            self.pending.push((doc, pointer.to_owned(), name.clone()));
-        }
-        name
-    }
-
-    fn assign(&mut self, doc: usize, pointer: String, wanted: &str) -> String {
-        let mut base: String = wanted
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if base.is_empty() {
-            base.push_str("schema");
-        }
-        let mut name = base.clone();
-        let mut n = 2;
-        while self.taken.contains(&name) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        self.taken.insert(name.clone());
-        self.names.insert((doc, pointer), name.clone());
-        name
-    }
-
-    /// The converted definition `name`, when it converted.
-    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
-        self.defs
-            .get(name)
-            .and_then(|entry| entry.schema.as_ref().ok())
-    }
-}
+use crate::schema::reference_metadata::ReferenceMetadata;
+use crate::schema::registry::DefRegistry;
 
 /// A location in a document, rendered only when an error needs it.
 #[derive(Clone, Copy, Debug)]
@@ -293,7 +204,7 @@ impl<'a> Converter<'a> {
 
     /// Converts every definition reached so far (and those they reach).
     pub(crate) fn finish(&mut self) {
-        while let Some((doc, pointer, name)) = self.registry.pending.pop() {
+        while let Some((doc, pointer, name)) = self.registry.next_pending() {
             let root = self.docs.doc(doc);
             let value = lookup(&root, &pointer).unwrap_or(&Value::Null);
             let location = format!("{}#{pointer}", self.docs.doc_name(doc));
@@ -301,7 +212,7 @@ impl<'a> Converter<'a> {
                 .convert(doc, value, Loc::Root(&location))
                 .map(as_object_schema)
                 .map_err(|e| e.to_string());
-            self.registry.defs.insert(name, DefEntry { schema });
+            self.registry.define(name, schema);
         }
     }
 }

@@ -7,8 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
-use crate::SchemaProfile;
-use crate::schema::convert::DefRegistry;
+use crate::schema::profile::SchemaProfile;
+use crate::schema::registry::DefRegistry;
 
 /// Which side of the call a schema describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -57,9 +57,8 @@ impl ReferenceMetadata {
     /// description wins, then the reference summary, then `existing_desc`.
     ///
     /// `prepend_summary` asks for `"{summary}\n\n{existing}"` when there is
-    /// no reference description; as in the seed, the summary is then already
-    /// the best description and wins alone, so the flag never changes the
-    /// result (kept for signature compatibility).
+    /// no reference description; the summary is then already the best
+    /// description and wins alone, so the flag never changes the result.
     pub fn merge_with_description(
         &self,
         existing_desc: Option<&str>,
