@@ -1,14 +1,23 @@
 //! OpenAPI documents (Swagger 2.0, OpenAPI 3.0 to 3.2) become MCP tools.
 //!
-//! Pipeline: bytes are parsed (JSON or YAML by content) into a JSON value,
-//! leaving out what generation never reads (named examples, webhooks and, in
-//! JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives the
-//! whole document), loaded as an [`OpenApi`] (one [`HttpRoute`] per operation,
-//! path-level parameters merged, schemas normalized to JSON Schema 2020-12
-//! with every `$ref` turned into `#/$defs/<Name>`), then a [`Generator`]
-//! lowers each route to a [`GeneratedTool`]: the `mcp_core::Tool`, its
-//! `Arc<HttpRoute>` and the [`RequestBinding`] of its arguments;
-//! [`Generated::tool_defs`] attaches the [`HttpToolHandler`].
+//! Pipeline, one module per stage:
+//!
+//! - [`load`]: bytes are parsed (JSON or YAML by content) into a JSON value,
+//!   leaving out what generation never reads (named examples, webhooks and,
+//!   in JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives
+//!   the whole document), and loaded as an [`OpenApi`]: one
+//!   [`ir::HttpRoute`] per operation, path-level parameters merged.
+//! - [`schema`]: the document's schemas normalized to JSON Schema 2020-12,
+//!   every `$ref` turned into `#/$defs/<Name>`.
+//! - [`generate`]: a [`Generator`] lowers each route to a [`GeneratedTool`]:
+//!   the `mcp_core::Tool`, its `Arc<HttpRoute>` and the
+//!   [`ir::RequestBinding`] of its arguments; [`route_map`]s
+//!   make some routes resources, resource templates or nothing.
+//! - [`call`]: [`Generated::tool_defs`] attaches the
+//!   [`call::HttpToolHandler`], which performs the HTTP
+//!   call; the only module that does I/O.
+//!
+//! [`ir`] holds the route types every stage shares.
 //!
 //! ```
 //! use mcp_openapi::OpenApi;

@@ -1,14 +1,6 @@
 //! Request bodies: a JSON argument value encoded in the operation's media
-//! type.
-//!
-//! | media type | argument |
-//! | --- | --- |
-//! | `application/json`, `*/*+json` | any JSON value, sent as is |
-//! | `application/x-www-form-urlencoded` | an object; properties per their `encoding` (style, explode, allowReserved, contentType) |
-//! | `multipart/form-data` | an object; file properties take base64, a `data:` URI or `{"data", "filename", "contentType"}` |
-//! | `text/*` | a string (other values as JSON text) |
-//! | XML (`*/xml`, `*+xml`) | the document as a string |
-//! | `application/octet-stream` and other binary types | base64 or a `data:` URI |
+//! type (see the [`call`](crate::call) module docs for what each media type
+//! takes).
 
 use serde_json::{Map, Value};
 

@@ -1,27 +1,8 @@
 //! Upstream responses become tool results.
 //!
-//! | response | result |
-//! | --- | --- |
-//! | 2xx JSON | `structuredContent` (wrapped as `{"result": ...}` when the tool's output is wrapped) plus a text block |
-//! | 2xx `text/*`, XML | a text block |
-//! | 2xx `image/*` / `audio/*` | an image / audio block |
-//! | 2xx other binary | an embedded blob resource |
-//! | 204 or an empty body | an empty success |
-//! | not 2xx | `isError: true`: status, reason, a bounded excerpt of the body (a JSON body kept structured) |
-//!
-//! # Responses that do not match the declared output schema
-//!
-//! Real APIs do not always match their documents, and a successful call is
-//! never turned into a failure for it. Tool generation passes each output
-//! schema `D` through [`tolerant_output_schema`], which declares
-//! `{"type": "object", "anyOf": [D, envelope]}` (with `D`'s `$defs` hoisted
-//! to the root). A response that matches `D` is sent as is; one that does
-//! not (or that is not JSON, or was cut at the size cap) is sent as the
-//! envelope `{"unvalidatedResponse": <the response>, "schemaViolations":
-//! ["<pointer>: <message>", ...]}`. Either way `structuredContent` is valid
-//! against the tool's `outputSchema`, so clients that check it (the official
-//! Python SDK does) accept the result, and the model still gets every byte
-//! plus the list of mismatches in the text block.
+//! The mapping is listed in the [`call`](crate::call) module docs; a
+//! success that does not match the declared output schema is passed on in
+//! the envelope [`tolerant_output_schema`] declares.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -53,7 +34,19 @@ fn envelope_schema() -> Value {
 }
 
 /// The output schema a generated tool declares for a documented output
-/// schema `declared` (see the module docs for the policy).
+/// schema `declared`.
+///
+/// Real APIs do not always match their documents, and a successful call is
+/// never turned into a failure for it. Tool generation passes each output
+/// schema `D` through this function, which declares
+/// `{"type": "object", "anyOf": [D, envelope]}` (with `D`'s `$defs` hoisted
+/// to the root). A response that matches `D` is sent as is; one that does
+/// not (or that is not JSON, or was cut at the size cap) is sent as the
+/// envelope `{"unvalidatedResponse": <the response>, "schemaViolations":
+/// ["<pointer>: <message>", ...]}`. Either way `structuredContent` is valid
+/// against the tool's `outputSchema`, so clients that check it (the official
+/// Python SDK does) accept the result, and the model still gets every byte
+/// plus the list of mismatches in the text block.
 pub fn tolerant_output_schema(declared: &JsonObject) -> JsonObject {
     let mut inner = declared.clone();
     let mut root = JsonObject::new();

@@ -1,27 +1,6 @@
-//! Security schemes of a document and the credentials that satisfy them.
-//!
-//! Supported: `apiKey` (header, query, cookie), `http` `bearer` and
-//! `basic`, `oauth2` with the client-credentials flow (the token is
-//! fetched, cached until shortly before it expires, and fetched again), and
-//! `oauth2` (any flow) or `openIdConnect` with an access token obtained
-//! elsewhere (sent as a bearer token). `mutualTLS` and other `http` schemes
-//! are recognised and skipped.
-//!
-//! Credentials come from code ([`Credentials::insert`]) or from environment
-//! variables named after the scheme: the scheme name upper-cased with every
-//! character other than `A-Z 0-9` turned into `_`, prefixed with
-//! `MCP_OPENAPI_` (scheme `petstore_auth` -> `MCP_OPENAPI_PETSTORE_AUTH_`):
-//!
-//! | scheme | variables |
-//! | --- | --- |
-//! | `apiKey` | `…_API_KEY` |
-//! | `http` bearer | `…_TOKEN` |
-//! | `http` basic | `…_USERNAME`, `…_PASSWORD` |
-//! | `oauth2` client credentials | `…_CLIENT_ID`, `…_CLIENT_SECRET`, optional `…_SCOPES` (space-separated) |
-//! | `oauth2` (any flow), `openIdConnect` | `…_TOKEN` (an access token; wins over client credentials) |
-//!
-//! A secret is never printed: [`Secret`]'s `Debug` is `"***"`, errors name
-//! the scheme only, and every secret sent is redacted from tool results.
+//! Security schemes of a document and the credentials that satisfy them
+//! (see the [`call`](crate::call) module docs for the schemes supported and
+//! the environment variables read).
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -2,7 +2,7 @@
 //! nothing. Ordered, first match wins, default: every route is a tool.
 //!
 //! A [`RouteMap`] is built in code or read from a TOML or YAML file
-//! ([`route_maps_from_path`]); [`Generator::route_maps`](crate::Generator::route_maps)
+//! ([`route_maps_from_path`]); [`Generator::route_maps`](crate::generate::Generator::route_maps)
 //! applies them.
 
 use std::collections::BTreeSet;

@@ -25,7 +25,7 @@ impl GeneratedTool {
     /// declares [`tolerant_output_schema`] of the documented output schema: a
     /// success that does not match is passed on in an envelope that still
     /// validates, for clients that check `structuredContent` against
-    /// `outputSchema` (see the `response` module docs for the policy).
+    /// `outputSchema`.
     pub fn tool_def<C: Send + Sync + 'static>(
         &self,
         config: &Arc<ClientConfig>,

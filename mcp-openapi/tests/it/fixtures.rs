@@ -595,10 +595,7 @@ fn self_referencing_all_of_does_not_recurse_forever() {
     for profile in [SchemaProfile::Standard, SchemaProfile::Inline] {
         let out = api.generator().profile(profile).generate().unwrap();
         assert_eq!(out.tools.len(), 1);
-        assert_eq!(
-            out.tools[0].binding.arguments[0].target,
-            RequestPart::Body
-        );
+        assert_eq!(out.tools[0].binding.arguments[0].target, RequestPart::Body);
     }
 }
 
