@@ -2,6 +2,9 @@
 //! properties left out of inputs and `writeOnly` ones out of outputs, and
 //! the `inline` profile that replaces references by their content.
 
+mod inline;
+mod shape;
+
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
@@ -30,9 +33,6 @@ impl Mode {
 
 const DEFS_PREFIX: &str = "#/$defs/";
 
-/// How deep `allOf` chains are followed when flattening or typing a root.
-const MAX_ALL_OF_DEPTH: usize = 16;
-
 /// Keywords whose value maps names (not keywords) to schemas: a property
 /// named `default` or `enum` is a schema, not data.
 const NAME_MAPS: &[&str] = &[
@@ -42,9 +42,6 @@ const NAME_MAPS: &[&str] = &[
     "$defs",
     "definitions",
 ];
-
-/// Flattenable properties (name, schema) and the required names among them.
-pub(crate) type Flattened = (Vec<(String, Value)>, Vec<String>);
 
 /// A definition prepared for one mode, with the definitions it refers to.
 #[derive(Debug)]
@@ -157,114 +154,6 @@ impl<'a> DefCopier<'a> {
         None
     }
 
-    /// The properties (and required names) of an object schema that can be
-    /// flattened exactly: plain `properties`, possibly merged over `allOf`.
-    pub(crate) fn object_properties(&self, schema: &Value, mode: Mode) -> Option<Flattened> {
-        self.object_properties_at(schema, mode, 0)
-    }
-
-    fn object_properties_at(&self, schema: &Value, mode: Mode, depth: usize) -> Option<Flattened> {
-        // `A: {allOf: [{$ref: A}]}` must not recurse forever.
-        if depth > MAX_ALL_OF_DEPTH {
-            return None;
-        }
-        let object = self.resolve(schema)?;
-        if ["oneOf", "anyOf", "not", "if"]
-            .iter()
-            .any(|k| object.contains_key(*k))
-        {
-            return None;
-        }
-        match object.get("type") {
-            None => {}
-            Some(Value::String(kind)) if kind == "object" => {}
-            Some(_) => return None,
-        }
-        let mut props: Vec<(String, Value)> = Vec::new();
-        let mut required = Vec::new();
-        let mut structured = false;
-        if let Some(Value::Array(members)) = object.get("allOf") {
-            structured = true;
-            for member in members {
-                let (more, req) = self.object_properties_at(member, mode, depth + 1)?;
-                for (name, prop) in more {
-                    if props.iter().any(|(n, _)| *n == name) {
-                        return None;
-                    }
-                    props.push((name, prop));
-                }
-                required.extend(req);
-            }
-        }
-        if let Some(Value::Object(own)) = object.get("properties") {
-            structured = true;
-            for (name, prop) in own {
-                if self.is_hidden(prop, mode) {
-                    continue;
-                }
-                if props.iter().any(|(n, _)| n == name) {
-                    return None;
-                }
-                props.push((name.clone(), self.strip(prop, mode)));
-            }
-        }
-        if !structured {
-            return None;
-        }
-        if let Some(Value::Array(names)) = object.get("required") {
-            required.extend(names.iter().filter_map(Value::as_str).map(str::to_owned));
-        }
-        required.retain(|r| props.iter().any(|(n, _)| n == r));
-        required.dedup();
-        Some((props, required))
-    }
-
-    /// A root schema: a top-level reference is replaced by its content
-    /// (its description sibling kept), so the root can carry `"type": "object"`.
-    pub(crate) fn root_copy(&mut self, schema: &Value, mode: Mode) -> Value {
-        let name = schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix(DEFS_PREFIX));
-        if let Some(name) = name
-            && let Ok(Value::Object(content)) = self.prepared(name, mode).value.as_deref()
-        {
-            let mut content = content.clone();
-            if let Some(description) = schema.get("description") {
-                content.insert("description".to_owned(), description.clone());
-            }
-            return Value::Object(content);
-        }
-        self.strip(schema, mode)
-    }
-
-    /// Whether a root schema denotes objects only.
-    pub(crate) fn is_object_schema(&self, object: &Map<String, Value>) -> bool {
-        self.is_object_schema_at(object, 0)
-    }
-
-    fn is_object_schema_at(&self, object: &Map<String, Value>, depth: usize) -> bool {
-        if depth > MAX_ALL_OF_DEPTH {
-            return false;
-        }
-        match object.get("type") {
-            Some(Value::String(kind)) => kind == "object",
-            Some(_) => false,
-            None => {
-                if object.contains_key("properties") {
-                    return true;
-                }
-                match object.get("allOf") {
-                    Some(Value::Array(members)) if !members.is_empty() => members.iter().all(|m| {
-                        self.resolve(m)
-                            .is_some_and(|m| self.is_object_schema_at(m, depth + 1))
-                    }),
-                    _ => false,
-                }
-            }
-        }
-    }
-
     fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared<'a> {
         let index = mode as usize;
         if !self.prepared[index].contains_key(name) {
@@ -347,81 +236,6 @@ impl<'a> DefCopier<'a> {
                     _ => Err("an inlined root schema is not an object".to_owned()),
                 }
             }
-        }
-    }
-
-    fn inline(&mut self, value: &Value, mode: Mode, stack: &mut Vec<String>) -> Value {
-        match value {
-            Value::Object(object) => {
-                let name = object
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix(DEFS_PREFIX));
-                if let Some(name) = name {
-                    let name = name.to_owned();
-                    let mut out =
-                        if stack.iter().filter(|n| **n == name).count() >= self.cycle_depth {
-                            let mut cut = Map::new();
-                            cut.insert(
-                                "description".to_owned(),
-                                format!(
-                                    "recursive schema `{name}`, cut after {} levels",
-                                    self.cycle_depth
-                                )
-                                .into(),
-                            );
-                            cut
-                        } else if self.budget == 0 {
-                            let mut cut = Map::new();
-                            cut.insert(
-                                "description".to_owned(),
-                                format!("schema `{name}` left out (size limit)").into(),
-                            );
-                            cut
-                        } else {
-                            self.budget -= 1;
-                            let content = match &self.prepared(&name, mode).value {
-                                Ok(value) => value.clone().into_owned(),
-                                Err(_) => Value::Object(Map::new()),
-                            };
-                            stack.push(name);
-                            let inlined = self.inline(&content, mode, stack);
-                            stack.pop();
-                            match inlined {
-                                Value::Object(map) => map,
-                                _ => Map::new(),
-                            }
-                        };
-                    for (key, sibling) in object {
-                        if key != "$ref" {
-                            let sibling = self.inline(sibling, mode, stack);
-                            out.insert(key.clone(), sibling);
-                        }
-                    }
-                    return Value::Object(out);
-                }
-                let mut out = Map::with_capacity(object.len());
-                for (key, child) in object {
-                    let child = match (key.as_str(), child) {
-                        ("enum" | "const" | "default" | "examples", _) => child.clone(),
-                        (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
-                            schemas
-                                .iter()
-                                .map(|(name, schema)| {
-                                    (name.clone(), self.inline(schema, mode, stack))
-                                })
-                                .collect(),
-                        ),
-                        _ => self.inline(child, mode, stack),
-                    };
-                    out.insert(key.clone(), child);
-                }
-                Value::Object(out)
-            }
-            Value::Array(items) => {
-                Value::Array(items.iter().map(|v| self.inline(v, mode, stack)).collect())
-            }
-            other => other.clone(),
         }
     }
 }
