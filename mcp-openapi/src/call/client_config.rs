@@ -14,9 +14,9 @@ use crate::call::retry::RetryPolicy;
 use crate::call::security::{Credentials, SecuritySchemes};
 
 /// The default per-call timeout.
-pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default cap on a response body (10 MiB).
-pub(crate) const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
 /// The `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!("mcp-openapi/", env!("CARGO_PKG_VERSION"));
 

@@ -106,7 +106,7 @@ impl RetryPolicy {
 }
 
 /// Parses `Retry-After`: delay seconds, or an HTTP date relative to `now`.
-pub(crate) fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));

@@ -17,7 +17,7 @@ use crate::load::open_api::OpenApi;
 use crate::schema::profile::SchemaProfile;
 
 /// The default maximum tool name length (what most clients enforce).
-pub(crate) const DEFAULT_MAX_NAME_LEN: usize = 64;
+const DEFAULT_MAX_NAME_LEN: usize = 64;
 
 /// One generated tool: the protocol value, its route and how its arguments bind to the request.
 #[derive(Clone, Debug)]

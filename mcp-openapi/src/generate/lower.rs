@@ -16,7 +16,7 @@ use crate::schema::profile::SchemaProfile;
 use crate::schema::registry::DefRegistry;
 
 /// The JSON Schema dialect written in `standard` schemas.
-pub(crate) const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The parts of a tool computed from a route's schemas.
 #[derive(Debug)]

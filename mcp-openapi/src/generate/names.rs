@@ -49,7 +49,7 @@ fn fnv1a(text: &str) -> u32 {
 
 /// Cuts `name` to `max` characters, ending in `_` + 8 hex digits of a hash of
 /// the whole name so that different long names stay different.
-pub(crate) fn truncate(name: &str, max: usize) -> String {
+fn truncate(name: &str, max: usize) -> String {
     if name.len() <= max {
         return name.to_owned();
     }

@@ -12,7 +12,7 @@ use crate::generate::customization::Customization;
 use crate::ir::{ArgumentBinding, HttpRoute, ParameterLocation, RequestBinding, RequestPart};
 
 /// The URI scheme of generated resources.
-pub(crate) const RESOURCE_SCHEME: &str = "resource";
+const RESOURCE_SCHEME: &str = "resource";
 
 /// A GET route without path parameters, listed by `resources/list`.
 #[derive(Clone, Debug)]

@@ -165,7 +165,7 @@ pub fn route_maps_from_toml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
 }
 
 /// Reads route maps from YAML (`route_map:` list, or a bare list).
-pub(crate) fn route_maps_from_yaml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
+fn route_maps_from_yaml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
     let value = parse_str(text).map_err(|e| SpecError::RouteMap(e.to_string()))?;
     let raw: Vec<RawMap> = if value.is_array() {
         serde_json::from_value(value)

@@ -31,7 +31,7 @@ pub struct ToolStats {
 }
 
 /// Rough tokens for a byte count: JSON averages about 4 bytes per token.
-pub(crate) const fn estimate_tokens(bytes: usize) -> usize {
+const fn estimate_tokens(bytes: usize) -> usize {
     bytes.div_ceil(4)
 }
 

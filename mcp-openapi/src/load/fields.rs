@@ -112,7 +112,7 @@ pub(crate) fn missing(at: &str, field: &'static str) -> SpecError {
     }
 }
 
-pub(crate) fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
+fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
     object
         .get(key)
         .and_then(Value::as_str)
@@ -133,7 +133,7 @@ pub(crate) fn strings(value: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub(crate) fn extensions(object: &Map<String, Value>) -> Map<String, Value> {
+fn extensions(object: &Map<String, Value>) -> Map<String, Value> {
     object
         .iter()
         .filter(|(k, _)| k.starts_with("x-"))

@@ -24,7 +24,7 @@ pub(crate) enum Loc<'a> {
 
 impl Loc<'_> {
     /// The JSON pointer (`#/...`).
-    pub(crate) fn render(&self) -> String {
+    fn render(&self) -> String {
         match self {
             Loc::Root(pointer) => (*pointer).to_owned(),
             Loc::Key(parent, key) => format!("{}/{}", parent.render(), escape_segment(key)),

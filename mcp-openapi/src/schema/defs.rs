@@ -250,7 +250,7 @@ fn mentions(value: &Value, flag: &str) -> bool {
 }
 
 /// Collects the names of `#/$defs/` references in a schema.
-pub(crate) fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
+fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
     match value {
         Value::Object(object) => collect_refs_in(object, found),
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, found)),
