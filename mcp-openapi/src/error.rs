@@ -1,4 +1,5 @@
-//! The error type of this crate: what failed, and where in the document.
+//! The errors of loading and generation ([`SpecError`], what failed and where
+//! in the document) and the warnings about what was skipped ([`Warning`]).
 
 use std::path::PathBuf;
 

@@ -1,9 +1,12 @@
 //! Route maps: which routes become tools, resources, resource templates or
 //! nothing. Ordered, first match wins, default: every route is a tool.
 //!
-//! A [`RouteMap`] is built in code or read from a TOML or YAML file
-//! ([`route_maps_from_path`]); [`Generator::route_maps`](crate::generate::Generator::route_maps)
-//! applies them.
+//! A [`RouteMap`] matches routes by method, path pattern, tags and
+//! operation ids and says what they become ([`RouteKind`]). Route maps are
+//! built in code or read from TOML or YAML ([`route_maps_from_toml`],
+//! [`route_maps_from_path`]);
+//! [`Generator::route_maps`](crate::generate::Generator::route_maps) applies
+//! them.
 
 use std::collections::BTreeSet;
 use std::path::Path;
