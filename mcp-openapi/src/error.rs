@@ -1,4 +1,5 @@
-//! The error type of this crate: what failed, and where in the document.
+//! The errors of loading and generation ([`SpecError`], what failed and where
+//! in the document) and the warnings about what was skipped ([`Warning`]).
 
 use std::path::PathBuf;
 
@@ -124,18 +125,4 @@ impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.pointer, self.message)
     }
-}
-
-/// Escapes one JSON pointer segment (`~` to `~0`, `/` to `~1`).
-pub(crate) fn escape_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-/// Appends one segment to a pointer.
-pub(crate) fn child(pointer: &str, segment: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + segment.len() + 1);
-    out.push_str(pointer);
-    out.push('/');
-    out.push_str(&escape_segment(segment));
-    out
 }

@@ -1,5 +1,7 @@
 //! The intermediate representation: one [`HttpRoute`] per operation,
-//! normalized across Swagger 2.0 and OpenAPI 3.0 / 3.1 / 3.2.
+//! normalized across Swagger 2.0 and OpenAPI 3.0 / 3.1 / 3.2, and the
+//! [`RequestBinding`] that maps a generated tool's input properties onto
+//! the request of its route.
 
 use std::collections::BTreeMap;
 
@@ -271,14 +273,14 @@ pub struct RequestBinding {
 pub struct ArgumentBinding {
     /// The property's name in the tool's input schema (`id__path` after a collision).
     pub property: String,
-    /// Its destination.
-    pub target: ArgumentTarget,
+    /// The part of the request it fills.
+    pub target: RequestPart,
 }
 
-/// The destination of an input property.
+/// The part of an HTTP request an input property fills.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub enum ArgumentTarget {
+pub enum RequestPart {
     /// The route parameter at this index of `HttpRoute::parameters`.
     Parameter(usize),
     /// A property (this name) of an object body, flattened into the input.
@@ -290,3 +292,7 @@ pub enum ArgumentTarget {
     /// for the default).
     BodyContentType,
 }
+
+/// Same as [`RequestPart`].
+// TEMP-ALIAS: remove after consumers move
+pub type ArgumentTarget = RequestPart;

@@ -1,14 +1,23 @@
 //! OpenAPI documents (Swagger 2.0, OpenAPI 3.0 to 3.2) become MCP tools.
 //!
-//! Pipeline: bytes are parsed (JSON or YAML by content) into a JSON value,
-//! leaving out what generation never reads (named examples, webhooks and, in
-//! JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives the
-//! whole document), loaded as an [`OpenApi`] (one [`HttpRoute`] per operation,
-//! path-level parameters merged, schemas normalized to JSON Schema 2020-12
-//! with every `$ref` turned into `#/$defs/<Name>`), then a [`Generator`]
-//! lowers each route to a [`GeneratedTool`]: the `mcp_core::Tool`, its
-//! `Arc<HttpRoute>` and the [`RequestBinding`] of its arguments;
-//! [`Generated::tool_defs`] attaches the [`HttpToolHandler`].
+//! Pipeline, one module per stage:
+//!
+//! - [`load`]: bytes are parsed (JSON or YAML by content) into a JSON value,
+//!   leaving out what generation never reads (named examples, webhooks and,
+//!   in JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives
+//!   the whole document), and loaded as an [`OpenApi`]: one
+//!   [`ir::HttpRoute`] per operation, path-level parameters merged.
+//! - [`schema`]: the document's schemas normalized to JSON Schema 2020-12,
+//!   every `$ref` turned into `#/$defs/<Name>`.
+//! - [`generate`]: a [`Generator`] lowers each route to a [`GeneratedTool`]:
+//!   the `mcp_core::Tool`, its `Arc<HttpRoute>` and the
+//!   [`ir::RequestBinding`] of its arguments; [`route_map`]s
+//!   make some routes resources, resource templates or nothing.
+//! - [`call`]: [`Generated::tool_defs`] attaches the
+//!   [`call::HttpToolHandler`], which performs the HTTP
+//!   call; the only module that does I/O.
+//!
+//! [`ir`] holds the route types every stage shares.
 //!
 //! ```
 //! use mcp_openapi::OpenApi;
@@ -63,68 +72,29 @@
 //! Precedence: the [`Generator::customize`] hook, then `x-mcp-annotations`,
 //! then the method default.
 
-mod api;
-mod defs;
+pub mod call;
 mod error;
-mod fields;
-mod generator;
-mod ir;
-mod lazy_schemas;
-mod lean;
-mod lower;
-mod names;
-mod normalize;
-mod parse;
-mod reference_metadata;
-mod refs;
-mod resource;
-mod route_map;
-mod routes;
-mod schema;
-mod stats;
-mod swagger2;
-mod tool_defs;
-// issue 5: request building and execution
-mod auth;
-mod authorizer;
-mod body;
-mod client_config;
-mod execute;
-mod http_error;
-mod multipart;
-mod passthrough;
-mod request;
-mod response;
-mod retry;
-mod server_url;
-mod style;
+pub mod generate;
+pub mod ir;
+pub mod load;
+mod media_type;
+pub mod schema;
 
-pub use api::{LoadOptions, OpenApi};
+pub use call::{
+    ApiKeyLocation, CallError, ClientConfig, ClientConfigBuilder, Credential, Credentials,
+    HttpToolHandler, PreparedRequest, RetryPolicy, Secret, SecurityScheme, SecuritySchemes,
+    USER_AGENT, build_request, tolerant_output_schema, with_incoming_authorization,
+};
 pub use error::{SpecError, Warning};
-pub use generator::{
-    Customization, CustomizeFn, DEFAULT_MAX_NAME_LEN, Generated, GeneratedTool, Generator,
-    OPENAPI_META_KEY, SchemaProfile, TAGS_META_KEY,
+pub use generate::route_map::{McpType, RouteMap, route_maps_from_path, route_maps_from_toml};
+pub use generate::{
+    Customization, Generated, GeneratedResource, GeneratedResourceTemplate, GeneratedTool,
+    Generator, ToolSize, ToolStats, route_map, tool_stats,
 };
-pub use ir::*;
-pub use parse::{SpecVersion, parse_path, parse_slice, parse_str};
-pub use reference_metadata::ReferenceMetadata;
-pub use refs::{RemoteFetcher, RemoteRefs};
-pub use resource::{GeneratedResource, GeneratedResourceTemplate, RESOURCE_SCHEME};
-pub use route_map::{
-    McpType, RouteMap, RouteMapFn, route_maps_from_path, route_maps_from_toml, route_maps_from_yaml,
+pub use ir::{
+    ArgumentBinding, ArgumentTarget, EncodingInfo, HttpMethod, HttpRoute, JsonObject,
+    MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle, RequestBinding,
+    RequestBodyInfo, ResponseInfo, SecurityRequirement, ServerInfo, ServerVariable,
 };
-pub use stats::{ToolSize, ToolStats, estimate_tokens, tool_stats};
-// issue 5: request building and execution
-pub use auth::{ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes};
-pub use body::{EncodedBody, decode_binary, encode_body, is_json_media_type, preferred_media_type};
-pub use client_config::{
-    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, USER_AGENT,
-};
-pub use execute::HttpToolHandler;
-pub use http_error::CallError;
-pub use passthrough::with_incoming_authorization;
-pub use request::{PreparedRequest, build_request};
-pub use response::tolerant_output_schema;
-pub use retry::{Attempt, RetryPolicy};
-pub use server_url::resolve_base_url;
-pub use style::{cookie_pairs, encode_component, header_value, path_value, query_pairs};
+pub use load::{LoadOptions, OpenApi, RemoteFetcher, RemoteRefs, SpecVersion, parse_slice};
+pub use schema::{ReferenceMetadata, SchemaProfile};

@@ -1,8 +1,10 @@
 //! One fixture per feature: explicit assertions, plus a snapshot of the tools.
 
+use mcp_openapi::ir::RequestPart;
+use mcp_openapi::route_map::RouteKind;
 use mcp_openapi::{
-    ArgumentTarget, GeneratedTool, LoadOptions, McpType, OpenApi, ParameterLocation,
-    ParameterStyle, RouteMap, SchemaProfile, SpecError, route_maps_from_toml,
+    GeneratedTool, LoadOptions, OpenApi, ParameterLocation, ParameterStyle, RouteMap,
+    SchemaProfile, SpecError, route_maps_from_toml,
 };
 use serde_json::{Value, json};
 
@@ -88,7 +90,7 @@ fn collisions_get_location_suffixes_and_path_parameters_merge() {
         .iter()
         .find(|a| a.property == "id")
         .unwrap();
-    assert_eq!(id.target, ArgumentTarget::BodyProperty("id".into()));
+    assert_eq!(id.target, RequestPart::BodyProperty("id".into()));
     assert_eq!(
         tool.binding.body_media_type.as_deref(),
         Some("application/json")
@@ -218,7 +220,7 @@ fn non_object_outputs_are_wrapped_and_recorded() {
         all[2].tool.input_schema["properties"]["body"]["format"],
         "binary"
     );
-    assert_eq!(all[2].binding.arguments[0].target, ArgumentTarget::Body);
+    assert_eq!(all[2].binding.arguments[0].target, RequestPart::Body);
     snapshot_all("wrapped", &api);
 }
 
@@ -396,18 +398,21 @@ fn route_maps_decide_tools_resources_templates_and_exclusions() {
     let out = api.generator().route_maps(maps).generate().unwrap();
     assert_eq!(out.excluded, ["#/paths/~1admin~1reset/post"]);
     assert_eq!(out.resources.len(), 1);
-    assert_eq!(out.resources[0].uri, "resource://getConfig");
+    assert_eq!(out.resources[0].resource.uri, "resource://getConfig");
     assert_eq!(
-        out.resources[0].mime_type.as_deref(),
+        out.resources[0].resource.mime_type.as_deref(),
         Some("application/json")
     );
     assert_eq!(out.resource_templates.len(), 1);
     let template = &out.resource_templates[0];
     assert_eq!(
-        template.uri_template,
+        template.template.uri_template,
         "resource://getOrder/{userId}/{orderId}{?expand}"
     );
-    assert_eq!(template.meta["rs.mcp-toolkit/tags"], json!(["orders"]));
+    assert_eq!(
+        template.template.meta.get("rs.mcp-toolkit/tags"),
+        Some(&json!(["orders"]))
+    );
     assert_eq!(template.binding.arguments.len(), 3);
     assert_eq!(
         out.tools
@@ -420,12 +425,12 @@ fn route_maps_decide_tools_resources_templates_and_exclusions() {
     let out = api
         .generator()
         .route_maps([
-            RouteMap::new(McpType::Exclude).operation_ids(["listUsers"]),
-            RouteMap::new(McpType::Tool),
+            RouteMap::new(RouteKind::Exclude).operation_ids(["listUsers"]),
+            RouteMap::new(RouteKind::Tool),
         ])
         .route_map_fn(|route, kind| {
             if route.path == "/config" {
-                McpType::Exclude
+                RouteKind::Exclude
             } else {
                 kind
             }
@@ -590,10 +595,7 @@ fn self_referencing_all_of_does_not_recurse_forever() {
     for profile in [SchemaProfile::Standard, SchemaProfile::Inline] {
         let out = api.generator().profile(profile).generate().unwrap();
         assert_eq!(out.tools.len(), 1);
-        assert_eq!(
-            out.tools[0].binding.arguments[0].target,
-            ArgumentTarget::Body
-        );
+        assert_eq!(out.tools[0].binding.arguments[0].target, RequestPart::Body);
     }
 }
 

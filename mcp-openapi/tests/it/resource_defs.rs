@@ -6,7 +6,8 @@ use axum::Json;
 use axum::extract::Path;
 use axum::routing::get;
 use mcp_core::ResourceContents;
-use mcp_openapi::{ClientConfig, HttpMethod, McpType, OpenApi, RouteMap};
+use mcp_openapi::route_map::RouteKind;
+use mcp_openapi::{ClientConfig, HttpMethod, OpenApi, RouteMap};
 use serde_json::json;
 
 async fn upstream() -> String {
@@ -37,12 +38,12 @@ async fn generated_resources_and_templates_read_through_the_api() {
     let generated = api
         .generator()
         .route_maps([
-            RouteMap::new(McpType::ResourceTemplate)
+            RouteMap::new(RouteKind::ResourceTemplate)
                 .methods([HttpMethod::Get])
                 .pattern(r"\{petId\}")
                 .unwrap(),
-            RouteMap::new(McpType::Resource).methods([HttpMethod::Get]),
-            RouteMap::new(McpType::Exclude),
+            RouteMap::new(RouteKind::Resource).methods([HttpMethod::Get]),
+            RouteMap::new(RouteKind::Exclude),
         ])
         .generate()
         .unwrap();

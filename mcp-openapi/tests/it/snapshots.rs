@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use mcp_openapi::{Generated, McpType, OpenApi, RouteMap};
+use mcp_openapi::route_map::RouteKind;
+use mcp_openapi::{Generated, OpenApi, RouteMap};
 use serde_json::Value;
 
 /// Loads a corpus document once per test binary.
@@ -43,10 +44,10 @@ fn digest(mut tool: Value) -> Value {
 /// The tool of one operation (route maps leave every other operation out).
 fn tool(doc: &str, operation_id: &str) -> Value {
     let api = api(doc);
-    let only = RouteMap::new(McpType::Tool).operation_ids([operation_id]);
+    let only = RouteMap::new(RouteKind::Tool).operation_ids([operation_id]);
     let out = api
         .generator()
-        .route_maps([only, RouteMap::new(McpType::Exclude)])
+        .route_maps([only, RouteMap::new(RouteKind::Exclude)])
         .generate()
         .unwrap();
     assert_eq!(out.tools.len(), 1, "{doc}: no tool for {operation_id}");

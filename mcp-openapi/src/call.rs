@@ -1,0 +1,88 @@
+//! Calling the API: the only part of this crate that touches the network.
+//!
+//! An [`HttpToolHandler`] is the handler of a generated tool: it validates
+//! the arguments, builds the request ([`build_request`], pure: parameters
+//! serialized per `style` / `explode`, the body encoded in its media type),
+//! applies the credentials of the route's security schemes, sends it with
+//! the [`RetryPolicy`], a timeout and cancellation, and maps the response
+//! to a tool result (see [`tolerant_output_schema`]). Every tool of a
+//! document shares one [`ClientConfig`]. Failures are [`CallError`]s,
+//! reported to the model as error results.
+//!
+//! # Request bodies
+//!
+//! A body argument is encoded in the media type the caller chose (among
+//! those the operation offers), else the preferred one:
+//!
+//! | media type | argument |
+//! | --- | --- |
+//! | `application/json`, `*/*+json` | any JSON value, sent as is |
+//! | `application/x-www-form-urlencoded` | an object; properties per their `encoding` (style, explode, allowReserved, contentType) |
+//! | `multipart/form-data` | an object; file properties take base64, a `data:` URI or `{"data", "filename", "contentType"}` |
+//! | `text/*` | a string (other values as JSON text) |
+//! | XML (`*/xml`, `*+xml`) | the document as a string |
+//! | `application/octet-stream` and other binary types | base64 or a `data:` URI |
+//!
+//! # Credentials
+//!
+//! Supported: `apiKey` (header, query, cookie), `http` `bearer` and
+//! `basic`, `oauth2` with the client-credentials flow (the token is
+//! fetched, cached until shortly before it expires, and fetched again), and
+//! `oauth2` (any flow) or `openIdConnect` with an access token obtained
+//! elsewhere (sent as a bearer token). `mutualTLS` and other `http` schemes
+//! are recognised and skipped.
+//!
+//! Credentials come from code ([`Credentials::insert`]) or from environment
+//! variables named after the scheme: the scheme name upper-cased with every
+//! character other than `A-Z 0-9` turned into `_`, prefixed with
+//! `MCP_OPENAPI_` (scheme `petstore_auth` -> `MCP_OPENAPI_PETSTORE_AUTH_`):
+//!
+//! | scheme | variables |
+//! | --- | --- |
+//! | `apiKey` | `…_API_KEY` |
+//! | `http` bearer | `…_TOKEN` |
+//! | `http` basic | `…_USERNAME`, `…_PASSWORD` |
+//! | `oauth2` client credentials | `…_CLIENT_ID`, `…_CLIENT_SECRET`, optional `…_SCOPES` (space-separated) |
+//! | `oauth2` (any flow), `openIdConnect` | `…_TOKEN` (an access token; wins over client credentials) |
+//!
+//! A secret is never printed: [`Secret`]'s `Debug` is `"***"`, errors name
+//! the scheme only, and every secret sent is redacted from tool results.
+//!
+//! # Results
+//!
+//! Upstream responses become tool results:
+//!
+//! | response | result |
+//! | --- | --- |
+//! | 2xx JSON | `structuredContent` (wrapped as `{"result": ...}` when the tool's output is wrapped) plus a text block |
+//! | 2xx `text/*`, XML | a text block |
+//! | 2xx `image/*` / `audio/*` | an image / audio block |
+//! | 2xx other binary | an embedded blob resource |
+//! | 204 or an empty body | an empty success |
+//! | not 2xx | `isError: true`: status, reason, a bounded excerpt of the body (a JSON body kept structured) |
+
+pub(crate) mod authorizer;
+pub(crate) mod binary;
+pub(crate) mod body;
+pub(crate) mod client_config;
+pub(crate) mod error;
+pub(crate) mod execute;
+pub(crate) mod multipart;
+pub(crate) mod passthrough;
+pub(crate) mod request;
+pub(crate) mod response;
+pub(crate) mod retry;
+pub(crate) mod security;
+pub(crate) mod server_url;
+pub(crate) mod style;
+
+pub use client_config::{ClientConfig, ClientConfigBuilder, USER_AGENT};
+pub use error::CallError;
+pub use execute::HttpToolHandler;
+pub use passthrough::with_incoming_authorization;
+pub use request::{PreparedRequest, build_request};
+pub use response::tolerant_output_schema;
+pub use retry::RetryPolicy;
+pub use security::{
+    ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes,
+};

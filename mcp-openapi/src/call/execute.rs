@@ -1,0 +1,305 @@
+//! The handler behind every generated tool: validate the arguments, build
+//! the request, authenticate, send (with retries, a timeout and
+//! cancellation), and map the response. The only module that touches the
+//! network.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use mcp_core::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
+use serde_json::Value;
+
+use crate::call::authorizer::Applied;
+use crate::call::client_config::ClientConfig;
+use crate::call::error::CallError;
+use crate::call::passthrough::incoming_authorization;
+use crate::call::request::{PreparedRequest, build_request};
+use crate::call::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
+use crate::call::retry::Attempt;
+use crate::call::server_url::resolve_base_url;
+use crate::ir::{HttpRoute, RequestBinding};
+
+type Compiled = Result<jsonschema::Validator, String>;
+
+/// The [`ToolHandler`] of a generated tool: performs the HTTP call its
+/// route describes. Cheap to clone; works for any session context `C`.
+#[derive(Clone, Debug)]
+pub struct HttpToolHandler {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    route: Arc<HttpRoute>,
+    binding: RequestBinding,
+    config: Arc<ClientConfig>,
+    timeout: Option<Duration>,
+    input: OnceLock<Compiled>,
+    output: OnceLock<Option<(jsonschema::Validator, bool)>>,
+}
+
+impl HttpToolHandler {
+    /// The handler of `route`, whose tool's input properties map onto the
+    /// request as `binding` says, calling through `config`.
+    pub fn new(route: Arc<HttpRoute>, binding: RequestBinding, config: Arc<ClientConfig>) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                route,
+                binding,
+                config,
+                timeout: None,
+                input: OnceLock::new(),
+                output: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// This tool's timeout, instead of the configuration's default.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => inner.timeout = Some(timeout),
+            None => {
+                let mut inner = (*self.inner).clone();
+                inner.timeout = Some(timeout);
+                self.inner = Arc::new(inner);
+            }
+        }
+        self
+    }
+
+    /// The route this handler calls.
+    pub fn route(&self) -> &HttpRoute {
+        &self.inner.route
+    }
+}
+
+impl Clone for Inner {
+    fn clone(&self) -> Self {
+        Self {
+            route: self.route.clone(),
+            binding: self.binding.clone(),
+            config: self.config.clone(),
+            timeout: self.timeout,
+            input: OnceLock::new(),
+            output: OnceLock::new(),
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> ToolHandler<C> for HttpToolHandler {
+    fn call(&self, cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            let timeout = inner.timeout.unwrap_or(inner.config.timeout);
+            let outcome = tokio::select! {
+                outcome = tokio::time::timeout(timeout, inner.run(&cx)) => {
+                    outcome.unwrap_or_else(|_| Err(CallError::Timeout(timeout.as_millis())))
+                }
+                () = cx.cancelled() => Err(CallError::Cancelled),
+            };
+            outcome.unwrap_or_else(|error| CallToolResult::error(error.to_string()))
+        })
+    }
+}
+
+/// Every violation of `schema` by `instance`, as `pointer: message` lines.
+fn violations(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+    validator
+        .iter_errors(instance)
+        .map(|error| {
+            let pointer = error.instance_path().as_str().to_owned();
+            let pointer = if pointer.is_empty() {
+                "(root)".to_owned()
+            } else {
+                pointer
+            };
+            format!("{pointer}: {error}")
+        })
+        .collect()
+}
+
+impl Inner {
+    async fn run<C>(&self, cx: &ToolCallContext<C>) -> Result<CallToolResult, CallError> {
+        let arguments = cx.request().arguments.clone().unwrap_or_default();
+        let instance = Value::Object(arguments);
+        let input = self.input.get_or_init(|| {
+            jsonschema::validator_for(&Value::Object((*cx.tool().input_schema).clone()))
+                .map_err(|e| e.to_string())
+        });
+        match input {
+            Ok(validator) => {
+                let found = violations(validator, &instance);
+                if !found.is_empty() {
+                    return Err(CallError::InvalidArguments(found));
+                }
+            }
+            Err(error) => {
+                return Err(CallError::InvalidArguments(vec![format!(
+                    "the input schema is invalid: {error}"
+                )]));
+            }
+        }
+        let Value::Object(arguments) = instance else {
+            return Err(CallError::InvalidArguments(vec![
+                "(root): the arguments must be an object".to_owned(),
+            ]));
+        };
+
+        let config = &self.config;
+        let base = resolve_base_url(
+            &self.route.servers,
+            config.base_url.as_ref(),
+            &config.server_variables,
+        )?;
+        let mut request = build_request(&self.route, &self.binding, &base, &arguments)?;
+        for (name, value) in &config.headers {
+            request.headers.insert(name.clone(), value.clone());
+        }
+        let applied = config
+            .authorizer
+            .apply(&config.client, &base, &self.route.security, &mut request)
+            .await?;
+        let mut secrets = Vec::new();
+        if let Some(incoming) = config
+            .passthrough_authorization
+            .then(incoming_authorization)
+            .flatten()
+        {
+            let mut value = http::HeaderValue::from_str(incoming.expose())
+                .map_err(|_| CallError::InvalidHeader("authorization".to_owned()))?;
+            value.set_sensitive(true);
+            request.headers.insert(http::header::AUTHORIZATION, value);
+            let credential = incoming
+                .expose()
+                .split_once(' ')
+                .map_or(incoming.expose(), |(_, c)| c);
+            secrets.extend([incoming.expose().to_owned(), credential.to_owned()]);
+        }
+        let response = self.exchange(&base, request.clone(), applied).await?;
+        secrets.extend(config.authorizer.secrets().await);
+        secrets.retain(|s| !s.is_empty());
+
+        let output = self.output.get_or_init(|| {
+            let schema = cx.tool().output_schema.as_ref()?;
+            let output = OutputSchema::of(schema);
+            jsonschema::validator_for(&output.declared)
+                .ok()
+                .map(|v| (v, output.tolerant))
+        });
+        let check = |candidate: &Value| {
+            output
+                .as_ref()
+                .map(|(v, _)| violations(v, candidate))
+                .unwrap_or_default()
+        };
+        let mut resource = request.url.clone();
+        resource.set_query(None);
+        resource.set_fragment(None);
+        let mapping = Mapping {
+            wrapped: self.binding.output_wrapped,
+            check: output
+                .as_ref()
+                .map(|(_, tolerant)| (&check as Check<'_>, *tolerant)),
+            resource_uri: resource.as_str(),
+        };
+        let mut result = map_response(&response, &mapping);
+        redact(&mut result, &secrets);
+        Ok(result)
+    }
+
+    /// Sends with retries (idempotent methods only) and one re-authentication
+    /// when an OAuth2 token is refused.
+    async fn exchange(
+        &self,
+        base: &url::Url,
+        mut request: PreparedRequest,
+        applied: Applied,
+    ) -> Result<ReadResponse, CallError> {
+        let config = &self.config;
+        let mut retry = 0;
+        let mut reauthenticated = applied.oauth_schemes.is_empty();
+        loop {
+            let mut builder = config
+                .client
+                .request(request.method.clone(), request.url.clone())
+                .headers(request.headers.clone());
+            if let Some(body) = &request.body {
+                builder = builder.body(body.clone());
+            }
+            let response = match builder.send().await {
+                Ok(response) => response,
+                Err(error) => {
+                    match config
+                        .retry
+                        .delay(&request.method, retry, Attempt::ConnectionError)
+                    {
+                        Some(delay) if error.is_connect() || error.is_request() => {
+                            tokio::time::sleep(delay).await;
+                            retry += 1;
+                            continue;
+                        }
+                        _ => return Err(CallError::transport(&error)),
+                    }
+                }
+            };
+            let status = response.status();
+            if status == http::StatusCode::UNAUTHORIZED && !reauthenticated {
+                reauthenticated = true;
+                for scheme in &applied.oauth_schemes {
+                    config.authorizer.invalidate(scheme).await;
+                }
+                config
+                    .authorizer
+                    .apply(&config.client, base, &self.route.security, &mut request)
+                    .await?;
+                continue;
+            }
+            if let Some(delay) = config.retry.delay(
+                &request.method,
+                retry,
+                Attempt::Response(status, response.headers()),
+            ) {
+                drop(response);
+                tokio::time::sleep(delay).await;
+                retry += 1;
+                continue;
+            }
+            return read_capped(response, config.max_response_bytes).await;
+        }
+    }
+}
+
+/// Reads at most `cap` bytes of the body, chunk by chunk; the rest is
+/// never read (the connection is dropped).
+async fn read_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+) -> Result<ReadResponse, CallError> {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let expected = response
+        .content_length()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0);
+    let mut body = Vec::with_capacity(expected.min(cap));
+    let mut truncated = None;
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| CallError::transport(&e))?
+    {
+        let room = cap.saturating_sub(body.len());
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            truncated = Some(cap);
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(ReadResponse {
+        status,
+        headers,
+        body,
+        truncated,
+    })
+}

@@ -1,0 +1,95 @@
+//! Size statistics of generated tools: what `tools/list` costs a model's context.
+
+use mcp_core::Tool;
+
+/// The size of one tool on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ToolSize {
+    /// The tool name.
+    pub name: String,
+    /// Bytes of the whole tool JSON.
+    pub bytes: usize,
+    /// Bytes of `inputSchema` plus `outputSchema`.
+    pub schema_bytes: usize,
+    /// Estimated tokens (bytes / 4, rounded up).
+    pub tokens: usize,
+}
+
+/// Sizes of a set of tools, largest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ToolStats {
+    /// Number of tools.
+    pub tools: usize,
+    /// Bytes of the `{"tools": [...]}` result.
+    pub total_bytes: usize,
+    /// Estimated tokens of the `tools/list` result (bytes / 4).
+    pub total_tokens: usize,
+    /// Per tool, largest first (ties by name).
+    pub per_tool: Vec<ToolSize>,
+}
+
+/// Rough tokens for a byte count: JSON averages about 4 bytes per token.
+const fn estimate_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(4)
+}
+
+/// Measures tools as `tools/list` would send them.
+///
+/// ```
+/// let api: mcp_openapi::OpenApi = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+///   "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}}}}"#
+///     .parse().unwrap();
+/// let stats = mcp_openapi::tool_stats(&api.tools().unwrap());
+/// assert_eq!(stats.tools, 1);
+/// assert!(stats.total_tokens > 0);
+/// ```
+pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
+    let mut per_tool: Vec<ToolSize> = tools
+        .into_iter()
+        .map(|tool| {
+            let size = |v: &serde_json::Map<String, serde_json::Value>| {
+                serde_json::to_vec(v).map_or(0, |b| b.len())
+            };
+            let bytes = serde_json::to_vec(tool).map_or(0, |b| b.len());
+            let schema_bytes =
+                size(&tool.input_schema) + tool.output_schema.as_deref().map_or(0, size);
+            ToolSize {
+                name: tool.name.clone(),
+                bytes,
+                schema_bytes,
+                tokens: estimate_tokens(bytes),
+            }
+        })
+        .collect();
+    per_tool.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.name.cmp(&b.name)));
+    // `{"tools":[` (10 bytes) + commas + `]}` (2 bytes).
+    let total_bytes =
+        per_tool.iter().map(|t| t.bytes).sum::<usize>() + 12 + per_tool.len().saturating_sub(1);
+    ToolStats {
+        tools: per_tool.len(),
+        total_bytes,
+        total_tokens: estimate_tokens(total_bytes),
+        per_tool,
+    }
+}
+
+impl std::fmt::Display for ToolStats {
+    /// A table: one line per tool, largest first, then the totals.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{:>9} {:>9} {:>7}  name", "bytes", "schema", "tokens")?;
+        for tool in &self.per_tool {
+            writeln!(
+                f,
+                "{:>9} {:>9} {:>7}  {}",
+                tool.bytes, tool.schema_bytes, tool.tokens, tool.name
+            )?;
+        }
+        write!(
+            f,
+            "{} tools, {} bytes, ~{} tokens in tools/list",
+            self.tools, self.total_bytes, self.total_tokens
+        )
+    }
+}

@@ -1,0 +1,228 @@
+//! Generated tools and resources with their HTTP handlers: the `ToolDef`s
+//! and `ResourceDef`s a server hosts.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::sync::Arc;
+
+use mcp_core::{
+    CallToolRequest, JsonObject, Resource, ResourceBuilder, ResourceDef, ResourceRequest,
+    ResourceTemplate, Tool, ToolCallContext, ToolDef, ToolHandler,
+};
+use serde_json::Value;
+
+use crate::call::client_config::ClientConfig;
+use crate::call::execute::HttpToolHandler;
+use crate::call::response::tolerant_output_schema;
+use crate::error::SpecError;
+use crate::generate::generator::{Generated, GeneratedTool};
+use crate::ir::{HttpRoute, RequestBinding};
+
+impl GeneratedTool {
+    /// The tool with the handler that performs its HTTP call through `config`.
+    ///
+    /// Real APIs do not always match their documents, so the served tool
+    /// declares [`tolerant_output_schema`] of the documented output schema: a
+    /// success that does not match is passed on in an envelope that still
+    /// validates, for clients that check `structuredContent` against
+    /// `outputSchema`.
+    pub fn tool_def<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+    ) -> Result<ToolDef<C>, SpecError> {
+        self.tool_def_sharing(config, &mut TolerantSchemas::default())
+    }
+
+    fn tool_def_sharing<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+        tolerant: &mut TolerantSchemas,
+    ) -> Result<ToolDef<C>, SpecError> {
+        let handler =
+            HttpToolHandler::new(self.route.clone(), self.binding.clone(), config.clone());
+        let mut tool = self.tool.clone();
+        if let Some(declared) = &tool.output_schema {
+            tool.output_schema = Some(tolerant.of(declared));
+        }
+        ToolDef::new(tool, handler).map_err(|source| SpecError::Tool {
+            pointer: self.route.pointer.clone(),
+            source,
+        })
+    }
+}
+
+/// Tolerant output schemas by the address of the declared schema they wrap:
+/// generated tools that share an output schema share its tolerant form too.
+#[derive(Default)]
+struct TolerantSchemas(HashMap<usize, Arc<JsonObject>>);
+
+impl TolerantSchemas {
+    fn of(&mut self, declared: &Arc<JsonObject>) -> Arc<JsonObject> {
+        // The address identifies the schema while `declared` lives (the
+        // generated tools hold it for the whole `tool_defs` call).
+        let address = Arc::as_ptr(declared) as usize;
+        self.0
+            .entry(address)
+            .or_insert_with(|| Arc::new(tolerant_output_schema(declared)))
+            .clone()
+    }
+}
+
+impl Generated {
+    /// Every generated tool with its HTTP handler, in document order.
+    pub fn tool_defs<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+    ) -> Result<Vec<ToolDef<C>>, SpecError> {
+        let mut tolerant = TolerantSchemas::default();
+        self.tools
+            .iter()
+            .map(|tool| tool.tool_def_sharing(config, &mut tolerant))
+            .collect()
+    }
+}
+
+impl Generated {
+    /// Every generated resource and resource template, read by calling its
+    /// GET route through `config` (template variables become the route's
+    /// arguments), in document order: resources first, then templates.
+    pub fn resource_defs<C: Send + Sync + 'static>(
+        &self,
+        config: &Arc<ClientConfig>,
+    ) -> Result<Vec<ResourceDef<C>>, SpecError> {
+        let resources = self.resources.iter().map(|generated| {
+            let resource = &generated.resource;
+            served(
+                resource_builder(resource),
+                &resource.name,
+                &generated.route,
+                &generated.binding,
+                config,
+            )
+        });
+        let templates = self.resource_templates.iter().map(|generated| {
+            let template = &generated.template;
+            served(
+                template_builder(template),
+                &template.name,
+                &generated.route,
+                &generated.binding,
+                config,
+            )
+        });
+        resources.chain(templates).collect()
+    }
+}
+
+/// A builder of `resource`, ready for its reader.
+fn resource_builder(resource: &Resource) -> ResourceBuilder {
+    let mut builder = mcp_core::resource(resource.uri.clone(), resource.name.clone());
+    if let Some(description) = &resource.description {
+        builder = builder.description(description.clone());
+    }
+    builder = builder
+        .meta_object(resource.meta.as_object().clone())
+        .icons(resource.icons.clone());
+    if let Some(title) = &resource.title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(mime_type) = &resource.mime_type {
+        builder = builder.mime_type(mime_type.clone());
+    }
+    if let Some(size) = resource.size {
+        builder = builder.size(size);
+    }
+    if let Some(annotations) = &resource.annotations {
+        builder = builder.annotations(annotations.clone());
+    }
+    builder
+}
+
+/// A builder of `template`, ready for its reader.
+fn template_builder(template: &ResourceTemplate) -> ResourceBuilder {
+    let mut builder =
+        mcp_core::resource_template(template.uri_template.clone(), template.name.clone());
+    if let Some(description) = &template.description {
+        builder = builder.description(description.clone());
+    }
+    builder = builder
+        .meta_object(template.meta.as_object().clone())
+        .icons(template.icons.clone());
+    if let Some(title) = &template.title {
+        builder = builder.title(title.clone());
+    }
+    if let Some(mime_type) = &template.mime_type {
+        builder = builder.mime_type(mime_type.clone());
+    }
+    if let Some(annotations) = &template.annotations {
+        builder = builder.annotations(annotations.clone());
+    }
+    builder
+}
+
+/// One generated resource or template, read by calling `route`.
+fn served<C: Send + Sync + 'static>(
+    builder: ResourceBuilder,
+    name: &str,
+    route: &Arc<HttpRoute>,
+    binding: &RequestBinding,
+    config: &Arc<ClientConfig>,
+) -> Result<ResourceDef<C>, SpecError> {
+    let handler = HttpToolHandler::new(route.clone(), binding.clone(), config.clone());
+    let reader = HttpReader::new(name, handler).map_err(|source| SpecError::Tool {
+        pointer: route.pointer.clone(),
+        source,
+    })?;
+    builder
+        .read(move |request: ResourceRequest<C>| reader.read(request.variables()))
+        .map_err(|source| SpecError::Resource {
+            pointer: route.pointer.clone(),
+            source: Box::new(source),
+        })
+}
+
+/// Reads a generated resource by calling its GET route, the template
+/// variables as arguments.
+struct HttpReader {
+    handler: HttpToolHandler,
+    tool: Arc<Tool>,
+}
+
+impl HttpReader {
+    fn new(name: &str, handler: HttpToolHandler) -> Result<Self, mcp_core::ToolError> {
+        // Template variables arrive as strings: the route binding converts them.
+        let tool =
+            mcp_core::tool(name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")).build()?;
+        Ok(Self {
+            handler,
+            tool: Arc::new(tool),
+        })
+    }
+
+    fn read(
+        &self,
+        variables: &BTreeMap<String, String>,
+    ) -> impl Future<Output = Result<String, String>> + Send + use<> {
+        let arguments: JsonObject = variables
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+            .collect();
+        let call = CallToolRequest::new(self.tool.name.clone(), Some(arguments));
+        let result = ToolHandler::<()>::call(
+            &self.handler,
+            ToolCallContext::new(call, self.tool.clone(), Arc::new(())),
+        );
+        async move {
+            let result = result.await;
+            let text = match &result.structured_content {
+                Some(value) if result.content.is_empty() => value.to_string(),
+                _ => result.text_content(),
+            };
+            if result.is_error() {
+                Err(text)
+            } else {
+                Ok(text)
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The entry type: a loaded document, its routes and what was skipped.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::error::{SpecError, Warning};
+use crate::ir::HttpRoute;
+use crate::load::document::{parse_document, parse_document_path};
+use crate::load::lazy_schemas::ParsedDocument;
+use crate::load::refs::{Documents, RemoteRefs};
+use crate::load::route_reader::{RefCache, RouteReader};
+use crate::load::version::SpecVersion;
+use crate::schema::convert::Converter;
+use crate::schema::registry::DefRegistry;
+
+/// How to load a document.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// Fail on the first malformed operation instead of skipping it with a warning.
+    pub strict: bool,
+    /// What to do with `http(s)` `$ref`s (refused by default).
+    pub remote_refs: RemoteRefs,
+}
+
+impl LoadOptions {
+    /// Default options: lenient, remote references refused.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Turns strict mode on or off.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Sets the remote `$ref` policy.
+    pub fn remote_refs(mut self, remote_refs: RemoteRefs) -> Self {
+        self.remote_refs = remote_refs;
+        self
+    }
+}
+
+/// A loaded OpenAPI (or Swagger 2.0) document: its routes, the schemas they
+/// refer to, and warnings about what was skipped.
+///
+/// ```
+/// use mcp_openapi::OpenApi;
+///
+/// let api: OpenApi = r#"
+/// openapi: 3.1.0
+/// info: {title: t, version: "1"}
+/// paths:
+///   /pets/{id}:
+///     get:
+///       operationId: getPet
+///       parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+///       responses: {"200": {description: ok}}
+/// "#.parse().unwrap();
+/// assert_eq!(api.routes().len(), 1);
+/// assert_eq!(api.routes()[0].operation_id.as_deref(), Some("getPet"));
+/// ```
+#[derive(Debug)]
+pub struct OpenApi {
+    version: SpecVersion,
+    document: Arc<Value>,
+    routes: Vec<Arc<HttpRoute>>,
+    warnings: Vec<Warning>,
+    pub(crate) registry: DefRegistry,
+}
+
+impl OpenApi {
+    /// Loads a file (JSON or YAML by content); relative file `$ref`s resolve
+    /// against its directory.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, SpecError> {
+        Self::from_path_with(path, &LoadOptions::default())
+    }
+
+    /// Loads a file with options.
+    pub fn from_path_with(
+        path: impl AsRef<Path>,
+        options: &LoadOptions,
+    ) -> Result<Self, SpecError> {
+        let path = path.as_ref();
+        let parsed = parse_document_path(path)?;
+        Self::load_parsed(parsed, Some(path.to_owned()), options)
+    }
+
+    /// Loads a document held in bytes (JSON or YAML by content).
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
+        Self::load_parsed(parse_document(bytes)?, None, &LoadOptions::default())
+    }
+
+    /// Loads an already parsed document.
+    pub fn from_value(value: Value) -> Result<Self, SpecError> {
+        Self::load(value, None, &LoadOptions::default())
+    }
+
+    /// Loads a parsed document with options; `location` (its file) is where
+    /// relative file `$ref`s resolve from.
+    pub fn load(
+        value: Value,
+        location: Option<PathBuf>,
+        options: &LoadOptions,
+    ) -> Result<Self, SpecError> {
+        Self::load_parsed(ParsedDocument::whole(value), location, options)
+    }
+
+    fn load_parsed(
+        parsed: ParsedDocument,
+        location: Option<PathBuf>,
+        options: &LoadOptions,
+    ) -> Result<Self, SpecError> {
+        let version = SpecVersion::detect(&parsed.value)?;
+        let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
+        let root = docs.root().clone();
+        let mut registry = DefRegistry::default();
+        registry.reserve_components(&root, parsed.schema_names.as_deref());
+        let converter = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
+        let mut reader = RouteReader {
+            converter,
+            root: root.clone(),
+            version,
+            strict: options.strict,
+            warnings: Vec::new(),
+            cache: RefCache::default(),
+        };
+        let routes = reader.read_routes()?;
+        reader.converter.finish();
+        let warnings = reader.warnings;
+        Ok(Self {
+            version,
+            document: root,
+            routes: routes.into_iter().map(Arc::new).collect(),
+            warnings,
+            registry,
+        })
+    }
+
+    /// The document's flavour.
+    pub fn version(&self) -> SpecVersion {
+        self.version
+    }
+
+    /// The document as loaded. Loaded from bytes or a file, it lacks the
+    /// parts generation never reads, skipped while parsing: named examples
+    /// (`components.examples`), webhooks (`webhooks`, `x-webhooks`) and,
+    /// in JSON documents, the `components.schemas` that no `$ref` reaches.
+    /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// `info.title`, when present.
+    pub fn title(&self) -> Option<&str> {
+        self.document.pointer("/info/title").and_then(Value::as_str)
+    }
+
+    /// Every operation that loaded, in document order.
+    pub fn routes(&self) -> &[Arc<HttpRoute>] {
+        &self.routes
+    }
+
+    /// What was skipped or approximated while loading.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// A converted schema that route schemas refer to as `#/$defs/{name}`.
+    pub fn definition(&self, name: &str) -> Option<&Value> {
+        self.registry.get(name)
+    }
+
+    /// The security schemes, in OpenAPI 3 shape (Swagger 2.0
+    /// `securityDefinitions` converted: `basic` becomes `http` + `basic`).
+    pub fn security_schemes(&self) -> Map<String, Value> {
+        if let Some(Value::Object(schemes)) = self.document.pointer("/components/securitySchemes") {
+            return schemes.clone();
+        }
+        let Some(Value::Object(schemes)) = self.document.get("securityDefinitions") else {
+            return Map::new();
+        };
+        schemes
+            .iter()
+            .map(|(name, scheme)| {
+                let mut scheme = scheme.clone();
+                if let Value::Object(object) = &mut scheme
+                    && object.get("type").and_then(Value::as_str) == Some("basic")
+                {
+                    object.insert("type".to_owned(), "http".into());
+                    object.insert("scheme".to_owned(), "basic".into());
+                }
+                (name.clone(), scheme)
+            })
+            .collect()
+    }
+}
+
+impl FromStr for OpenApi {
+    type Err = SpecError;
+
+    /// Loads a document held in a string (JSON or YAML by content).
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        Self::from_slice(text.as_bytes())
+    }
+}

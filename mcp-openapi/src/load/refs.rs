@@ -1,0 +1,321 @@
+//! `$ref` resolution: local pointers, other local files relative to the
+//! document, and (only when allowed) remote documents.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::error::SpecError;
+use crate::load::parse::parse_path;
+use crate::load::pointer::{lookup, percent_decode};
+use crate::schema::reference_metadata::ReferenceMetadata;
+
+/// Fetches a remote document (`http(s)` `$ref`), when remote references are allowed.
+pub type RemoteFetcher = Arc<dyn Fn(&str) -> Result<Value, String> + Send + Sync>;
+
+/// What to do with `$ref`s to `http://` / `https://` documents.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub enum RemoteRefs {
+    /// Refuse them: the operation using one is skipped (the default).
+    #[default]
+    Refuse,
+    /// Fetch them with this function (this crate does no network I/O itself).
+    Fetch(RemoteFetcher),
+}
+
+impl fmt::Debug for RemoteRefs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Refuse => f.write_str("Refuse"),
+            Self::Fetch(_) => f.write_str("Fetch(..)"),
+        }
+    }
+}
+
+/// One loaded document: the root (index 0) or a file / URL it refers to.
+#[derive(Debug)]
+struct Doc {
+    value: Arc<Value>,
+    /// The file or URL it came from, when known.
+    location: Option<String>,
+}
+
+/// The documents of a load, and how to find more.
+#[derive(Debug)]
+pub(crate) struct Documents {
+    docs: Vec<Doc>,
+    by_location: HashMap<String, usize>,
+    remote: RemoteRefs,
+}
+
+/// A node of a loaded document reached by following `$ref`s (or the node
+/// itself when it is no reference): which document, and the JSON pointer
+/// inside it.
+#[derive(Clone, Debug)]
+pub(crate) struct ResolvedNode {
+    pub(crate) doc: usize,
+    pub(crate) root: Arc<Value>,
+    pub(crate) pointer: String,
+    /// `summary` / `description` written beside the first `$ref` of the chain.
+    pub(crate) meta: ReferenceMetadata,
+}
+
+static NULL: Value = Value::Null;
+
+impl ResolvedNode {
+    /// The value pointed at (it exists: resolution checked it).
+    pub(crate) fn value(&self) -> &Value {
+        lookup(&self.root, &self.pointer).unwrap_or(&NULL)
+    }
+}
+
+impl Documents {
+    pub(crate) fn new(root: Value, location: Option<PathBuf>, remote: RemoteRefs) -> Self {
+        let location = location.map(|path| path.to_string_lossy().into_owned());
+        let mut by_location = HashMap::new();
+        if let Some(location) = &location {
+            by_location.insert(location.clone(), 0);
+        }
+        Self {
+            docs: vec![Doc {
+                value: Arc::new(root),
+                location,
+            }],
+            by_location,
+            remote,
+        }
+    }
+
+    /// The root document.
+    pub(crate) fn root(&self) -> &Arc<Value> {
+        &self.docs[0].value
+    }
+
+    pub(crate) fn doc(&self, doc: usize) -> Arc<Value> {
+        self.docs
+            .get(doc)
+            .map_or_else(|| Arc::new(Value::Null), |d| d.value.clone())
+    }
+
+    /// A printable name of a document (`""` for the root).
+    pub(crate) fn doc_name(&self, doc: usize) -> &str {
+        if doc == 0 {
+            return "";
+        }
+        self.docs
+            .get(doc)
+            .and_then(|d| d.location.as_deref())
+            .unwrap_or("")
+    }
+
+    /// Resolves `reference`, written in document `from` at `pointer`, to the node it names.
+    pub(crate) fn resolve(
+        &mut self,
+        from: usize,
+        reference: &str,
+        pointer: &str,
+    ) -> Result<ResolvedNode, SpecError> {
+        let error = |reason: &str| SpecError::Ref {
+            pointer: pointer.to_owned(),
+            reference: reference.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let doc = if file.is_empty() {
+            from
+        } else {
+            self.load(from, file, pointer, reference)?
+        };
+        let fragment = percent_decode(fragment);
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(error("only JSON pointer fragments are supported"));
+        }
+        let root = self.doc(doc);
+        if lookup(&root, &fragment).is_none() {
+            return Err(error("no such node"));
+        }
+        Ok(ResolvedNode {
+            doc,
+            root,
+            pointer: fragment.into_owned(),
+            meta: ReferenceMetadata::default(),
+        })
+    }
+
+    /// Follows `$ref` chains from `value` (at `pointer` in document `doc`) to a non-reference node.
+    pub(crate) fn deref(
+        &mut self,
+        doc: usize,
+        root: &Arc<Value>,
+        pointer: &str,
+    ) -> Result<ResolvedNode, SpecError> {
+        let mut target = ResolvedNode {
+            doc,
+            root: root.clone(),
+            pointer: pointer.to_owned(),
+            meta: ReferenceMetadata::default(),
+        };
+        let mut first = true;
+        for _ in 0..64 {
+            let Some(object) = target.value().as_object() else {
+                return Ok(target);
+            };
+            let Some(reference) = object.get("$ref").and_then(Value::as_str) else {
+                return Ok(target);
+            };
+            let meta = if first {
+                ReferenceMetadata::from_ref_object(object)
+            } else {
+                target.meta.clone()
+            };
+            first = false;
+            let reference = reference.to_owned();
+            // Where the `$ref` is written, rendered only for an error.
+            let resolved =
+                self.resolve(target.doc, &reference, "")
+                    .map_err(|error| match error {
+                        SpecError::Ref {
+                            reference, reason, ..
+                        } => SpecError::Ref {
+                            pointer: format!("{}#{}", self.doc_name(target.doc), target.pointer),
+                            reference,
+                            reason,
+                        },
+                        other => other,
+                    })?;
+            target = ResolvedNode { meta, ..resolved };
+        }
+        Err(SpecError::Ref {
+            pointer: format!("#{pointer}"),
+            reference: String::new(),
+            reason: "the $ref chain is circular or longer than 64 links".to_owned(),
+        })
+    }
+
+    fn load(
+        &mut self,
+        from: usize,
+        file: &str,
+        pointer: &str,
+        reference: &str,
+    ) -> Result<usize, SpecError> {
+        let error = |reason: String| SpecError::Ref {
+            pointer: pointer.to_owned(),
+            reference: reference.to_owned(),
+            reason,
+        };
+        let base = self.docs.get(from).and_then(|d| d.location.clone());
+        let is_remote = |s: &str| s.starts_with("http://") || s.starts_with("https://");
+        let location = if is_remote(file) {
+            file.to_owned()
+        } else if let Some(base) = base.as_deref().filter(|b| is_remote(b)) {
+            join_url(base, file)
+        } else {
+            let Some(base) = base else {
+                return Err(error(
+                    "a relative file $ref needs a document loaded from a path".to_owned(),
+                ));
+            };
+            let dir = Path::new(&base).parent().unwrap_or_else(|| Path::new("."));
+            normalize_path(&dir.join(percent_decode(file).as_ref()))
+                .to_string_lossy()
+                .into_owned()
+        };
+        if let Some(&index) = self.by_location.get(&location) {
+            return Ok(index);
+        }
+        let value = if is_remote(&location) {
+            match &self.remote {
+                RemoteRefs::Refuse => {
+                    return Err(SpecError::RemoteRef {
+                        pointer: pointer.to_owned(),
+                        reference: reference.to_owned(),
+                    });
+                }
+                RemoteRefs::Fetch(fetch) => fetch(&location).map_err(error)?,
+            }
+        } else {
+            parse_path(Path::new(&location)).map_err(|e| error(e.to_string()))?
+        };
+        let index = self.docs.len();
+        self.docs.push(Doc {
+            value: Arc::new(value),
+            location: Some(location.clone()),
+        });
+        self.by_location.insert(location, index);
+        Ok(index)
+    }
+}
+
+fn join_url(base: &str, relative: &str) -> String {
+    match base.rfind('/') {
+        Some(slash) => format!("{}/{}", &base[..slash], relative.trim_start_matches("./")),
+        None => relative.to_owned(),
+    }
+}
+
+/// Removes `.` and resolves `..` lexically (the file need not exist yet).
+fn normalize_path(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn local_chains_and_cycles() {
+        let root = json!({
+            "a": {"$ref": "#/b", "description": "ctx"},
+            "b": {"$ref": "#/c"},
+            "c": {"type": "string"},
+            "x": {"$ref": "#/y"},
+            "y": {"$ref": "#/x"}
+        });
+        let mut docs = Documents::new(root, None, RemoteRefs::Refuse);
+        let root = docs.root().clone();
+        let target = docs.deref(0, &root, "/a").unwrap();
+        assert_eq!(target.pointer, "/c");
+        assert_eq!(target.meta.best_description(), Some("ctx"));
+        assert!(docs.deref(0, &root, "/x").is_err());
+        assert!(docs.resolve(0, "#/nope", "#/a").is_err());
+    }
+
+    #[test]
+    fn remote_refs_are_refused_by_default() {
+        let mut docs = Documents::new(json!({}), None, RemoteRefs::Refuse);
+        let error = docs
+            .resolve(0, "https://example.com/s.json#/a", "#/p")
+            .unwrap_err();
+        assert!(matches!(error, SpecError::RemoteRef { .. }), "{error}");
+        let fetch: RemoteFetcher = Arc::new(|_| Ok(json!({"a": 1})));
+        let mut docs = Documents::new(json!({}), None, RemoteRefs::Fetch(fetch));
+        let target = docs
+            .resolve(0, "https://example.com/s.json#/a", "#/p")
+            .unwrap();
+        assert_eq!(target.value(), &json!(1));
+    }
+
+    #[test]
+    fn relative_files_need_a_path() {
+        let mut docs = Documents::new(json!({}), None, RemoteRefs::Refuse);
+        assert!(docs.resolve(0, "./common.yaml#/Pet", "#/p").is_err());
+    }
+}

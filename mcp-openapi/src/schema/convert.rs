@@ -1,0 +1,300 @@
+//! Document schemas to generated JSON Schema 2020-12: every `$ref` becomes
+//! `#/$defs/<Name>`, and each referenced schema is converted once per
+//! document, lazily (only what routes reach).
+
+use serde_json::{Map, Value};
+
+use crate::error::SpecError;
+use crate::load::pointer::{escape_segment, lookup};
+use crate::load::refs::Documents;
+use crate::schema::normalize::normalize_keywords;
+use crate::schema::reference_metadata::ReferenceMetadata;
+use crate::schema::registry::DefRegistry;
+
+/// A location in a document, rendered only when an error needs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Loc<'a> {
+    /// A pointer written out (`#/paths/~1pets/get`).
+    Root(&'a str),
+    /// A key under a parent location.
+    Key(&'a Loc<'a>, &'a str),
+    /// An index under a parent location.
+    Index(&'a Loc<'a>, usize),
+}
+
+impl Loc<'_> {
+    /// The JSON pointer (`#/...`).
+    fn render(&self) -> String {
+        match self {
+            Loc::Root(pointer) => (*pointer).to_owned(),
+            Loc::Key(parent, key) => format!("{}/{}", parent.render(), escape_segment(key)),
+            Loc::Index(parent, index) => format!("{}/{index}", parent.render()),
+        }
+    }
+}
+
+/// Converts schemas of one load.
+#[derive(Debug)]
+pub(crate) struct Converter<'a> {
+    pub(crate) docs: &'a mut Documents,
+    pub(crate) registry: &'a mut DefRegistry,
+    pub(crate) legacy: bool,
+}
+
+/// Keywords `normalize_keywords` rewrites; objects without any skip it.
+const NORMALIZED: &[&str] = &[
+    "xml",
+    "externalDocs",
+    "example",
+    "nullable",
+    "x-nullable",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+];
+const MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+];
+const LIST_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+const ONE_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contentSchema",
+];
+
+impl<'a> Converter<'a> {
+    pub(crate) fn new(
+        docs: &'a mut Documents,
+        registry: &'a mut DefRegistry,
+        legacy: bool,
+    ) -> Self {
+        Self {
+            docs,
+            registry,
+            legacy,
+        }
+    }
+
+    /// Converts one schema found in document `doc` at `loc`.
+    pub(crate) fn convert(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        loc: Loc<'_>,
+    ) -> Result<Value, SpecError> {
+        match value {
+            Value::Bool(_) => Ok(value.clone()),
+            Value::Object(object) => self.object(doc, object, loc).map(Value::Object),
+            other => Err(SpecError::invalid(
+                loc.render(),
+                format!(
+                    "a schema must be an object or a boolean, found {}",
+                    mcp_core::schema::json_kind(other)
+                ),
+            )),
+        }
+    }
+
+    fn object(
+        &mut self,
+        doc: usize,
+        object: &Map<String, Value>,
+        loc: Loc<'_>,
+    ) -> Result<Map<String, Value>, SpecError> {
+        let mut out = Map::with_capacity(object.len());
+        if let Some(reference) = object.get("$ref") {
+            let Some(reference) = reference.as_str() else {
+                return Err(SpecError::invalid(
+                    Loc::Key(&loc, "$ref").render(),
+                    "$ref must be a string",
+                ));
+            };
+            let target = match self.docs.resolve(doc, reference, "") {
+                Ok(target) => target,
+                Err(error) => {
+                    return Err(at_pointer(
+                        error,
+                        format!("{}{}", self.docs.doc_name(doc), loc.render()),
+                    ));
+                }
+            };
+            let name = self.registry.name_for(target.doc, &target.pointer);
+            out.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+            if let Some(description) = ReferenceMetadata::from_ref_object(object).best_description()
+            {
+                out.insert("description".to_owned(), description.into());
+            }
+            if self.legacy {
+                // OpenAPI 3.0 ignores `$ref` siblings (description kept above).
+                return Ok(out);
+            }
+        }
+        let has_ref = !out.is_empty();
+        let mut normalize = false;
+        for (key, value) in object {
+            let key_str = key.as_str();
+            if has_ref && (out.contains_key(key_str) || key_str == "summary") {
+                continue;
+            }
+            // Extension keywords (`x-expansionResources`, ...) are tooling
+            // metadata, not validation: left out (`x-nullable` is normalized).
+            if key_str.starts_with("x-") && key_str != "x-nullable" {
+                continue;
+            }
+            normalize |= NORMALIZED.contains(&key_str) || (key_str == "type" && value == "file");
+            let here = Loc::Key(&loc, key_str);
+            let converted = if MAP_KEYWORDS.contains(&key_str) {
+                match value {
+                    Value::Object(map) => {
+                        let mut converted = Map::with_capacity(map.len());
+                        for (name, schema) in map {
+                            let sub = self.convert(doc, schema, Loc::Key(&here, name))?;
+                            converted.insert(name.clone(), as_object_schema(sub));
+                        }
+                        Value::Object(converted)
+                    }
+                    other => other.clone(),
+                }
+            } else if LIST_KEYWORDS.contains(&key_str) {
+                match value {
+                    Value::Array(items) => {
+                        let mut converted = Vec::with_capacity(items.len());
+                        for (index, schema) in items.iter().enumerate() {
+                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+                        }
+                        Value::Array(converted)
+                    }
+                    other => other.clone(),
+                }
+            } else if ONE_KEYWORDS.contains(&key_str) {
+                match value {
+                    // Draft-4 tuple `items` becomes `prefixItems`.
+                    Value::Array(items) if key_str == "items" => {
+                        let mut converted = Vec::with_capacity(items.len());
+                        for (index, schema) in items.iter().enumerate() {
+                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+                        }
+                        out.insert("prefixItems".to_owned(), Value::Array(converted));
+                        continue;
+                    }
+                    other => self.convert(doc, other, here)?,
+                }
+            } else {
+                value.clone()
+            };
+            out.insert(key.clone(), converted);
+        }
+        if normalize {
+            normalize_keywords(&mut out, self.legacy);
+        }
+        Ok(out)
+    }
+
+    /// Converts every definition reached so far (and those they reach).
+    pub(crate) fn finish(&mut self) {
+        while let Some((doc, pointer, name)) = self.registry.next_pending() {
+            let root = self.docs.doc(doc);
+            let value = lookup(&root, &pointer).unwrap_or(&Value::Null);
+            let location = format!("{}#{pointer}", self.docs.doc_name(doc));
+            let schema = self
+                .convert(doc, value, Loc::Root(&location))
+                .map(as_object_schema)
+                .map_err(|e| e.to_string());
+            self.registry.define(name, schema);
+        }
+    }
+}
+
+/// Puts the pointer where a reference is written into a resolution error.
+fn at_pointer(error: SpecError, at: String) -> SpecError {
+    match error {
+        SpecError::Ref {
+            reference, reason, ..
+        } => SpecError::Ref {
+            pointer: at,
+            reference,
+            reason,
+        },
+        SpecError::RemoteRef { reference, .. } => SpecError::RemoteRef {
+            pointer: at,
+            reference,
+        },
+        other => other,
+    }
+}
+
+/// Spells boolean schemas as objects (`true` = `{}`, `false` = `{"not": {}}`):
+/// MCP requires property schemas to be objects.
+pub(crate) fn as_object_schema(value: Value) -> Value {
+    match value {
+        Value::Bool(true) => Value::Object(Map::new()),
+        Value::Bool(false) => {
+            let mut not = Map::new();
+            not.insert("not".to_owned(), Value::Object(Map::new()));
+            Value::Object(not)
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::refs::RemoteRefs;
+    use serde_json::json;
+
+    #[test]
+    fn refs_become_defs_and_cycles_terminate() {
+        let root = json!({
+            "components": {"schemas": {
+                "Node": {"type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}, "n": {"type": "integer", "nullable": true}}},
+            }},
+            "body": {"$ref": "#/components/schemas/Node", "description": "a list"}
+        });
+        let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
+        let mut registry = DefRegistry::default();
+        registry.reserve_components(&root, None);
+        let mut converter = Converter::new(&mut docs, &mut registry, true);
+        let out = converter
+            .convert(0, &root["body"], Loc::Root("#/body"))
+            .unwrap();
+        converter.finish();
+        assert_eq!(
+            out,
+            json!({"$ref": "#/$defs/Node", "description": "a list"})
+        );
+        let node = registry.get("Node").unwrap();
+        assert_eq!(node["properties"]["next"], json!({"$ref": "#/$defs/Node"}));
+        assert_eq!(
+            node["properties"]["n"],
+            json!({"type": ["integer", "null"]})
+        );
+    }
+
+    #[test]
+    fn bad_refs_name_their_pointer() {
+        let root = json!({"s": {"properties": {"a": {"$ref": "#/missing"}}}});
+        let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
+        let mut registry = DefRegistry::default();
+        let mut converter = Converter::new(&mut docs, &mut registry, false);
+        let error = converter
+            .convert(0, &root["s"], Loc::Root("#/s"))
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "#/s/properties/a: cannot resolve $ref `#/missing`: no such node"
+        );
+    }
+}

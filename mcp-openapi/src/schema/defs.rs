@@ -1,0 +1,280 @@
+//! Per-tool `$defs`: only the definitions a schema reaches, `readOnly`
+//! properties left out of inputs and `writeOnly` ones out of outputs, and
+//! the `inline` profile that replaces references by their content.
+
+mod inline;
+mod shape;
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::{Map, Value};
+
+use crate::schema::profile::SchemaProfile;
+use crate::schema::registry::DefRegistry;
+
+/// Which side of the call a schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Mode {
+    /// Tool input: `readOnly` properties are left out.
+    Input = 0,
+    /// Tool output: `writeOnly` properties are left out.
+    Output = 1,
+}
+
+impl Mode {
+    const fn hidden_flag(self) -> &'static str {
+        match self {
+            Self::Input => "readOnly",
+            Self::Output => "writeOnly",
+        }
+    }
+}
+
+const DEFS_PREFIX: &str = "#/$defs/";
+
+/// Keywords whose value maps names (not keywords) to schemas: a property
+/// named `default` or `enum` is a schema, not data.
+const NAME_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+];
+
+/// A definition prepared for one mode, with the definitions it refers to.
+#[derive(Debug)]
+struct Prepared<'a> {
+    /// Borrowed from the registry when nothing is hidden in this mode.
+    value: Result<Cow<'a, Value>, String>,
+    refs: BTreeSet<String>,
+}
+
+/// Copies definitions into tool schemas; caches each (definition, mode) once.
+#[derive(Debug)]
+pub(crate) struct DefCopier<'a> {
+    registry: &'a DefRegistry,
+    profile: SchemaProfile,
+    cycle_depth: usize,
+    /// Prepared definitions by name, one map per mode (looked up by `&str`).
+    prepared: [HashMap<String, Prepared<'a>>; 2],
+    /// Definitions the `inline` profile may still expand in the current schema.
+    budget: usize,
+}
+
+/// How many definitions the `inline` profile expands per schema before it
+/// cuts the remaining references (documents like Stripe's reach thousands).
+pub(crate) const INLINE_BUDGET: usize = 100;
+
+impl<'a> DefCopier<'a> {
+    pub(crate) fn new(
+        registry: &'a DefRegistry,
+        profile: SchemaProfile,
+        cycle_depth: usize,
+    ) -> Self {
+        Self {
+            registry,
+            profile,
+            cycle_depth,
+            prepared: [HashMap::new(), HashMap::new()],
+            budget: INLINE_BUDGET,
+        }
+    }
+
+    /// A copy of `schema` without the properties hidden in `mode`.
+    pub(crate) fn strip(&self, schema: &Value, mode: Mode) -> Value {
+        match schema {
+            Value::Object(object) => {
+                let mut out = Map::with_capacity(object.len());
+                let mut hidden = Vec::new();
+                for (key, value) in object {
+                    let copy = match (key.as_str(), value) {
+                        ("properties", Value::Object(props)) => {
+                            let mut kept = Map::with_capacity(props.len());
+                            for (name, prop) in props {
+                                if self.is_hidden(prop, mode) {
+                                    hidden.push(name.as_str());
+                                } else {
+                                    kept.insert(name.clone(), self.strip(prop, mode));
+                                }
+                            }
+                            Value::Object(kept)
+                        }
+                        ("enum" | "const" | "default" | "examples", _) => value.clone(),
+                        (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
+                            schemas
+                                .iter()
+                                .map(|(name, schema)| (name.clone(), self.strip(schema, mode)))
+                                .collect(),
+                        ),
+                        _ => self.strip(value, mode),
+                    };
+                    out.insert(key.clone(), copy);
+                }
+                if !hidden.is_empty()
+                    && let Some(Value::Array(required)) = out.get_mut("required")
+                {
+                    required.retain(|r| !r.as_str().is_some_and(|r| hidden.contains(&r)));
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| self.strip(v, mode)).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
+    fn is_hidden(&self, schema: &Value, mode: Mode) -> bool {
+        let flag = mode.hidden_flag();
+        let own = schema.get(flag).and_then(Value::as_bool);
+        own.or_else(|| {
+            self.resolve(schema)
+                .and_then(|s| s.get(flag))
+                .and_then(Value::as_bool)
+        })
+        .unwrap_or(false)
+    }
+
+    /// The object a schema denotes, following `#/$defs/` references.
+    fn resolve<'s>(&'s self, schema: &'s Value) -> Option<&'s Map<String, Value>> {
+        let mut current = schema;
+        for _ in 0..16 {
+            let object = current.as_object()?;
+            match object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(DEFS_PREFIX))
+            {
+                Some(name) => current = self.registry.get(name)?,
+                None => return Some(object),
+            }
+        }
+        None
+    }
+
+    fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared<'a> {
+        let index = mode as usize;
+        if !self.prepared[index].contains_key(name) {
+            let registry: &'a DefRegistry = self.registry;
+            let prepared = match registry.defs.get(name) {
+                None => Prepared {
+                    value: Err(format!("schema `{name}` is missing")),
+                    refs: BTreeSet::new(),
+                },
+                Some(entry) => match &entry.schema {
+                    Err(reason) => Prepared {
+                        value: Err(format!("schema `{name}` cannot be used: {reason}")),
+                        refs: BTreeSet::new(),
+                    },
+                    Ok(schema) => {
+                        let value = if mentions(schema, mode.hidden_flag()) {
+                            Cow::Owned(self.strip(schema, mode))
+                        } else {
+                            Cow::Borrowed(schema)
+                        };
+                        let mut refs = BTreeSet::new();
+                        collect_refs(&value, &mut refs);
+                        Prepared {
+                            value: Ok(value),
+                            refs,
+                        }
+                    }
+                },
+            };
+            self.prepared[index].insert(name.to_owned(), prepared);
+        }
+        &self.prepared[index][name]
+    }
+
+    /// Completes a root schema for the profile: `$defs` with exactly the
+    /// definitions it reaches (`standard`), or references inlined (`inline`).
+    pub(crate) fn finish(
+        &mut self,
+        root: Map<String, Value>,
+        mode: Mode,
+    ) -> Result<Map<String, Value>, String> {
+        let mut pending = BTreeSet::new();
+        collect_refs_in(&root, &mut pending);
+        let mut reached = BTreeSet::new();
+        while let Some(name) = pending.pop_first() {
+            if !reached.insert(name.clone()) {
+                continue;
+            }
+            let prepared = self.prepared(&name, mode);
+            if let Err(reason) = &prepared.value {
+                return Err(reason.clone());
+            }
+            pending.extend(
+                prepared
+                    .refs
+                    .iter()
+                    .filter(|r| !reached.contains(*r))
+                    .cloned(),
+            );
+        }
+        match self.profile {
+            SchemaProfile::Standard => {
+                let mut root = root;
+                if !reached.is_empty() {
+                    let mut defs = Map::with_capacity(reached.len());
+                    for name in reached {
+                        if let Ok(value) = &self.prepared(&name, mode).value {
+                            defs.insert(name, value.clone().into_owned());
+                        }
+                    }
+                    root.insert("$defs".to_owned(), Value::Object(defs));
+                }
+                Ok(root)
+            }
+            SchemaProfile::Inline => {
+                let mut stack = Vec::new();
+                self.budget = INLINE_BUDGET;
+                match self.inline(&Value::Object(root), mode, &mut stack) {
+                    Value::Object(out) => Ok(out),
+                    _ => Err("an inlined root schema is not an object".to_owned()),
+                }
+            }
+        }
+    }
+}
+
+/// Whether `flag` appears as a key anywhere in `value` (no allocation).
+fn mentions(value: &Value, flag: &str) -> bool {
+    match value {
+        Value::Object(object) => object.iter().any(|(k, v)| k == flag || mentions(v, flag)),
+        Value::Array(items) => items.iter().any(|v| mentions(v, flag)),
+        _ => false,
+    }
+}
+
+/// Collects the names of `#/$defs/` references in a schema.
+fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => collect_refs_in(object, found),
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, found)),
+        _ => {}
+    }
+}
+
+fn collect_refs_in(object: &Map<String, Value>, found: &mut BTreeSet<String>) {
+    for (key, value) in object {
+        match (key.as_str(), value) {
+            ("$ref", Value::String(reference)) => {
+                if let Some(name) = reference.strip_prefix(DEFS_PREFIX)
+                    && !found.contains(name)
+                {
+                    found.insert(name.to_owned());
+                }
+            }
+            ("enum" | "const" | "default" | "examples", _) => {}
+            (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => {
+                schemas
+                    .values()
+                    .for_each(|schema| collect_refs(schema, found));
+            }
+            _ => collect_refs(value, found),
+        }
+    }
+}
