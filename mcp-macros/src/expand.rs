@@ -37,6 +37,17 @@ impl Tool<'_> {
         }
     }
 
+    /// The path of the module holding the builder, the def and the error of
+    /// this kind: the crate root for tools, `prompt` and `resource` for the
+    /// others.
+    pub(crate) fn kind_path(&self) -> TokenStream {
+        let krate = self.krate();
+        match self.kind.module() {
+            Some(module) => quote!(#krate::#module),
+            None => krate,
+        }
+    }
+
     /// The sibling's name: `<fn>_tool` (`<fn>_prompt`).
     pub(crate) fn sibling_ident(&self) -> Ident {
         let name = self.sig.ident.to_string();
@@ -59,7 +70,7 @@ impl Tool<'_> {
 
     /// The sibling's signature (shared with the fallback stub).
     pub(crate) fn signature(&self) -> TokenStream {
-        let krate = self.krate();
+        let kind_path = self.kind_path();
         let vis = self.vis;
         let ident = self.sibling_ident();
         let ctx = self.context_type();
@@ -95,7 +106,7 @@ impl Tool<'_> {
         quote! {
             #[doc = #doc]
             #(#cfgs)*
-            #vis fn #ident #params (#receiver) -> ::core::result::Result<#krate::#def<#ctx>, #krate::#error> #where_clause
+            #vis fn #ident #params (#receiver) -> ::core::result::Result<#kind_path::#def<#ctx>, #kind_path::#error> #where_clause
         }
     }
 
@@ -113,6 +124,7 @@ impl Tool<'_> {
     /// The sibling item.
     pub(crate) fn sibling(&self) -> TokenStream {
         let krate = self.krate();
+        let kind_path = self.kind_path();
         let signature = self.signature();
         let name = self.tool_name();
         let checks = self.checks();
@@ -161,7 +173,7 @@ impl Tool<'_> {
                 #output_traits
                 #arg_names
                 #this
-                let __builder = #krate::#builder(#name) #description #(#setters)*;
+                let __builder = #kind_path::#builder(#name) #description #(#setters)*;
                 #run
             }
         }
@@ -277,7 +289,8 @@ impl Tool<'_> {
             (_, false) => param,
             (_, true) => {
                 let context = Ident::new(self.kind.context_type(), proc_macro2::Span::call_site());
-                quote!(#param, __cx: #krate::#context<#ctx>)
+                let kind_path = self.kind_path();
+                quote!(#param, __cx: #kind_path::#context<#ctx>)
             }
         };
         quote! {

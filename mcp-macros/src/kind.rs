@@ -9,9 +9,9 @@ use proc_macro2::{Ident, Span};
 pub(crate) enum Kind {
     /// `#[tool]`: `mcp_core::tool(..)`, a `ToolDef`.
     Tool,
-    /// `#[prompt]`: `mcp_core::prompt(..)`, a `PromptDef`.
+    /// `#[prompt]`: `mcp_core::prompt::prompt(..)`, a `PromptDef`.
     Prompt,
-    /// `#[resource]`: `mcp_core::resource(..)` or `resource_template(..)`, a
+    /// `#[resource]`: `mcp_core::resource::resource(..)` or `resource_template(..)`, a
     /// `ResourceDef`.
     Resource,
 }
@@ -23,6 +23,15 @@ impl Kind {
             Self::Tool => "tool",
             Self::Prompt => "prompt",
             Self::Resource => "resource",
+        }
+    }
+
+    /// The `mcp_core` module of its builder, def and error types (`None`:
+    /// the crate root).
+    pub(crate) fn module(self) -> Option<Ident> {
+        match self {
+            Self::Tool => None,
+            Self::Prompt | Self::Resource => Some(Ident::new(self.name(), Span::call_site())),
         }
     }
 

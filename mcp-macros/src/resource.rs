@@ -43,6 +43,7 @@ impl Tool<'_> {
         name: &LitStr,
         metadata: TokenStream,
     ) -> TokenStream {
+        let kind_path = self.kind_path();
         let (builder, target) = match &self.attrs.target {
             Some((key, uri)) if key == "uri_template" => {
                 (quote!(resource_template), uri.to_token_stream())
@@ -79,7 +80,7 @@ impl Tool<'_> {
             }
         };
         quote! {
-            let __builder = #krate::#builder(#target, #name) #metadata;
+            let __builder = #kind_path::#builder(#target, #name) #metadata;
             __builder.read(#handler)
         }
     }

@@ -99,7 +99,7 @@ async fn direct(client: &reqwest::Client, base: &str, calls: u32) -> Duration {
 async fn generated(tool: &ToolDef, calls: u32) -> Duration {
     let started = Instant::now();
     for _ in 0..calls {
-        let result = tool.invoke(json!({"petId": 7, "limit": 3})).await;
+        let result = tool.call_detached(json!({"petId": 7, "limit": 3})).await;
         assert_eq!(
             result.structured_content.as_ref().map(|v| &v["id"]),
             Some(&json!(7))

@@ -86,7 +86,7 @@ pub enum SpecError {
         pointer: String,
         /// The builder's error (boxed: it is large and rare).
         #[source]
-        source: Box<mcp_core::ResourceError>,
+        source: Box<mcp_core::resource::ResourceError>,
     },
     /// A route map file or value is malformed.
     #[error("route map: {0}")]

@@ -112,7 +112,7 @@ async fn main() -> anyhow::Result<()> {
             since: Instant::now(),
         })
         .tool(whoami_tool()?)
-        .tool(echo_tool()?.with_middleware(rate_limit(3, Duration::from_secs(60))))
+        .tool(echo_tool()?.layer(rate_limit(3, Duration::from_secs(60))))
         .source(ToolSource::new("the GitHub document", github_tools(&args)?).prefix("github_"))
         .build()?;
     server.serve_stdio().await?;

@@ -9,12 +9,12 @@ use crate::parity::{add_tool, delete_user_tool};
 #[test]
 fn struct_argument_good_and_bad() {
     let def: ToolDef = delete_user_tool().unwrap();
-    let ok = block_on(def.invoke(json!({"id": "7"})));
+    let ok = block_on(def.call_detached(json!({"id": "7"})));
     assert_eq!(ok.structured_content, Some(json!({"ok": true})));
-    let err = block_on(def.invoke(json!({"id": "missing"})));
+    let err = block_on(def.call_detached(json!({"id": "missing"})));
     assert!(err.is_error());
     assert_eq!(err.text_content(), "no such user");
-    let bad = block_on(def.invoke(json!({"id": 7})));
+    let bad = block_on(def.call_detached(json!({"id": 7})));
     assert!(bad.is_error());
     assert!(
         bad.text_content().contains("`id`"),
@@ -26,18 +26,18 @@ fn struct_argument_good_and_bad() {
 #[test]
 fn plain_arguments_good_and_bad() {
     let def: ToolDef = add_tool().unwrap();
-    let ok = block_on(def.invoke(json!({"a": 1, "b": 2})));
+    let ok = block_on(def.call_detached(json!({"a": 1, "b": 2})));
     assert_eq!(ok.structured_content, Some(json!({"result": 3})));
-    let optional = block_on(def.invoke(json!({"a": 1})));
+    let optional = block_on(def.call_detached(json!({"a": 1})));
     assert_eq!(optional.structured_content, Some(json!({"result": 1})));
-    let missing = block_on(def.invoke(json!({"b": 1})));
+    let missing = block_on(def.call_detached(json!({"b": 1})));
     assert!(missing.is_error());
     assert!(
         missing.text_content().contains("missing field `a`"),
         "{}",
         missing.text_content()
     );
-    let wrong = block_on(def.invoke(json!({"a": "one"})));
+    let wrong = block_on(def.call_detached(json!({"a": "one"})));
     assert!(wrong.is_error());
     assert!(
         wrong.text_content().contains("`a`"),
@@ -58,10 +58,10 @@ fn a_single_plain_argument_is_a_property() {
     insta::assert_json_snapshot!("shout_input_schema", def.tool().input_schema);
     assert!(def.tool().output_schema.is_none());
     assert_eq!(
-        block_on(def.invoke(json!({"text": "hi"}))).text_content(),
+        block_on(def.call_detached(json!({"text": "hi"}))).text_content(),
         "HI"
     );
-    let bad = block_on(def.invoke(json!({"txt": "hi"})));
+    let bad = block_on(def.call_detached(json!({"txt": "hi"})));
     assert!(bad.is_error());
     assert!(
         bad.text_content().contains("missing field `text`"),
@@ -92,8 +92,8 @@ fn argument_errors_read_as_the_builder_twin_s() {
         json!({"a": 1.5}),
         json!({"a": 1, "b": 2}),
     ] {
-        let from_macro = block_on(macro_tool.invoke(arguments.clone()));
-        let from_builder = block_on(builder_tool.invoke(arguments.clone()));
+        let from_macro = block_on(macro_tool.call_detached(arguments.clone()));
+        let from_builder = block_on(builder_tool.call_detached(arguments.clone()));
         assert_eq!(
             from_macro.is_error(),
             from_builder.is_error(),

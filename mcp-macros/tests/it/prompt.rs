@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use futures_executor::block_on;
 use mcp_core::{
-    Icon, prompt,
-    prompt::{PromptDef, PromptRequest},
+    Icon,
+    prompt::{PromptDef, PromptRequest, prompt},
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -58,16 +58,18 @@ fn prompt_matches_the_builder_and_renders() {
         .unwrap();
     assert_eq!(from_macro.prompt(), from_builder.prompt());
 
-    let result =
-        block_on(from_macro.invoke(object(json!({"code": "fn main() {}", "language": "rust"}))))
-            .unwrap();
+    let result = block_on(
+        from_macro.get_detached(object(json!({"code": "fn main() {}", "language": "rust"}))),
+    )
+    .unwrap();
     assert_eq!(
         result.messages[0].content.as_text(),
         Some("Review this rust code:\nfn main() {}")
     );
-    let missing = block_on(from_macro.invoke(object(json!({"language": "rust"})))).unwrap_err();
+    let missing =
+        block_on(from_macro.get_detached(object(json!({"language": "rust"})))).unwrap_err();
     let from_builder =
-        block_on(from_builder.invoke(object(json!({"language": "rust"})))).unwrap_err();
+        block_on(from_builder.get_detached(object(json!({"language": "rust"})))).unwrap_err();
     assert_eq!(missing.to_string(), from_builder.to_string());
     assert!(missing.to_string().contains("`code`"), "{missing}");
 }

@@ -4,10 +4,7 @@
 use std::sync::Arc;
 
 use futures_executor::block_on;
-use mcp_core::{
-    resource,
-    resource::{ResourceDef, ResourceRequest, resource_template},
-};
+use mcp_core::resource::{ResourceDef, ResourceRequest, resource, resource_template};
 use serde_json::json;
 
 /// The project's read-me.
@@ -57,7 +54,7 @@ fn fixed_resource_matches_the_builder() {
         .read(readme)
         .unwrap();
     assert_eq!(from_macro.resource(), from_builder.resource());
-    let result = block_on(from_macro.invoke("file:///README.md")).unwrap();
+    let result = block_on(from_macro.read_detached("file:///README.md")).unwrap();
     assert_eq!(text(&result), "# Hi");
 }
 

@@ -6,7 +6,10 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use mcp_core::{BoxFuture, CallToolResult, ToolCallContext, ToolHandler};
+use mcp_core::{
+    CallToolResult, ToolCallContext,
+    handler::{BoxFuture, ToolHandler},
+};
 use serde_json::Value;
 
 use crate::call::authorizer::Applied;

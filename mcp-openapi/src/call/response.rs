@@ -7,7 +7,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::{HeaderMap, StatusCode};
-use mcp_core::{CallToolResult, Content, ResourceContents};
+use mcp_core::{CallToolResult, content::Content, resource::ResourceContents};
 use serde_json::{Value, json};
 
 use crate::ir::JsonObject;

@@ -97,7 +97,10 @@ pub(crate) fn meta(
     }
     meta.insert(OPENAPI_META_KEY.to_owned(), Value::Object(openapi));
     if wrapped {
-        meta.insert(mcp_core::WRAPPED_OUTPUT_META_KEY.to_owned(), true.into());
+        meta.insert(
+            mcp_core::meta::WRAPPED_OUTPUT_META_KEY.to_owned(),
+            true.into(),
+        );
     }
     if !tags.is_empty() {
         meta.insert(

@@ -3,7 +3,10 @@
 use std::sync::Arc;
 
 use iri_string::template::UriTemplateStr;
-use mcp_core::{Meta, Resource, ResourceTemplate};
+use mcp_core::{
+    Meta,
+    resource::{Resource, ResourceTemplate},
+};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 

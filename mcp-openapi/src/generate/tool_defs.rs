@@ -6,8 +6,10 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_core::{
-    CallToolRequest, JsonObject, Resource, ResourceBuilder, ResourceDef, ResourceRequest,
-    ResourceTemplate, Tool, ToolCallContext, ToolDef, ToolHandler,
+    JsonObject, Tool, ToolCallContext, ToolDef,
+    call::CallToolRequest,
+    handler::ToolHandler,
+    resource::{Resource, ResourceBuilder, ResourceDef, ResourceRequest, ResourceTemplate},
 };
 use serde_json::Value;
 
@@ -116,7 +118,7 @@ impl Generated {
 
 /// A builder of `resource`, ready for its reader.
 fn resource_builder(resource: &Resource) -> ResourceBuilder {
-    let mut builder = mcp_core::resource(resource.uri.clone(), resource.name.clone());
+    let mut builder = mcp_core::resource::resource(resource.uri.clone(), resource.name.clone());
     if let Some(description) = &resource.description {
         builder = builder.description(description.clone());
     }
@@ -141,7 +143,7 @@ fn resource_builder(resource: &Resource) -> ResourceBuilder {
 /// A builder of `template`, ready for its reader.
 fn template_builder(template: &ResourceTemplate) -> ResourceBuilder {
     let mut builder =
-        mcp_core::resource_template(template.uri_template.clone(), template.name.clone());
+        mcp_core::resource::resource_template(template.uri_template.clone(), template.name.clone());
     if let Some(description) = &template.description {
         builder = builder.description(description.clone());
     }

@@ -8,7 +8,12 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mcp_core::{BoxFuture, CallChannel, CallToolRequest, ChannelError, Content, Progress};
+use mcp_core::{
+    call::CallToolRequest,
+    client::{CallChannel, ChannelError, Progress},
+    content::Content,
+    handler::BoxFuture,
+};
 use mcp_openapi::{
     Credential, Credentials, Secret, SecuritySchemes, tolerant_output_schema,
     with_incoming_authorization,
@@ -48,7 +53,7 @@ async fn invalid_arguments_list_every_violation_and_send_nothing() {
         None,
         config(&server.base).build().expect("config"),
     );
-    let result = tool.invoke(json!({"limit": 50})).await;
+    let result = tool.call_detached(json!({"limit": 50})).await;
     assert!(result.is_error());
     let text = result.text_content();
     assert!(
@@ -59,7 +64,7 @@ async fn invalid_arguments_list_every_violation_and_send_nothing() {
         text.contains("/limit: 50 is greater than the maximum of 10"),
         "{text}"
     );
-    let result = tool.invoke(json!({"id": "seven"})).await;
+    let result = tool.call_detached(json!({"id": "seven"})).await;
     assert!(
         result
             .text_content()
@@ -110,7 +115,7 @@ async fn responses_map_by_status_and_media_type() {
         None,
         config(&server.base).build().expect("config"),
     );
-    let call = |kind: &str| tool.invoke(json!({ "kind": kind }));
+    let call = |kind: &str| tool.call_detached(json!({ "kind": kind }));
 
     let result = call("json").await;
     assert_eq!(result.structured_content, Some(json!({"name": "Rex"})));
@@ -186,12 +191,12 @@ async fn output_schema_policy_keeps_results_valid_for_validating_clients() {
     );
     let validator = jsonschema::validator_for(&output).expect("the tolerant schema compiles");
 
-    let good = tool.invoke(json!({"kind": "good"})).await;
+    let good = tool.call_detached(json!({"kind": "good"})).await;
     assert_eq!(
         good.structured_content,
         Some(json!({"result": [{"id": 1}]}))
     );
-    let bad = tool.invoke(json!({"kind": "bad"})).await;
+    let bad = tool.call_detached(json!({"kind": "bad"})).await;
     assert!(!bad.is_error());
     let structured = bad.structured_content.clone().expect("structured");
     assert_eq!(structured["unvalidatedResponse"], json!([{"id": "one"}]));
@@ -203,7 +208,7 @@ async fn output_schema_policy_keeps_results_valid_for_validating_clients() {
         bad.text_content()
             .contains("does not match the documented output schema")
     );
-    let html = tool.invoke(json!({"kind": "html"})).await;
+    let html = tool.call_detached(json!({"kind": "html"})).await;
     assert!(!html.is_error());
     assert_eq!(
         html.structured_content
@@ -245,7 +250,7 @@ async fn idempotent_calls_are_retried_and_posts_are_not() {
         None,
         config(&server.base).build().expect("config"),
     );
-    assert!(!get.invoke(json!({})).await.is_error());
+    assert!(!get.call_detached(json!({})).await.is_error());
     assert_eq!(server.requests().len(), 3, "two retries, then success");
 
     let post = tool_def(
@@ -255,7 +260,7 @@ async fn idempotent_calls_are_retried_and_posts_are_not() {
         None,
         config(&server.base).build().expect("config"),
     );
-    let result = post.invoke(json!({})).await;
+    let result = post.call_detached(json!({})).await;
     assert!(result.is_error() && result.text_content().contains("503"));
     assert_eq!(server.requests().len(), 4, "a POST is sent once");
 }
@@ -298,7 +303,7 @@ async fn timeouts_and_cancellation_end_the_call() {
             .expect("config"),
     );
     let started = std::time::Instant::now();
-    let result = tool.invoke(json!({})).await;
+    let result = tool.call_detached(json!({})).await;
     assert_eq!(result.text_content(), "request timed out after 200 ms");
     assert!(started.elapsed() < Duration::from_secs(5));
 
@@ -372,8 +377,8 @@ async fn oauth2_client_credentials_token_is_cached_and_refreshed() {
         None,
         cfg,
     );
-    assert!(!tool.invoke(json!({})).await.is_error());
-    assert!(!tool.invoke(json!({})).await.is_error());
+    assert!(!tool.call_detached(json!({})).await.is_error());
+    assert!(!tool.call_detached(json!({})).await.is_error());
     assert_eq!(tokens.load(Ordering::SeqCst), 1, "the token is cached");
     let token_request = server
         .requests()
@@ -389,7 +394,7 @@ async fn oauth2_client_credentials_token_is_cached_and_refreshed() {
         Some("Basic YXBwOnNoaC12ZXJ5LXNlY3JldA==")
     );
     // The API refuses the cached token: it is fetched again and the call repeated once.
-    assert!(!tool.invoke(json!({"expire": 1})).await.is_error());
+    assert!(!tool.call_detached(json!({"expire": 1})).await.is_error());
     assert_eq!(tokens.load(Ordering::SeqCst), 2);
 }
 
@@ -412,7 +417,7 @@ async fn incoming_authorization_is_forwarded_only_when_opted_in() {
             None,
             cfg,
         );
-        let call = tool.invoke(json!({}));
+        let call = tool.call_detached(json!({}));
         let result =
             with_incoming_authorization(Some("Bearer incoming-token-9".to_owned()), call).await;
         assert!(!result.is_error());
@@ -449,7 +454,7 @@ async fn servers_variables_static_headers_and_user_agent() {
         None,
         cfg,
     );
-    assert!(!tool.invoke(json!({})).await.is_error());
+    assert!(!tool.call_detached(json!({})).await.is_error());
     let seen = server.last();
     assert_eq!(seen.target, "/v2/ping");
     assert_eq!(seen.header("x-tenant").as_deref(), Some("acme"));

@@ -175,7 +175,7 @@ async fn call_all(
             let unchecked: ToolDef = ToolDef::new(generated.tool.clone(), handler)
                 .expect("tool def")
                 .map_tool(|t| t.input_schema = Arc::new(serde_json::Map::new()));
-            let result = unchecked.invoke(control.1.clone()).await;
+            let result = unchecked.call_detached(control.1.clone()).await;
             let text = result.text_content();
             flagged = result.is_error()
                 && ["400", "401", "422"]
@@ -189,7 +189,7 @@ async fn call_all(
         let name = generated.tool.name.clone();
         let arguments = sample_arguments(&Value::Object((*generated.tool.input_schema).clone()));
         let tool: ToolDef = generated.tool_def(&config).expect("tool def");
-        let result = tool.invoke(arguments.clone()).await;
+        let result = tool.call_detached(arguments.clone()).await;
         calls += 1;
         if result.is_error() {
             if only_response_violations(result.structured_content.as_ref()) {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::Path;
 use axum::routing::get;
-use mcp_core::ResourceContents;
+use mcp_core::resource::ResourceContents;
 use mcp_openapi::route_map::RouteKind;
 use mcp_openapi::{ClientConfig, HttpMethod, OpenApi, RouteMap};
 use serde_json::json;
@@ -57,13 +57,13 @@ async fn generated_resources_and_templates_read_through_the_api() {
     assert_eq!(defs.len(), 2);
 
     let list = &defs[0];
-    let read = list.invoke(list.uri()).await.unwrap();
+    let read = list.read_detached(list.uri()).await.unwrap();
     assert!(text(&read.contents).contains("Rex"), "{read:?}");
 
     let template = &defs[1];
     assert!(template.template().is_some());
     let uri = template.uri().replace("{petId}", "7");
-    let read = template.invoke(&uri).await.unwrap();
+    let read = template.read_detached(&uri).await.unwrap();
     let body: serde_json::Value = serde_json::from_str(&text(&read.contents)).unwrap();
     assert_eq!(body, json!({"id": 7, "name": "Tom"}));
 }

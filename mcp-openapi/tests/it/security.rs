@@ -48,7 +48,7 @@ async fn path_values_stay_in_their_segment_and_never_change_host() {
         "a\\b",
     ];
     for attack in attacks {
-        let result = tool.invoke(json!({ "name": attack })).await;
+        let result = tool.call_detached(json!({ "name": attack })).await;
         assert!(!result.is_error(), "{attack}: {}", result.text_content());
         let seen = server.last();
         let segments: Vec<&str> = seen.path().split('/').collect();
@@ -67,7 +67,7 @@ async fn path_values_stay_in_their_segment_and_never_change_host() {
         );
     }
     for dots in ["..", "."] {
-        let result = tool.invoke(json!({ "name": dots })).await;
+        let result = tool.call_detached(json!({ "name": dots })).await;
         assert!(result.is_error(), "a bare `{dots}` segment is refused");
     }
     assert_eq!(server.requests().len(), attacks.len());
@@ -90,7 +90,7 @@ async fn crlf_in_a_header_value_is_refused_and_nothing_is_sent() {
         config(&server.base).build().expect("config"),
     );
     for attack in ["a\r\nX-Admin: 1", "a\nb", "a\rb", "a\0b"] {
-        let result = tool.invoke(json!({ "X-Trace": attack })).await;
+        let result = tool.call_detached(json!({ "X-Trace": attack })).await;
         assert!(result.is_error());
         assert!(
             result.text_content().contains("header `X-Trace`"),
@@ -99,7 +99,7 @@ async fn crlf_in_a_header_value_is_refused_and_nothing_is_sent() {
         );
     }
     assert!(server.requests().is_empty());
-    let result = tool.invoke(json!({"X-Trace": "fine value"})).await;
+    let result = tool.call_detached(json!({"X-Trace": "fine value"})).await;
     assert!(!result.is_error());
     assert_eq!(
         server.last().header("x-trace").as_deref(),
@@ -153,7 +153,7 @@ async fn redirects_are_followed_only_on_the_same_origin() {
             None,
             cfg(),
         );
-        let result = tool.invoke(json!({})).await;
+        let result = tool.call_detached(json!({})).await;
         if followed {
             assert_eq!(result.structured_content, Some(json!({"arrived": true})));
         } else {
@@ -202,7 +202,7 @@ async fn a_response_larger_than_the_cap_is_cut_not_buffered() {
             .build()
             .expect("config"),
     );
-    let result = tool.invoke(json!({})).await;
+    let result = tool.call_detached(json!({})).await;
     assert!(!result.is_error());
     assert_eq!(result.content.len(), 2);
     assert_eq!(result.content[0].as_text().map(str::len), Some(cap));
@@ -273,7 +273,7 @@ async fn credentials_are_never_echoed() {
             None,
             cfg,
         );
-        let result = tool.invoke(json!({})).await;
+        let result = tool.call_detached(json!({})).await;
         let seen = server.last();
         assert_eq!(
             seen.header("x-api-key").as_deref(),
@@ -311,7 +311,7 @@ async fn credentials_are_never_echoed() {
         None,
         cfg,
     );
-    let result = tool.invoke(json!({})).await;
+    let result = tool.call_detached(json!({})).await;
     assert!(result.is_error());
     let wire = serde_json::to_string(&result).expect("json");
     assert!(wire.contains("connection failed"), "{wire}");

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use mcp_core::{ToolCallContext, ToolDef, resource, resource::ResourceDef, tool};
+use mcp_core::resource::{ResourceDef, resource};
+use mcp_core::{ToolCallContext, ToolDef, tool};
 use mcp_openapi::OpenApi;
 use mcp_server::Server;
 use schemars::JsonSchema;

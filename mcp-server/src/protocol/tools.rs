@@ -91,7 +91,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                 if let Some(id) = session_id {
                     cx = cx.session_id(id);
                 }
-                let running = AssertUnwindSafe(def.call_through(layers, cx)).catch_unwind();
+                let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
                 Box::pin(async move {
                     running.await.unwrap_or_else(|_| {
                         tracing::error!(tool = %name, "the tool handler panicked");
@@ -118,7 +118,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     }
     let running = AssertUnwindSafe(until_input_required(
         round.clone(),
-        def.call_through(state.layers().clone(), cx),
+        def.call_inside(state.layers().clone(), cx),
     ))
     .catch_unwind();
     let result = tokio::select! {

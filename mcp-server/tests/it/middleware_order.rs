@@ -35,8 +35,8 @@ async fn calls_flow_a_b_c_d_handler_and_back() {
             }
         })
         .unwrap()
-        .with_middleware(layer(&log, "c"))
-        .with_middleware(layer(&log, "d"));
+        .layer(layer(&log, "c"))
+        .layer(layer(&log, "d"));
     let server = Server::builder()
         .tool(def)
         .with_tool_middleware(layer(&log, "a"))

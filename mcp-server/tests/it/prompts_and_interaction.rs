@@ -9,10 +9,8 @@ use mcp_core::{
     JsonObject, ToolCallContext, ToolDef,
     client::{CreateMessageRequest, ElicitRequest, LoggingLevel},
     completion::Completer,
-    prompt,
-    prompt::PromptDef,
-    resource,
-    resource::{ResourceDef, ResourceRequest, resource_template},
+    prompt::{PromptDef, prompt},
+    resource::{ResourceDef, ResourceRequest, resource, resource_template},
     tool,
 };
 use mcp_server::Server;

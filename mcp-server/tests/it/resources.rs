@@ -1,8 +1,7 @@
 //! Resources and resource templates: list, read, not found.
 
-use mcp_core::{
-    resource,
-    resource::{ResourceDef, ResourceError, ResourceRequest, resource_template},
+use mcp_core::resource::{
+    ResourceDef, ResourceError, ResourceRequest, resource, resource_template,
 };
 use mcp_server::Server;
 use serde_json::json;

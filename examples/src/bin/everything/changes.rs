@@ -4,7 +4,8 @@
 use std::sync::OnceLock;
 
 use mcp_core::{
-    JsonObject, ToolCallContext, ToolDef, ToolError, client::CreateMessageRequest, prompt, tool,
+    JsonObject, ToolCallContext, ToolDef, ToolError, client::CreateMessageRequest, prompt::prompt,
+    tool,
 };
 use mcp_server::Server;
 

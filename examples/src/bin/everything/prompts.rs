@@ -4,7 +4,7 @@ use mcp_core::{
     client::ElicitRequest,
     completion::Completer,
     content::Content,
-    prompt,
+    prompt::prompt,
     prompt::{GetPromptResult, PromptArgument, PromptDef, PromptError, PromptMessage},
     resource::ResourceContents,
 };

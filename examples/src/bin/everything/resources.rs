@@ -2,7 +2,7 @@
 
 use mcp_core::{
     completion::Completer,
-    resource,
+    resource::resource,
     resource::{ResourceDef, ResourceError, ResourceRequest, resource_template},
 };
 
