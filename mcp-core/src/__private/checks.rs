@@ -5,7 +5,7 @@ use crate::meta::{MetaKeyProblemKind, meta_key_problem};
 
 /// Why `key` cannot be an `_meta` key, as a compile error message (the
 /// macro panics with it in a `const` spanned at the key), or `None`. The
-/// rule is [`meta_key_problem`](crate::meta_key_problem)'s.
+/// rule is [`meta_key_problem`](crate::meta::meta_key_problem)'s.
 pub const fn meta_key_message(key: &str) -> Option<&'static str> {
     let Some(problem) = meta_key_problem(key) else {
         return None;

@@ -171,7 +171,7 @@ impl<In> PromptBuilder<In> {
 
     /// Ends the chain with the prompt's code: `async fn()`, `async fn(In)`
     /// or `async fn(In, PromptRequest<C>)`, returning anything
-    /// [`IntoGetPromptResult`](crate::IntoGetPromptResult).
+    /// [`IntoGetPromptResult`](crate::prompt::IntoGetPromptResult).
     pub fn run<C, M, H>(self, handler: H) -> Result<PromptDef<C>, PromptError>
     where
         H: PromptFn<M, In, C>,

@@ -14,7 +14,7 @@ use crate::prompt::result::GetPromptResult;
 use crate::prompt::value::Prompt;
 
 /// A [`Prompt`] plus its handler and argument completers: what a server
-/// hosts. Make one with [`prompt`](fn@crate::prompt).
+/// hosts. Make one with [`prompt`](fn@crate::prompt::prompt).
 pub struct PromptDef<C = ()> {
     prompt: Arc<Prompt>,
     handler: Arc<dyn PromptHandler<C>>,

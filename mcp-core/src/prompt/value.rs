@@ -6,7 +6,7 @@ use crate::icon::Icon;
 use crate::meta::Meta;
 
 /// A prompt template a server offers (`Prompt` of MCP 2025-11-25). Build
-/// one with [`prompt`](fn@crate::prompt).
+/// one with [`prompt`](fn@crate::prompt::prompt).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Prompt {

@@ -44,7 +44,7 @@ pub fn resource(uri: impl Into<String>, name: impl Into<String>) -> ResourceBuil
 
 /// Starts building a resource template: every URI matching the RFC 6570
 /// `uri_template` is read by one handler, which gets the variables through
-/// [`ResourceRequest::variable`](crate::ResourceRequest::variable).
+/// [`ResourceRequest::variable`](crate::resource::ResourceRequest::variable).
 ///
 /// ```
 /// use mcp_core::{resource::{resource_template, ResourceDef, ResourceRequest}, completion::Completer};
@@ -191,7 +191,7 @@ impl ResourceBuilder {
 
     /// Ends the chain with the code that reads the resource:
     /// `async fn()` or `async fn(ResourceRequest<C>)`, returning anything
-    /// [`IntoReadResourceResult`](crate::IntoReadResourceResult).
+    /// [`IntoReadResourceResult`](crate::resource::IntoReadResourceResult).
     ///
     /// Fails on a malformed URI template, a completer for a variable the
     /// template does not have, or a bad `_meta` key.

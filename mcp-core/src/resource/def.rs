@@ -30,7 +30,7 @@ pub enum ResourceKind {
 
 /// A resource or resource template plus its read handler and the
 /// completers of its template variables: what a server hosts. Make one with
-/// [`resource`](fn@crate::resource) or [`resource_template`](fn@crate::resource_template).
+/// [`resource`](fn@crate::resource::resource) or [`resource_template`](fn@crate::resource::resource_template).
 pub struct ResourceDef<C = ()> {
     kind: ResourceKind,
     handler: Arc<dyn ResourceHandler<C>>,

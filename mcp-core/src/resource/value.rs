@@ -7,7 +7,7 @@ use crate::icon::Icon;
 use crate::meta::Meta;
 
 /// A resource a server offers at a fixed URI (`Resource` of MCP
-/// 2025-11-25). Build one with [`resource`](fn@crate::resource).
+/// 2025-11-25). Build one with [`resource`](fn@crate::resource::resource).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -41,7 +41,7 @@ pub struct Resource {
 
 /// A family of resources whose URIs follow an RFC 6570 template
 /// (`ResourceTemplate` of MCP 2025-11-25). Build one with
-/// [`resource_template`](fn@crate::resource_template).
+/// [`resource_template`](fn@crate::resource::resource_template).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

@@ -148,7 +148,7 @@ impl<In, Out> ToolBuilder<In, Out> {
     }
 
     /// Adds an `_meta` entry; the key is checked with
-    /// [`validate_meta_key`](crate::validate_meta_key).
+    /// [`validate_meta_key`](crate::meta::validate_meta_key).
     pub fn meta(mut self, key: impl Into<String>, value: Value) -> Self {
         if let Err(error) = self.meta.insert(key, value) {
             self.error.get_or_insert(error);

@@ -128,7 +128,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
-    /// Adds a resource or resource template (see [`mcp_core::resource`](fn@mcp_core::resource)).
+    /// Adds a resource or resource template (see [`mcp_core::resource::resource`]).
     pub fn resource(mut self, def: ResourceDef<C>) -> Self {
         self.resources.push(def);
         self
@@ -140,7 +140,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
-    /// Adds a prompt (from [`mcp_core::prompt()`] or `#[mcp_core::prompt]`).
+    /// Adds a prompt (from [`mcp_core::prompt::prompt()`] or `#[mcp_core::prompt]`).
     ///
     /// ```
     /// use mcp_server::Server;
