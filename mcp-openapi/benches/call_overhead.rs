@@ -15,7 +15,11 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::routing::get;
 use mcp_core::ToolDef;
-use mcp_openapi::{ClientConfig, Credentials, HttpRoute, HttpToolHandler, RequestBinding};
+use mcp_openapi::{
+    ClientConfig,
+    call::{Credentials, HttpToolHandler},
+    ir::{HttpRoute, RequestBinding},
+};
 use serde_json::{Value, json};
 
 /// Calls per round and rounds: `(3000, 5)` measured, `(20, 1)` as a smoke test.

@@ -292,7 +292,3 @@ pub enum RequestPart {
     /// for the default).
     BodyContentType,
 }
-
-/// Same as [`RequestPart`].
-// TEMP-ALIAS: remove after consumers move
-pub type ArgumentTarget = RequestPart;

@@ -4,7 +4,7 @@
 //!
 //! - [`load`]: bytes are parsed (JSON or YAML by content) into a JSON value,
 //!   leaving out what generation never reads (named examples, webhooks and,
-//!   in JSON, the component schemas no `$ref` reaches; [`parse_slice`] gives
+//!   in JSON, the component schemas no `$ref` reaches; [`load::parse_slice`] gives
 //!   the whole document), and loaded as an [`OpenApi`]: one
 //!   [`ir::HttpRoute`] per operation, path-level parameters merged.
 //! - [`schema`]: the document's schemas normalized to JSON Schema 2020-12,
@@ -50,8 +50,8 @@
 //! - **Schemas** are JSON Schema 2020-12: 3.0 `nullable`, boolean
 //!   `exclusiveMinimum`/`exclusiveMaximum` and `example` are rewritten; `xml`,
 //!   `externalDocs` and `x-*` extension keywords are left out of schemas
-//!   (operation extensions stay on [`HttpRoute::extensions`]).
-//! - **Schema profiles** ([`SchemaProfile`]): `standard` (2020-12, `$schema`,
+//!   (operation extensions stay on [`ir::HttpRoute::extensions`]).
+//! - **Schema profiles** ([`schema::SchemaProfile`]): `standard` (2020-12, `$schema`,
 //!   only the `$defs` the tool reaches) or `inline` (no `$schema`, no `$defs`).
 //!
 //! # Annotations and `x-mcp-annotations`
@@ -80,21 +80,9 @@ pub mod load;
 mod media_type;
 pub mod schema;
 
-pub use call::{
-    ApiKeyLocation, CallError, ClientConfig, ClientConfigBuilder, Credential, Credentials,
-    HttpToolHandler, PreparedRequest, RetryPolicy, Secret, SecurityScheme, SecuritySchemes,
-    USER_AGENT, build_request, tolerant_output_schema, with_incoming_authorization,
-};
+pub use call::ClientConfig;
 pub use error::{SpecError, Warning};
-pub use generate::route_map::{McpType, RouteMap, route_maps_from_path, route_maps_from_toml};
-pub use generate::{
-    Customization, Generated, GeneratedResource, GeneratedResourceTemplate, GeneratedTool,
-    Generator, ToolSize, ToolStats, route_map, tool_stats,
-};
-pub use ir::{
-    ArgumentBinding, ArgumentTarget, EncodingInfo, HttpMethod, HttpRoute, JsonObject,
-    MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle, RequestBinding,
-    RequestBodyInfo, ResponseInfo, SecurityRequirement, ServerInfo, ServerVariable,
-};
-pub use load::{LoadOptions, OpenApi, RemoteFetcher, RemoteRefs, SpecVersion, parse_slice};
-pub use schema::{ReferenceMetadata, SchemaProfile};
+pub use generate::route_map::{self, RouteKind, RouteMap};
+pub use generate::{Generated, GeneratedTool, Generator};
+pub use load::{LoadOptions, OpenApi};
+pub use schema::ReferenceMetadata;

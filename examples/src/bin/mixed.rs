@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use mcp_core::middleware::{self, Next};
 use mcp_core::{CallToolResult, ToolCallContext, ToolDef, tool};
-use mcp_openapi::{ClientConfig, HttpMethod, McpType, OpenApi, RouteMap};
+use mcp_openapi::{ClientConfig, OpenApi, RouteKind, RouteMap, ir::HttpMethod};
 use mcp_server::{ServerBuilder, ToolSource};
 
 /// Serve hand-written tools and GitHub's issue routes together.
@@ -84,12 +84,12 @@ fn rate_limit(
 
 fn github_tools(args: &Args) -> anyhow::Result<Vec<ToolDef<Visitor>>> {
     let api = OpenApi::from_path(&args.openapi)?;
-    let issues = RouteMap::new(McpType::Tool)
+    let issues = RouteMap::new(RouteKind::Tool)
         .methods([HttpMethod::Get])
         .pattern(r"^/repos/\{owner\}/\{repo\}/issues")?;
     let generated = api
         .generator()
-        .route_maps([issues, RouteMap::new(McpType::Exclude)])
+        .route_maps([issues, RouteMap::new(RouteKind::Exclude)])
         .generate()?;
     let mut config = ClientConfig::builder();
     if let Some(base_url) = &args.base_url {

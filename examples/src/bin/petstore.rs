@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Parser;
-use mcp_openapi::{ClientConfig, OpenApi, SecuritySchemes};
+use mcp_openapi::{ClientConfig, OpenApi, call::SecuritySchemes};
 use mcp_server::{HttpConfig, Server};
 
 /// Serve an OpenAPI document's operations as MCP tools over HTTP.

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_openapi::{OpenApi, SchemaProfile};
+use mcp_openapi::{OpenApi, schema::SchemaProfile};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(api) = OpenApi::from_slice(data) {

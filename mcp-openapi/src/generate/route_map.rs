@@ -37,10 +37,6 @@ pub enum RouteKind {
     Exclude,
 }
 
-/// Same as [`RouteKind`].
-// TEMP-ALIAS: remove after consumers move
-pub type McpType = RouteKind;
-
 /// One rule: a route matches when every given criterion matches.
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]

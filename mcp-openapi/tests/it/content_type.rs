@@ -1,7 +1,7 @@
 //! A caller may choose the body's media type when the operation offers
 //! several with the same schema (`body_content_type`).
 
-use mcp_openapi::{OpenApi, build_request};
+use mcp_openapi::{OpenApi, call::build_request};
 use serde_json::{Value, json};
 
 fn add_pet() -> mcp_openapi::GeneratedTool {
@@ -14,7 +14,9 @@ fn add_pet() -> mcp_openapi::GeneratedTool {
         .expect("swagger-petstore3 has addPet")
 }
 
-fn request(arguments: Value) -> Result<mcp_openapi::PreparedRequest, mcp_openapi::CallError> {
+fn request(
+    arguments: Value,
+) -> Result<mcp_openapi::call::PreparedRequest, mcp_openapi::call::CallError> {
     let tool = add_pet();
     let base = url::Url::parse("http://127.0.0.1:9/api/v3").unwrap();
     build_request(

@@ -3,8 +3,10 @@
 use mcp_openapi::ir::RequestPart;
 use mcp_openapi::route_map::RouteKind;
 use mcp_openapi::{
-    GeneratedTool, LoadOptions, OpenApi, ParameterLocation, ParameterStyle, RouteMap,
-    SchemaProfile, SpecError, route_maps_from_toml,
+    GeneratedTool, LoadOptions, OpenApi, RouteMap, SpecError,
+    ir::{ParameterLocation, ParameterStyle},
+    route_map::route_maps_from_toml,
+    schema::SchemaProfile,
 };
 use serde_json::{Value, json};
 
@@ -487,9 +489,9 @@ fn generated_tools_become_tool_defs_with_http_handlers() {
     // The served tool is the generated one, its output schema made tolerant.
     let mut expected = generated.tools[0].tool.clone();
     if let Some(declared) = &expected.output_schema {
-        expected.output_schema = Some(std::sync::Arc::new(mcp_openapi::tolerant_output_schema(
-            declared,
-        )));
+        expected.output_schema = Some(std::sync::Arc::new(
+            mcp_openapi::call::tolerant_output_schema(declared),
+        ));
     }
     assert_eq!(defs[0].tool(), &expected);
     let served = defs[0]
@@ -504,7 +506,7 @@ fn generated_tools_become_tool_defs_with_http_handlers() {
 fn stats_list_tools_largest_first_with_token_estimates() {
     let api = OpenApi::from_path(crate::corpus("swagger-petstore3.yaml")).unwrap();
     let tools: Vec<mcp_core::Tool> = api.tools().unwrap();
-    let stats = mcp_openapi::tool_stats(&tools);
+    let stats = mcp_openapi::generate::tool_stats(&tools);
     assert_eq!(stats.tools, 19);
     assert!(stats.per_tool.windows(2).all(|w| w[0].bytes >= w[1].bytes));
     let sum: usize = stats.per_tool.iter().map(|t| t.bytes).sum();
@@ -541,7 +543,7 @@ fn openapi_3_2_query_method_and_unsupported_additional_operations() {
         .parse()
         .unwrap();
     assert_eq!(api.routes().len(), 1);
-    assert_eq!(api.routes()[0].method, mcp_openapi::HttpMethod::Query);
+    assert_eq!(api.routes()[0].method, mcp_openapi::ir::HttpMethod::Query);
     let tool = &tools(&api)[0];
     assert_eq!(
         tool.tool.annotations.as_ref().unwrap().read_only_hint,
@@ -636,5 +638,8 @@ components:
     let defs = generated.tool_defs::<()>(&config).unwrap();
     let served = |i: usize| defs[i].tool().output_schema.clone().unwrap();
     assert!(std::sync::Arc::ptr_eq(&served(0), &served(1)));
-    assert_eq!(*served(0), mcp_openapi::tolerant_output_schema(outputs[0]));
+    assert_eq!(
+        *served(0),
+        mcp_openapi::call::tolerant_output_schema(outputs[0])
+    );
 }

@@ -14,7 +14,7 @@ use mcp_core::{
     content::Content,
     handler::BoxFuture,
 };
-use mcp_openapi::{
+use mcp_openapi::call::{
     Credential, Credentials, Secret, SecuritySchemes, tolerant_output_schema,
     with_incoming_authorization,
 };
@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use crate::http_fixtures::{binding, config, param, route, tool_def};
 use crate::recorder::Recorder;
 
-fn get_route() -> mcp_openapi::HttpRoute {
+fn get_route() -> mcp_openapi::ir::HttpRoute {
     route(
         "GET",
         "/pets/{id}",
@@ -460,7 +460,7 @@ async fn servers_variables_static_headers_and_user_agent() {
     assert_eq!(seen.header("x-tenant").as_deref(), Some("acme"));
     assert_eq!(
         seen.header("user-agent").as_deref(),
-        Some(mcp_openapi::USER_AGENT)
+        Some(mcp_openapi::call::USER_AGENT)
     );
-    assert!(mcp_openapi::USER_AGENT.starts_with("mcp-openapi/"));
+    assert!(mcp_openapi::call::USER_AGENT.starts_with("mcp-openapi/"));
 }

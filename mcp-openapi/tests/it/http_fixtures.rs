@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use mcp_core::ToolDef;
 use mcp_openapi::{
-    ClientConfig, ClientConfigBuilder, Credentials, HttpRoute, HttpToolHandler, RequestBinding,
-    RetryPolicy,
+    ClientConfig,
+    call::{ClientConfigBuilder, Credentials, HttpToolHandler, RetryPolicy},
+    ir::{HttpRoute, RequestBinding},
 };
 use serde_json::{Value, json};
 

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use mcp_core::ToolDef;
 use mcp_openapi::{
-    ClientConfig, Credential, Credentials, HttpToolHandler, OpenApi, Secret, SecurityScheme,
-    SecuritySchemes,
+    ClientConfig, OpenApi,
+    call::{Credential, Credentials, HttpToolHandler, Secret, SecurityScheme, SecuritySchemes},
 };
 use serde_json::{Value, json};
 

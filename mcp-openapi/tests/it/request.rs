@@ -1,7 +1,7 @@
 //! Request bodies and URL assembly, checked on the wire of a local
 //! recording server.
 
-use mcp_openapi::{PreparedRequest, build_request};
+use mcp_openapi::call::{PreparedRequest, build_request};
 use serde_json::{Value, json};
 
 use crate::http_fixtures::{binding, body, param, route};
@@ -18,7 +18,7 @@ async fn send(server: &Recorder, request: PreparedRequest) -> Recorded {
     server.last()
 }
 
-fn args(value: Value) -> mcp_openapi::JsonObject {
+fn args(value: Value) -> mcp_openapi::ir::JsonObject {
     value.as_object().cloned().expect("object")
 }
 
@@ -129,5 +129,8 @@ async fn text_and_octet_stream_bodies() {
         &base,
         &args(json!({"body": "%%%"})),
     );
-    assert!(matches!(bad, Err(mcp_openapi::CallError::Body { .. })));
+    assert!(matches!(
+        bad,
+        Err(mcp_openapi::call::CallError::Body { .. })
+    ));
 }

@@ -17,7 +17,7 @@ fn petstore_requests() {
         .map(|tool| {
             let arguments = sample_arguments(&Value::Object((*tool.tool.input_schema).clone()));
             let object = arguments.as_object().cloned().unwrap_or_default();
-            match mcp_openapi::build_request(&tool.route, &tool.binding, &base, &object) {
+            match mcp_openapi::call::build_request(&tool.route, &tool.binding, &base, &object) {
                 Ok(request) => json!({
                     "tool": tool.tool.name,
                     "arguments": arguments,

@@ -7,7 +7,7 @@ use axum::extract::Path;
 use axum::routing::get;
 use mcp_core::resource::ResourceContents;
 use mcp_openapi::route_map::RouteKind;
-use mcp_openapi::{ClientConfig, HttpMethod, OpenApi, RouteMap};
+use mcp_openapi::{ClientConfig, OpenApi, RouteMap, ir::HttpMethod};
 use serde_json::json;
 
 async fn upstream() -> String {

@@ -4,7 +4,7 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mcp_openapi::{Credential, Credentials, Secret, SecuritySchemes};
+use mcp_openapi::call::{Credential, Credentials, Secret, SecuritySchemes};
 use percent_encoding::percent_decode_str;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

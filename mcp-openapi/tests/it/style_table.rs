@@ -2,7 +2,7 @@
 //! `["blue","black","brown"]` / `{"R":100,"G":200,"B":150}`), sent to a
 //! local recording server and checked on the wire.
 
-use mcp_openapi::build_request;
+use mcp_openapi::call::build_request;
 use serde_json::{Value, json};
 
 use crate::http_fixtures::{binding, param, route};
@@ -85,7 +85,7 @@ async fn every_row_of_the_style_table_on_the_wire() {
                 .cloned()
                 .expect("object");
             let request = match build_request(&route, &binding, &base, &arguments) {
-                Err(mcp_openapi::CallError::DotSegment(name))
+                Err(mcp_openapi::call::CallError::DotSegment(name))
                     if *expected == DOT && name == "color" =>
                 {
                     checked += 1;

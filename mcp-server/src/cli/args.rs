@@ -51,7 +51,7 @@ pub(crate) struct SpecArgs {
     /// definitions under `$defs`) or `inline` (references inlined, cycles cut),
     /// for clients that cannot follow `$ref`.
     #[arg(long, value_name = "PROFILE", default_value = "standard")]
-    pub(crate) schema_profile: mcp_openapi::SchemaProfile,
+    pub(crate) schema_profile: mcp_openapi::schema::SchemaProfile,
 }
 
 /// How to serve.

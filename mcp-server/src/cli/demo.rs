@@ -74,7 +74,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         base_url: Some(api.clone()),
         headers: Vec::new(),
         route_map: None,
-        schema_profile: mcp_openapi::SchemaProfile::Standard,
+        schema_profile: mcp_openapi::schema::SchemaProfile::Standard,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
     let server = Server::builder()

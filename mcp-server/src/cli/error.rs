@@ -21,7 +21,7 @@ pub(crate) enum CliError {
     },
     /// The API client cannot be configured (base URL, header, credentials).
     #[error("{0}")]
-    Client(mcp_openapi::CallError),
+    Client(mcp_openapi::call::CallError),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mcp_core::resource::ResourceDef;
-use mcp_openapi::{ClientConfig, OpenApi, SecuritySchemes, route_maps_from_path};
+use mcp_openapi::{ClientConfig, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path};
 use mcp_server::ToolSource;
 
 use super::args::SpecArgs;

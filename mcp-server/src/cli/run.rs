@@ -52,7 +52,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
             let mut stdout = std::io::stdout().lock();
             writeln!(stdout, "{text}").map_err(CliError::Output)?;
             if args.stats {
-                eprintln!("{}", mcp_openapi::tool_stats(&server.tools()));
+                eprintln!("{}", mcp_openapi::generate::tool_stats(&server.tools()));
             }
             Ok(())
         }
