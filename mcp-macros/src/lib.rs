@@ -46,7 +46,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Makes an `async fn` an MCP prompt: keeps the function and adds
 /// `<fn>_prompt() -> Result<PromptDef<C>, PromptError>`, the `PromptBuilder`
-/// chain (`mcp_core::prompt(..)`) its signature and attributes spell.
+/// chain (`mcp_core::prompt::prompt(..)`) its signature and attributes spell.
 ///
 /// It reads like [`macro@tool`]: the doc comment is the description, keys
 /// are `PromptBuilder` methods (`title`, `icon(..)`, `meta(..)`,
@@ -76,7 +76,7 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 /// Makes an `async fn` an MCP resource (`uri = ".."`) or resource template
 /// (`uri_template = ".."`): keeps the function and adds
 /// `<fn>_resource() -> Result<ResourceDef<C>, ResourceError>`, the
-/// `mcp_core::resource(uri, name)` (or `resource_template`) chain ending in
+/// `mcp_core::resource::resource(uri, name)` (or `resource_template`) chain ending in
 /// `.read(handler)`.
 ///
 /// The name defaults to the function's, the doc comment is the

@@ -1,4 +1,4 @@
-//! `#[resource]`: the sibling is `mcp_core::resource(uri, name)` (or
+//! `#[resource]`: the sibling is `mcp_core::resource::resource(uri, name)` (or
 //! `resource_template(uri_template, name)`) ending in `.read(handler)`; the
 //! function's plain parameters are the template's variables.
 

@@ -1,4 +1,4 @@
-//! Project automation, std only: `cargo xtask <task>`.
+//! Project automation: `cargo xtask <task>`.
 //!
 //! - `ci`: what CI runs: `peers`, then `cargo fmt --check`, `cargo clippy`
 //!   (warnings are errors), `cargo doc` (warnings are errors),
@@ -7,7 +7,8 @@
 //!   `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism from npm) under `target/peers/`.
-//! - `tidy`: checks the dependency edges of the layering rule.
+//! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
+//!   crates may appear, paths leaving the repository, process notes.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.

@@ -146,7 +146,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// use mcp_server::Server;
     ///
     /// let server = Server::builder()
-    ///     .prompt(mcp_core::prompt("greet").description("Greets.").run(|| async { "Say hello." })?)
+    ///     .prompt(mcp_core::prompt::prompt("greet").description("Greets.").run(|| async { "Say hello." })?)
     ///     .build()?;
     /// assert_eq!(server.prompt_names(), ["greet"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
