@@ -39,12 +39,12 @@ fn main() {
     assert_eq!(result.text_content(), "hi ada");
 
     let def: ToolDef<()> = tool_name_tool().unwrap();
-    assert_eq!(block_on(def.invoke(json!({}))).text_content(), "tool_name");
+    assert_eq!(block_on(def.call_detached(json!({}))).text_content(), "tool_name");
 
     let def: ToolDef<Session> = owned_tool().unwrap();
     let request = CallToolRequest::new("owned", json!({"times": 2}).as_object().cloned());
     assert_eq!(block_on(def.call(def.context(request, session))).text_content(), "adaada");
 
     let def: ToolDef<u8> = generic_tool::<u8>().unwrap();
-    assert_eq!(block_on(def.invoke(json!({}))).text_content(), "generic");
+    assert_eq!(block_on(def.call_detached(json!({}))).text_content(), "generic");
 }

@@ -42,28 +42,28 @@ async fn raw() -> CallToolResult {
 fn main() {
     let def: ToolDef = text_tool().unwrap();
     assert!(def.tool().output_schema.is_none());
-    let result = block_on(def.invoke(json!({"name": "x"})));
+    let result = block_on(def.call_detached(json!({"name": "x"})));
     assert_eq!(result.text_content(), "hello x");
 
     let def: ToolDef = text_or_error_tool().unwrap();
     assert!(def.tool().output_schema.is_none());
-    assert!(block_on(def.invoke(json!({"fail": true}))).is_error());
-    assert_eq!(block_on(def.invoke(json!({"fail": false}))).text_content(), "fine");
+    assert!(block_on(def.call_detached(json!({"fail": true}))).is_error());
+    assert_eq!(block_on(def.call_detached(json!({"fail": false}))).text_content(), "fine");
 
     let def: ToolDef = structured_tool().unwrap();
     assert!(def.tool().output_schema.is_some());
-    let result = block_on(def.invoke(json!({"a": 1, "b": 2})));
+    let result = block_on(def.call_detached(json!({"a": 1, "b": 2})));
     assert_eq!(result.structured_content, Some(json!({"total": 3})));
 
     let def: ToolDef = structured_result_tool().unwrap();
     assert!(def.tool().output_schema.is_some());
-    let result = block_on(def.invoke(json!({"a": 4})));
+    let result = block_on(def.call_detached(json!({"a": 4})));
     assert_eq!(result.structured_content, Some(json!({"total": 4})));
 
     let def: ToolDef = nothing_tool().unwrap();
     assert_eq!(serde_json::to_value(&def.tool().input_schema).unwrap(), json!({"type": "object"}));
-    assert!(!block_on(def.invoke(json!({}))).is_error());
+    assert!(!block_on(def.call_detached(json!({}))).is_error());
 
     let def: ToolDef = raw_tool().unwrap();
-    assert_eq!(block_on(def.invoke(json!({}))).text_content(), "raw");
+    assert_eq!(block_on(def.call_detached(json!({}))).text_content(), "raw");
 }

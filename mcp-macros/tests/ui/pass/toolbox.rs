@@ -44,9 +44,9 @@ fn main() {
     let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
     assert_eq!(names, ["add", "get", "version"]);
     assert_eq!(tools[0].tool().description.as_deref(), Some("Adds to the counter."));
-    assert_eq!(block_on(tools[0].invoke(json!({"by": 5}))).structured_content, Some(json!({"result": 5})));
-    assert_eq!(block_on(tools[1].invoke(json!({}))).structured_content, Some(json!({"result": 5})));
-    assert_eq!(block_on(tools[2].invoke(json!({}))).text_content(), "1");
+    assert_eq!(block_on(tools[0].call_detached(json!({"by": 5}))).structured_content, Some(json!({"result": 5})));
+    assert_eq!(block_on(tools[1].call_detached(json!({}))).structured_content, Some(json!({"result": 5})));
+    assert_eq!(block_on(tools[2].call_detached(json!({}))).text_content(), "1");
     assert_eq!(counter.helper(), 5);
     let one: ToolDef = counter.add_tool().unwrap();
     assert_eq!(one.name(), "add");
