@@ -95,7 +95,7 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 /// }
 ///
 /// let def: mcp_core::resource::ResourceDef = item_resource()?;
-/// let result = futures_executor::block_on(def.invoke("test://items/7"))?;
+/// let result = futures_executor::block_on(def.read_detached("test://items/7"))?;
 /// assert_eq!(serde_json::to_value(&result)?["contents"][0]["text"], r#"{"id":"7"}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -126,7 +126,7 @@ pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// let greeter = Arc::new(Greeter { greeting: "hi".into() });
 /// let tools: Vec<mcp_core::ToolDef> = greeter.tools()?;
-/// let result = futures_executor::block_on(tools[0].invoke(serde_json::json!({"name": "ada"})));
+/// let result = futures_executor::block_on(tools[0].call_detached(serde_json::json!({"name": "ada"})));
 /// assert_eq!(result.text_content(), "hi ada");
 /// # Ok::<(), mcp_core::ToolError>(())
 /// ```

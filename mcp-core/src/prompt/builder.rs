@@ -25,7 +25,8 @@ use crate::schema::input_schema_for;
 /// ([`arguments`](PromptBuilder::arguments)), then [`run`](PromptBuilder::run).
 ///
 /// ```
-/// use mcp_core::{prompt, completion::Completer, prompt::PromptDef};
+/// use mcp_core::completion::Completer;
+/// use mcp_core::prompt::{PromptDef, prompt};
 /// use schemars::JsonSchema;
 /// use serde::Deserialize;
 ///

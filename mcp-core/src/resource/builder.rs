@@ -24,7 +24,7 @@ use crate::resource::value::{Resource, ResourceTemplate};
 /// [`read`](ResourceBuilder::read) gives the handler and ends the chain.
 ///
 /// ```
-/// use mcp_core::{resource, resource::ResourceDef};
+/// use mcp_core::resource::{ResourceDef, resource};
 ///
 /// let readme: ResourceDef = resource("file:///README.md", "readme")
 ///     .title("Read me")

@@ -41,7 +41,7 @@ const fn estimate_tokens(bytes: usize) -> usize {
 /// let api: mcp_openapi::OpenApi = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
 ///   "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}}}}"#
 ///     .parse().unwrap();
-/// let stats = mcp_openapi::tool_stats(&api.tools().unwrap());
+/// let stats = mcp_openapi::generate::tool_stats(&api.tools().unwrap());
 /// assert_eq!(stats.tools, 1);
 /// assert!(stats.total_tokens > 0);
 /// ```
