@@ -69,3 +69,50 @@ pub struct ResourceTemplate {
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
 }
+
+impl Resource {
+    /// The resource at `uri` called `name`, with no optional field set.
+    ///
+    /// ```
+    /// let resource = mcp_core::resource::Resource::new("file:///README.md", "readme");
+    /// assert_eq!(
+    ///     serde_json::to_value(&resource).unwrap(),
+    ///     serde_json::json!({"uri": "file:///README.md", "name": "readme"})
+    /// );
+    /// ```
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            icons: Vec::new(),
+            annotations: None,
+            meta: Meta::default(),
+        }
+    }
+}
+
+impl ResourceTemplate {
+    /// The resources matching `uri_template` called `name`, with no optional
+    /// field set.
+    ///
+    /// ```
+    /// let template = mcp_core::resource::ResourceTemplate::new("file:///logs/{date}", "logs");
+    /// assert_eq!(template.uri_template, "file:///logs/{date}");
+    /// ```
+    pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            uri_template: uri_template.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            icons: Vec::new(),
+            annotations: None,
+            meta: Meta::default(),
+        }
+    }
+}

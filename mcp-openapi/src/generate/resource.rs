@@ -7,8 +7,6 @@ use mcp_core::{
     Meta,
     resource::{Resource, ResourceTemplate},
 };
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
 
 use crate::error::SpecError;
 use crate::generate::customization::Customization;
@@ -62,21 +60,13 @@ fn empty_binding() -> RequestBinding {
     }
 }
 
-/// A protocol value made from its required fields, as `mcp_core` reads one
-/// off the wire (its types are `#[non_exhaustive]`); the caller fills in
-/// the optional ones.
-fn from_required<T: DeserializeOwned>(route: &HttpRoute, required: Value) -> Result<T, SpecError> {
-    serde_json::from_value(required)
-        .map_err(|error| SpecError::invalid(&route.pointer, format!("resource: {error}")))
-}
-
 /// The resource of a GET route without path parameters.
 pub(crate) fn resource(
     route: &Arc<HttpRoute>,
     custom: Customization,
 ) -> Result<GeneratedResource, SpecError> {
     let uri = format!("{RESOURCE_SCHEME}://{}", custom.name);
-    let mut resource: Resource = from_required(route, json!({"uri": uri, "name": custom.name}))?;
+    let mut resource = Resource::new(uri, custom.name);
     resource.title = custom.title;
     resource.description = Some(custom.description);
     resource.mime_type = mime_type(route);
@@ -131,8 +121,7 @@ pub(crate) fn template(
     }
     UriTemplateStr::new(&uri)
         .map_err(|e| SpecError::invalid(&route.pointer, format!("uri template `{uri}`: {e}")))?;
-    let mut template: ResourceTemplate =
-        from_required(route, json!({"uriTemplate": uri, "name": custom.name}))?;
+    let mut template = ResourceTemplate::new(uri, custom.name);
     template.title = custom.title;
     template.description = Some(custom.description);
     template.mime_type = mime_type(route);
