@@ -131,8 +131,7 @@ impl Overlay {
     }
 
     fn parse(bytes: &[u8], file: Option<&Path>) -> Result<Self, SpecError> {
-        let value =
-            parse_slice(bytes).map_err(|error| Fault::new("", error.to_string()).into_error(file))?;
+        let value = parse_slice(bytes).map_err(|error| syntax_fault(&error).into_error(file))?;
         Self::checked(&value, file)
     }
 
@@ -209,6 +208,14 @@ impl Overlay {
             format!("overlay {}", fault.message),
         )
     }
+}
+
+/// The parser's error on one line: its first (`line 3 column 11: unclosed
+/// bracket`), without the excerpt of the file that follows.
+fn syntax_fault(error: &SpecError) -> Fault {
+    let message = error.to_string();
+    let first = message.lines().next().unwrap_or_default();
+    Fault::new("", first.replacen(": error: ", ": ", 1))
 }
 
 fn unmatched(action: &Action) -> Fault {
