@@ -48,7 +48,13 @@ fn without_overlays_the_fixture_has_five_tools() {
     let api = load(&[]).unwrap();
     assert_eq!(
         names(&api),
-        ["listPets", "createPet", "getPet", "deletePet", "legacyListPets"]
+        [
+            "listPets",
+            "createPet",
+            "getPet",
+            "deletePet",
+            "legacyListPets"
+        ]
     );
 }
 
@@ -58,7 +64,13 @@ fn an_updated_operation_id_renames_the_tool() {
     assert!(api.warnings().is_empty(), "{:?}", api.warnings());
     assert_eq!(
         names(&api),
-        ["list_pets", "createPet", "pet_get", "pet_delete", "legacyListPets"]
+        [
+            "list_pets",
+            "createPet",
+            "pet_get",
+            "pet_delete",
+            "legacyListPets"
+        ]
     );
     // A multi-name selector updated both operations of `/pets/{id}`.
     for pointer in ["/paths/~1pets~1{id}/get", "/paths/~1pets~1{id}/delete"] {
@@ -207,7 +219,8 @@ fn an_unmatched_target_is_a_warning_and_in_strict_mode_an_error() {
     let generated = api.generator().generate().unwrap();
     assert_eq!(generated.warnings[0], *warning);
 
-    let error = load_with(LoadOptions::new().strict(true), &["unmatched.overlay.yaml"]).unwrap_err();
+    let error =
+        load_with(LoadOptions::new().strict(true), &["unmatched.overlay.yaml"]).unwrap_err();
     assert_eq!(
         error.to_string(),
         format!(
@@ -259,7 +272,8 @@ fn a_malformed_overlay_file_is_one_error_naming_the_file_and_the_part() {
 
     let missing = load(&["malformed/absent.yaml"]).unwrap_err();
     assert!(
-        missing.to_string().starts_with("cannot read `") && missing.to_string().contains("absent.yaml"),
+        missing.to_string().starts_with("cannot read `")
+            && missing.to_string().contains("absent.yaml"),
         "{missing}"
     );
 }
@@ -326,7 +340,10 @@ fn actions_that_cannot_apply_are_errors_and_change_nothing() {
         ),
     ];
     for (actions, expected) in cases {
-        assert_eq!(apply_error(document.clone(), &format!("{header}{actions}")), expected);
+        assert_eq!(
+            apply_error(document.clone(), &format!("{header}{actions}")),
+            expected
+        );
     }
 
     let one_zero = "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n\
@@ -394,7 +411,8 @@ fn remove_takes_nested_and_sibling_nodes_in_one_action() {
 
 #[test]
 fn extends_is_read_and_ignored() {
-    let overlay = Overlay::from_path(overlays("compliant-sets/remove-server/overlay.yaml")).unwrap();
+    let overlay =
+        Overlay::from_path(overlays("compliant-sets/remove-server/overlay.yaml")).unwrap();
     assert_eq!(overlay.extends(), Some("openapi-with-servers.yaml"));
     assert_eq!(overlay.version(), OverlayVersion::V1_0);
 }

@@ -81,7 +81,9 @@ fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Loaded
 fn open(path: &str, overlays: &[PathBuf]) -> Result<OpenApi, CliError> {
     let options = overlays
         .iter()
-        .fold(LoadOptions::new(), |options, overlay| options.overlay(overlay.as_path()));
+        .fold(LoadOptions::new(), |options, overlay| {
+            options.overlay(overlay.as_path())
+        });
     OpenApi::from_path_with(Path::new(path), &options).map_err(spec_error(path))
 }
 

@@ -109,9 +109,17 @@ mod tests {
     #[test]
     fn overlays_follow_the_document_before_them() {
         let line = parse(&[
-            "--openapi", "a.yaml", "--overlay", "1.yaml", "--overlay=2.yaml",
-            "--openapi", "b.yaml",
-            "--openapi", "c.yaml", "--overlay", "3.yaml",
+            "--openapi",
+            "a.yaml",
+            "--overlay",
+            "1.yaml",
+            "--overlay=2.yaml",
+            "--openapi",
+            "b.yaml",
+            "--openapi",
+            "c.yaml",
+            "--overlay",
+            "3.yaml",
         ])
         .unwrap();
         assert_eq!(line.openapi, ["a.yaml", "b.yaml", "c.yaml"]);
@@ -127,7 +135,9 @@ mod tests {
         let error = parse(&["--overlay", "1.yaml", "--openapi", "a.yaml"]).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::ArgumentConflict);
         assert!(
-            error.to_string().contains("`--overlay 1.yaml` comes before any `--openapi`"),
+            error
+                .to_string()
+                .contains("`--overlay 1.yaml` comes before any `--openapi`"),
             "{error}"
         );
         assert_eq!(parse(&[]).unwrap().overlays, OverlayArgs::default());

@@ -291,14 +291,9 @@ fn routes_applies_the_overlays() {
     let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
     let output = mcp_server(&["routes", "--openapi", PETSTORE, "--overlay", &rename]);
     assert!(output.status.success());
-    let first: serde_json::Value = serde_json::from_slice(
-        output
-            .stdout
-            .split(|b| *b == b'\n')
-            .next()
-            .expect("a line"),
-    )
-    .expect("a JSON line");
+    let first: serde_json::Value =
+        serde_json::from_slice(output.stdout.split(|b| *b == b'\n').next().expect("a line"))
+            .expect("a JSON line");
     assert_eq!(first["operation_id"], "list_pets");
 }
 

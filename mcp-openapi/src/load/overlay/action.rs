@@ -48,7 +48,9 @@ impl Action {
     pub(crate) fn label(&self) -> String {
         let index = self.index;
         match self.description.as_deref().and_then(|d| d.lines().next()) {
-            Some(line) if !line.trim().is_empty() => format!("action {index} (\"{}\")", line.trim()),
+            Some(line) if !line.trim().is_empty() => {
+                format!("action {index} (\"{}\")", line.trim())
+            }
             _ => format!("action {index}"),
         }
     }
@@ -168,7 +170,10 @@ mod tests {
         let both = json!({"target": "$", "remove": true, "update": {}, "copy": "$.a"});
         let action = read_action(0, &both, OverlayVersion::V1_1).unwrap();
         assert!(matches!(action.change, Change::Remove));
-        let fault = fault(json!({"target": "$", "update": {}, "copy": "$.a"}), OverlayVersion::V1_1);
+        let fault = fault(
+            json!({"target": "$", "update": {}, "copy": "$.a"}),
+            OverlayVersion::V1_1,
+        );
         assert_eq!(fault.pointer, "/actions/2");
     }
 
@@ -178,14 +183,21 @@ mod tests {
             (json!({"target": "$.paths["}), "/actions/2/target"),
             (json!({"target": 3}), "/actions/2/target"),
             (json!({"target": "$", "remove": "yes"}), "/actions/2/remove"),
-            (json!({"target": "$", "description": 1}), "/actions/2/description"),
+            (
+                json!({"target": "$", "description": 1}),
+                "/actions/2/description",
+            ),
             (json!({"target": "$", "copy": "$["}), "/actions/2/copy"),
             (json!({"target": "$", "udpate": {}}), "/actions/2/udpate"),
             (json!({"update": {}}), "/actions/2"),
             (json!([]), "/actions/2"),
         ];
         for (value, pointer) in cases {
-            assert_eq!(fault(value.clone(), OverlayVersion::V1_1).pointer, pointer, "{value}");
+            assert_eq!(
+                fault(value.clone(), OverlayVersion::V1_1).pointer,
+                pointer,
+                "{value}"
+            );
         }
         let copy = fault(json!({"target": "$", "copy": "$.a"}), OverlayVersion::V1_0);
         assert_eq!(copy.pointer, "/actions/2/copy");

@@ -77,14 +77,24 @@ fn merge_object(
                 *existing = value.clone();
             }
             (existing, value) => {
-                return Err(conflict(&in_update, &in_document, value, json_kind(existing)));
+                return Err(conflict(
+                    &in_update,
+                    &in_document,
+                    value,
+                    json_kind(existing),
+                ));
             }
         }
     }
     Ok(())
 }
 
-fn conflict(in_update: &str, in_document: &str, update: &Value, target_kind: &'static str) -> Conflict {
+fn conflict(
+    in_update: &str,
+    in_document: &str,
+    update: &Value,
+    target_kind: &'static str,
+) -> Conflict {
     Conflict {
         in_update: in_update.to_owned(),
         in_document: in_document.to_owned(),
@@ -115,7 +125,10 @@ mod tests {
     #[test]
     fn arrays_take_arrays_whole_and_other_values_as_one_item() {
         assert_eq!(merged(json!([1]), json!([2, 3])).unwrap(), json!([1, 2, 3]));
-        assert_eq!(merged(json!([1]), json!({"a": 1})).unwrap(), json!([1, {"a": 1}]));
+        assert_eq!(
+            merged(json!([1]), json!({"a": 1})).unwrap(),
+            json!([1, {"a": 1}])
+        );
         assert_eq!(merged(json!([1]), json!("x")).unwrap(), json!([1, "x"]));
     }
 
@@ -124,7 +137,10 @@ mod tests {
         assert_eq!(merged(json!("old"), json!(false)).unwrap(), json!(false));
         assert_eq!(merged(json!(1), json!(null)).unwrap(), json!(null));
         let conflict = merged(json!("old"), json!({"a": 1})).unwrap_err();
-        assert_eq!((conflict.update_kind, conflict.target_kind), ("an object", "a string"));
+        assert_eq!(
+            (conflict.update_kind, conflict.target_kind),
+            ("an object", "a string")
+        );
     }
 
     #[test]

@@ -59,7 +59,10 @@ pub(crate) fn read_contents(root: &Value) -> Result<Contents, Fault> {
         Some(other) => {
             return Err(Fault::new(
                 "/extends",
-                format!("`extends` must be a URI reference string, not {}", json_kind(other)),
+                format!(
+                    "`extends` must be a URI reference string, not {}",
+                    json_kind(other)
+                ),
             ));
         }
     };
@@ -82,14 +85,21 @@ fn read_info(info: Option<&Value>) -> Result<String, Fault> {
                 format!("`info` must be an object, not {}", json_kind(other)),
             ));
         }
-        None => return Err(Fault::new("", "missing \"info\" (with a title and a version)")),
+        None => {
+            return Err(Fault::new(
+                "",
+                "missing \"info\" (with a title and a version)",
+            ));
+        }
     };
     for key in info.keys() {
         let known = matches!(key.as_str(), "title" | "version" | "description");
         if !known && !key.starts_with("x-") {
             return Err(Fault::new(
                 child("/info", key),
-                format!("unknown field `{key}` (info has title, version, description, and `x-` extensions)"),
+                format!(
+                    "unknown field `{key}` (info has title, version, description, and `x-` extensions)"
+                ),
             ));
         }
     }
@@ -99,7 +109,11 @@ fn read_info(info: Option<&Value>) -> Result<String, Fault> {
     Ok(title)
 }
 
-fn info_string(info: &Map<String, Value>, field: &'static str, required: bool) -> Result<Option<String>, Fault> {
+fn info_string(
+    info: &Map<String, Value>,
+    field: &'static str,
+    required: bool,
+) -> Result<Option<String>, Fault> {
     match info.get(field) {
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(Fault::new(
@@ -116,7 +130,10 @@ fn read_actions(actions: Option<&Value>, version: OverlayVersion) -> Result<Vec<
     let items = match actions {
         Some(Value::Array(items)) if !items.is_empty() => items,
         Some(Value::Array(_)) => {
-            return Err(Fault::new("/actions", "`actions` is empty: an overlay needs at least one action"));
+            return Err(Fault::new(
+                "/actions",
+                "`actions` is empty: an overlay needs at least one action",
+            ));
         }
         Some(other) => {
             return Err(Fault::new(
@@ -124,7 +141,12 @@ fn read_actions(actions: Option<&Value>, version: OverlayVersion) -> Result<Vec<
                 format!("`actions` must be an array, not {}", json_kind(other)),
             ));
         }
-        None => return Err(Fault::new("", "missing \"actions\" (a list of at least one action)")),
+        None => {
+            return Err(Fault::new(
+                "",
+                "missing \"actions\" (a list of at least one action)",
+            ));
+        }
     };
     for (index, item) in items.iter().enumerate() {
         if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
@@ -168,7 +190,8 @@ mod tests {
 
     #[test]
     fn a_minimal_overlay_reads() {
-        let contents = read_contents(&overlay(json!({"extends": "api.yaml", "x-tool": true}))).unwrap();
+        let contents =
+            read_contents(&overlay(json!({"extends": "api.yaml", "x-tool": true}))).unwrap();
         assert_eq!(contents.version, OverlayVersion::V1_1);
         assert_eq!(contents.title, "t");
         assert_eq!(contents.extends.as_deref(), Some("api.yaml"));
@@ -178,16 +201,56 @@ mod tests {
     #[test]
     fn faults_name_the_part() {
         let cases = [
-            (json!({"overlay": null}), "", "missing \"overlay\": not an overlay document"),
-            (json!({"overlay": "3.0.0"}), "/overlay", "unsupported overlay version `3.0.0` (supported: 1.0.x, 1.1.x)"),
-            (json!({"info": null}), "", "missing \"info\" (with a title and a version)"),
-            (json!({"info": {"title": "t"}}), "/info", "missing \"version\""),
-            (json!({"info": {"title": 1, "version": "1"}}), "/info/title", "`title` must be a string, not a number"),
-            (json!({"actions": null}), "", "missing \"actions\" (a list of at least one action)"),
-            (json!({"actions": []}), "/actions", "`actions` is empty: an overlay needs at least one action"),
-            (json!({"actions": {}}), "/actions", "`actions` must be an array, not an object"),
-            (json!({"extends": 1}), "/extends", "`extends` must be a URI reference string, not a number"),
-            (json!({"action": []}), "/action", "unknown field `action` (an overlay has overlay, info, extends, actions, and `x-` extensions)"),
+            (
+                json!({"overlay": null}),
+                "",
+                "missing \"overlay\": not an overlay document",
+            ),
+            (
+                json!({"overlay": "3.0.0"}),
+                "/overlay",
+                "unsupported overlay version `3.0.0` (supported: 1.0.x, 1.1.x)",
+            ),
+            (
+                json!({"info": null}),
+                "",
+                "missing \"info\" (with a title and a version)",
+            ),
+            (
+                json!({"info": {"title": "t"}}),
+                "/info",
+                "missing \"version\"",
+            ),
+            (
+                json!({"info": {"title": 1, "version": "1"}}),
+                "/info/title",
+                "`title` must be a string, not a number",
+            ),
+            (
+                json!({"actions": null}),
+                "",
+                "missing \"actions\" (a list of at least one action)",
+            ),
+            (
+                json!({"actions": []}),
+                "/actions",
+                "`actions` is empty: an overlay needs at least one action",
+            ),
+            (
+                json!({"actions": {}}),
+                "/actions",
+                "`actions` must be an array, not an object",
+            ),
+            (
+                json!({"extends": 1}),
+                "/extends",
+                "`extends` must be a URI reference string, not a number",
+            ),
+            (
+                json!({"action": []}),
+                "/action",
+                "unknown field `action` (an overlay has overlay, info, extends, actions, and `x-` extensions)",
+            ),
             (
                 json!({"actions": [{"target": "$", "remove": true}, {"target": "$", "remove": true}]}),
                 "/actions/1",
@@ -195,10 +258,20 @@ mod tests {
             ),
         ];
         for (extra, pointer, message) in cases {
-            assert_eq!(fault(extra.clone()), Fault::new(pointer, message), "{extra}");
+            assert_eq!(
+                fault(extra.clone()),
+                Fault::new(pointer, message),
+                "{extra}"
+            );
         }
         let openapi = read_contents(&json!({"openapi": "3.1.0"})).unwrap_err();
-        assert_eq!(openapi.message, "missing \"overlay\": this is an OpenAPI document, not an overlay");
-        assert_eq!(read_contents(&json!("text")).unwrap_err().message, "an overlay is an object, not a string");
+        assert_eq!(
+            openapi.message,
+            "missing \"overlay\": this is an OpenAPI document, not an overlay"
+        );
+        assert_eq!(
+            read_contents(&json!("text")).unwrap_err().message,
+            "an overlay is an object, not a string"
+        );
     }
 }

@@ -29,7 +29,8 @@ impl OverlayVersion {
             ));
         };
         let parts: Vec<&str> = text.trim().split('.').collect();
-        let patch_is_number = |patch: &str| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit());
+        let patch_is_number =
+            |patch: &str| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit());
         match parts.as_slice() {
             ["1", "0", patch] if patch_is_number(patch) => Ok(Self::V1_0),
             ["1", "1", patch] if patch_is_number(patch) => Ok(Self::V1_1),
@@ -57,15 +58,30 @@ mod tests {
 
     #[test]
     fn patch_numbers_are_ignored_other_versions_refused() {
-        assert_eq!(OverlayVersion::read(&json!("1.0.0")), Ok(OverlayVersion::V1_0));
-        assert_eq!(OverlayVersion::read(&json!("1.0.3")), Ok(OverlayVersion::V1_0));
-        assert_eq!(OverlayVersion::read(&json!("1.1.0")), Ok(OverlayVersion::V1_1));
+        assert_eq!(
+            OverlayVersion::read(&json!("1.0.0")),
+            Ok(OverlayVersion::V1_0)
+        );
+        assert_eq!(
+            OverlayVersion::read(&json!("1.0.3")),
+            Ok(OverlayVersion::V1_0)
+        );
+        assert_eq!(
+            OverlayVersion::read(&json!("1.1.0")),
+            Ok(OverlayVersion::V1_1)
+        );
         for refused in ["1.2.0", "2.0.0", "1.1", "1.0.x", "1.1.0-rc1", ""] {
             let fault = OverlayVersion::read(&json!(refused)).unwrap_err();
             assert_eq!(fault.pointer, "/overlay");
-            assert!(fault.message.contains("unsupported overlay version"), "{fault:?}");
+            assert!(
+                fault.message.contains("unsupported overlay version"),
+                "{fault:?}"
+            );
         }
         let fault = OverlayVersion::read(&json!(1.1)).unwrap_err();
-        assert_eq!(fault.message, "the version is a number, not a string such as \"1.1.0\"");
+        assert_eq!(
+            fault.message,
+            "the version is a number, not a string such as \"1.1.0\""
+        );
     }
 }
