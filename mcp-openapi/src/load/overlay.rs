@@ -71,6 +71,7 @@
 pub(crate) mod action;
 pub(crate) mod apply;
 pub(crate) mod fault;
+pub(crate) mod location;
 pub(crate) mod merge;
 pub(crate) mod read;
 pub(crate) mod version;

@@ -4,13 +4,12 @@
 
 use mcp_core::schema::json_kind;
 use serde_json::Value;
-use serde_json_path::PathElement;
 
 use super::action::{Action, Change, Query};
 use super::fault::{Fault, action_field};
+use super::location::{Location, locate, node_mut, pointer_of, remove_node};
 use super::merge::{Conflict, is_primitive, merge_node};
 use super::version::OverlayVersion;
-use crate::load::pointer::escape_segment;
 
 /// What applying an action did.
 #[derive(Debug, PartialEq, Eq)]
@@ -21,15 +20,15 @@ pub(crate) enum Outcome {
     Unmatched,
 }
 
-/// A step from a node to a child: an object member or an array item.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Step {
-    Name(String),
-    Index(usize),
+/// A selected node: where it is, and what it was when selected.
+struct Target {
+    location: Location,
+    /// Its JSON pointer (`#/paths/~1pets/get`).
+    pointer: String,
+    kind: Kind,
+    /// `an object`, `a string`...
+    json_kind: &'static str,
 }
-
-/// Where a selected node is, as steps from the root.
-type Location = Vec<Step>;
 
 /// Applies `action` of an overlay of `version` to `document`.
 pub(crate) fn apply_action(
@@ -37,20 +36,28 @@ pub(crate) fn apply_action(
     version: OverlayVersion,
     document: &mut Value,
 ) -> Result<Outcome, Fault> {
-    let selected = locate(&action.target, document);
-    if selected.is_empty() {
+    let targets: Vec<Target> = locate(&action.target.path, document)
+        .into_iter()
+        .map(|(location, node)| Target {
+            pointer: pointer_of(&location),
+            location,
+            kind: kind_of(node),
+            json_kind: json_kind(node),
+        })
+        .collect();
+    if targets.is_empty() {
         return Ok(Outcome::Unmatched);
     }
     match &action.change {
         Change::Nothing => {}
-        Change::Remove => remove(action, selected, document)?,
+        Change::Remove => remove(action, targets, document)?,
         Change::Update(value) => {
             let source = Source {
                 field: "update",
                 value,
                 copied_from: None,
             };
-            update(action, version, &selected, &source, document)?;
+            update(action, version, &targets, &source, document)?;
         }
         Change::Copy(query) => {
             let (from, value) = copied(action, query, document)?;
@@ -59,57 +66,18 @@ pub(crate) fn apply_action(
                 value: &value,
                 copied_from: Some(from),
             };
-            update(action, version, &selected, &source, document)?;
+            update(action, version, &targets, &source, document)?;
         }
     }
     Ok(Outcome::Applied)
 }
 
-/// The locations of the nodes `query` selects, in document order.
-fn locate(query: &Query, document: &Value) -> Vec<Location> {
-    query
-        .path
-        .query_located(document)
-        .locations()
-        .map(|location| {
-            location
-                .iter()
-                .map(|element| match element {
-                    PathElement::Name(name) => Step::Name((*name).to_owned()),
-                    PathElement::Index(index) => Step::Index(*index),
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// `#/paths/~1pets/get`.
-fn pointer_of(location: &[Step]) -> String {
-    let mut pointer = "#".to_owned();
-    for step in location {
-        pointer.push('/');
-        match step {
-            Step::Name(name) => pointer.push_str(&escape_segment(name)),
-            Step::Index(index) => pointer.push_str(&index.to_string()),
-        }
-    }
-    pointer
-}
-
-fn node_mut<'v>(document: &'v mut Value, location: &[Step]) -> Option<&'v mut Value> {
-    location
-        .iter()
-        .try_fold(document, |node, step| match (node, step) {
-            (Value::Object(members), Step::Name(name)) => members.get_mut(name),
-            (Value::Array(items), Step::Index(index)) => items.get_mut(*index),
-            _ => None,
-        })
-}
-
 /// Removes every selected node from its object or array: the deepest and
-/// the last first, so that the locations still to remove stay valid.
-fn remove(action: &Action, mut selected: Vec<Location>, document: &mut Value) -> Result<(), Fault> {
-    if selected.iter().any(Vec::is_empty) {
+/// the last first, so that the locations still to remove stay valid (a
+/// node inside one removed before is gone already).
+fn remove(action: &Action, targets: Vec<Target>, document: &mut Value) -> Result<(), Fault> {
+    let mut locations: Vec<Location> = targets.into_iter().map(|t| t.location).collect();
+    if locations.iter().any(Vec::is_empty) {
         return Err(Fault::new(
             action_field(action.index, "target"),
             format!(
@@ -118,22 +86,10 @@ fn remove(action: &Action, mut selected: Vec<Location>, document: &mut Value) ->
             ),
         ));
     }
-    selected.sort_unstable_by(|a, b| b.cmp(a));
-    selected.dedup();
-    for location in selected {
-        let Some((last, parent)) = location.split_last() else {
-            continue;
-        };
-        // A node inside one removed earlier is gone already.
-        match (node_mut(document, parent), last) {
-            (Some(Value::Object(members)), Step::Name(name)) => {
-                members.shift_remove(name);
-            }
-            (Some(Value::Array(items)), Step::Index(index)) if *index < items.len() => {
-                items.remove(*index);
-            }
-            _ => {}
-        }
+    locations.sort_unstable_by(|a, b| b.cmp(a));
+    locations.dedup();
+    for location in locations {
+        remove_node(document, &location);
     }
     Ok(())
 }
@@ -159,13 +115,9 @@ impl Source<'_> {
 
 /// The one node `query` selects, and its pointer.
 fn copied(action: &Action, query: &Query, document: &Value) -> Result<(String, Value), Fault> {
-    let found = locate(query, document);
-    match found.as_slice() {
-        [location] => {
-            let value = node_at(document, location).cloned().unwrap_or(Value::Null);
-            Ok((pointer_of(location), value))
-        }
-        _ => Err(Fault::new(
+    match locate(&query.path, document).as_slice() {
+        [(location, node)] => Ok((pointer_of(location), (*node).clone())),
+        found => Err(Fault::new(
             action_field(action.index, "copy"),
             format!(
                 "`{}` selects {} nodes; `copy` needs exactly one",
@@ -174,16 +126,6 @@ fn copied(action: &Action, query: &Query, document: &Value) -> Result<(String, V
             ),
         )),
     }
-}
-
-fn node_at<'v>(document: &'v Value, location: &[Step]) -> Option<&'v Value> {
-    location
-        .iter()
-        .try_fold(document, |node, step| match (node, step) {
-            (Value::Object(members), Step::Name(name)) => members.get(name),
-            (Value::Array(items), Step::Index(index)) => items.get(*index),
-            _ => None,
-        })
 }
 
 /// The kind of node, as the specification groups them.
@@ -207,43 +149,42 @@ fn kind_of(value: &Value) -> Kind {
 fn update(
     action: &Action,
     version: OverlayVersion,
-    selected: &[Location],
+    targets: &[Target],
     source: &Source<'_>,
     document: &mut Value,
 ) -> Result<(), Fault> {
     let target_field = action_field(action.index, "target");
-    let mut first: Option<(Kind, String, &'static str)> = None;
-    for location in selected {
-        let Some(node) = node_at(document, location) else {
-            continue;
-        };
-        let (kind, pointer) = (kind_of(node), pointer_of(location));
-        match &first {
-            None => first = Some((kind, pointer, json_kind(node))),
-            Some((first_kind, first_pointer, first_json)) if *first_kind != kind => {
-                return Err(Fault::new(
-                    target_field,
-                    format!(
-                        "`{}` selects {first_json} ({first_pointer}) and {} ({pointer}): {} merges into nodes of one kind (all objects, all arrays or all primitives)",
-                        action.target.text,
-                        json_kind(node),
-                        source.name(),
-                    ),
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    let Some((kind, pointer, json)) = first else {
+    let Some(first) = targets.first() else {
         return Ok(());
     };
+    if let Some(other) = targets.iter().find(|t| t.kind != first.kind) {
+        return Err(Fault::new(
+            target_field,
+            format!(
+                "`{}` selects {} ({}) and {} ({}): {} merges into nodes of one kind \
+                 (all objects, all arrays or all primitives)",
+                action.target.text,
+                first.json_kind,
+                first.pointer,
+                other.json_kind,
+                other.pointer,
+                source.name(),
+            ),
+        ));
+    }
     let source_field = action_field(action.index, source.field);
-    match kind {
+    let Target {
+        pointer,
+        json_kind: kind_text,
+        ..
+    } = first;
+    match first.kind {
         Kind::Primitive if version == OverlayVersion::V1_0 => {
             return Err(Fault::new(
                 target_field,
                 format!(
-                    "`{}` selects {json} ({pointer}); overlay 1.0 updates only objects and arrays: select the containing object, or set `overlay: 1.1.0`",
+                    "`{}` selects {kind_text} ({pointer}); overlay 1.0 updates only objects and \
+                     arrays: select the containing object, or set `overlay: 1.1.0`",
                     action.target.text
                 ),
             ));
@@ -252,7 +193,8 @@ fn update(
             return Err(Fault::new(
                 source_field,
                 format!(
-                    "{} is {}, but the target ({pointer}) is {json}: a primitive node takes a primitive value",
+                    "{} is {}, but the target ({pointer}) is {kind_text}: a primitive node takes \
+                     a primitive value",
                     source.name(),
                     json_kind(source.value)
                 ),
@@ -262,7 +204,8 @@ fn update(
             return Err(Fault::new(
                 source_field,
                 format!(
-                    "{} is {}, but the target ({pointer}) is an object: an object takes an object to merge",
+                    "{} is {}, but the target ({pointer}) is an object: an object takes an \
+                     object to merge",
                     source.name(),
                     json_kind(source.value)
                 ),
@@ -270,13 +213,11 @@ fn update(
         }
         _ => {}
     }
-    for location in selected {
-        let pointer = pointer_of(location);
-        let Some(node) = node_mut(document, location) else {
-            continue;
-        };
-        merge_node(node, source.value, &pointer)
-            .map_err(|conflict| conflict_fault(&source_field, source, &conflict))?;
+    for target in targets {
+        if let Some(node) = node_mut(document, &target.location) {
+            merge_node(node, source.value, &target.pointer)
+                .map_err(|conflict| conflict_fault(&source_field, source, &conflict))?;
+        }
     }
     Ok(())
 }
