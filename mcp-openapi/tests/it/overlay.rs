@@ -484,3 +484,38 @@ fn documents_reshaped_by_the_specification_examples_still_load() {
         assert_eq!(sorted(&api), sorted(&expected), "{example}");
     }
 }
+
+#[test]
+fn an_overlay_reshapes_a_large_vendor_document() {
+    let overlay: Overlay = r#"
+overlay: 1.1.0
+info: {title: GitHub for an issue triage agent, version: "1"}
+actions:
+  - target: $.paths['/repos/{owner}/{repo}/issues'].post.operationId
+    update: open_issue
+  - target: $.paths.*[?@.tags[0] == 'orgs' || @.deprecated == true]
+    description: no organisation administration, nothing deprecated
+    remove: true
+"#
+    .parse()
+    .unwrap();
+    let path = crate::corpus("github-api.github.com.json");
+    let before = OpenApi::from_path(&path).unwrap();
+    let after = OpenApi::from_path_with(&path, &LoadOptions::new().overlay(overlay)).unwrap();
+    let operations = |api: &OpenApi| -> Vec<String> {
+        api.routes()
+            .iter()
+            .filter_map(|route| route.operation_id.clone())
+            .collect()
+    };
+    let (before, after) = (operations(&before), operations(&after));
+    assert!(before.iter().any(|id| id.starts_with("orgs/")));
+    assert!(!after.iter().any(|id| id.starts_with("orgs/")), "{after:?}");
+    assert!(after.contains(&"open_issue".to_owned()));
+    assert!(!after.contains(&"issues/create".to_owned()));
+    assert!(
+        after.len() < before.len() && after.len() > 500,
+        "{}",
+        after.len()
+    );
+}
