@@ -1,7 +1,7 @@
 //! The errors of loading and generation ([`SpecError`], what failed and where
 //! in the document) and the warnings about what was skipped ([`Warning`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why a document (or part of one) could not be turned into routes or tools.
 ///
@@ -91,6 +91,18 @@ pub enum SpecError {
     /// A route map file or value is malformed.
     #[error("route map: {0}")]
     RouteMap(String),
+    /// An overlay is malformed or cannot be applied to the document
+    /// (`overlay `fix.yaml` at /actions/2/target: ...`).
+    #[error("{}: {message}", overlay_place(.file.as_deref(), .pointer))]
+    Overlay {
+        /// The overlay's file, when it was read from one.
+        file: Option<PathBuf>,
+        /// The JSON pointer of the offending part of the overlay
+        /// (`/actions/2/target`); empty for the overlay as a whole.
+        pointer: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl SpecError {
@@ -102,11 +114,25 @@ impl SpecError {
     }
 }
 
+/// `overlay `fix.yaml` at /actions/2`, without the parts that are unknown.
+fn overlay_place(file: Option<&Path>, pointer: &str) -> String {
+    let mut place = "overlay".to_owned();
+    if let Some(file) = file {
+        place.push_str(&format!(" `{}`", file.display()));
+    }
+    if !pointer.is_empty() {
+        place.push_str(" at ");
+        place.push_str(pointer);
+    }
+    place
+}
+
 /// Something skipped or approximated while loading or generating; the rest still loads.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Warning {
-    /// The JSON pointer of the node concerned (`#/paths/~1pets/get`).
+    /// The JSON pointer of the node concerned (`#/paths/~1pets/get`); for an
+    /// overlay action, the action in its overlay (`fix.yaml#/actions/3`).
     pub pointer: String,
     /// What happened, lowercase (`skipped: missing "in"`).
     pub message: String,

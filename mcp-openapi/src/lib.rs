@@ -5,7 +5,8 @@
 //! - [`load`]: bytes are parsed (JSON or YAML by content) into a JSON value,
 //!   leaving out what generation never reads (named examples, webhooks and,
 //!   in JSON, the component schemas no `$ref` reaches; [`load::parse_slice`] gives
-//!   the whole document), and loaded as an [`OpenApi`]: one
+//!   the whole document), reshaped by the [`load::Overlay`]s of the
+//!   [`LoadOptions`] if any, and loaded as an [`OpenApi`]: one
 //!   [`ir::HttpRoute`] per operation, path-level parameters merged.
 //! - [`schema`]: the document's schemas normalized to JSON Schema 2020-12,
 //!   every `$ref` turned into `#/$defs/<Name>`.
@@ -71,6 +72,44 @@
 //!
 //! Precedence: the [`Generator::customize`] hook, then `x-mcp-annotations`,
 //! then the method default.
+//!
+//! # Overlays
+//!
+//! An [OpenAPI Overlay](https://spec.openapis.org/overlay/v1.1.0.html)
+//! (1.0 or 1.1) reshapes a vendor's document without forking it: its
+//! actions select nodes with RFC 9535 JSONPath and update, copy or remove
+//! them, so that operations get other names, descriptions or
+//! `x-mcp-annotations`, or disappear. [`LoadOptions::overlay`] takes overlay
+//! files (read at load time) or parsed [`load::Overlay`]s, applied in order
+//! to the whole document; the [`load::overlay`] module states the rules.
+//!
+//! ```
+//! use mcp_openapi::{LoadOptions, OpenApi, load::Overlay};
+//!
+//! let rename: Overlay = r#"
+//! overlay: 1.0.0
+//! info: {title: Names, version: "1"}
+//! actions:
+//!   - target: $.paths['/pets'].get
+//!     update: {operationId: list_pets, x-mcp-annotations: {title: Pets}}
+//!   - target: $.paths['/admin']
+//!     description: Not for agents
+//!     remove: true
+//! "#.parse().unwrap();
+//! let document = r#"
+//! openapi: 3.1.0
+//! info: {title: Pets, version: "1"}
+//! paths:
+//!   /pets: {get: {operationId: listPets, responses: {"200": {description: ok}}}}
+//!   /admin: {post: {operationId: resetAll, responses: {"204": {description: done}}}}
+//! "#;
+//! let options = LoadOptions::new().overlay(rename);
+//! let api = OpenApi::from_slice_with(document.as_bytes(), &options).unwrap();
+//! let tools = api.generator().generate().unwrap().tools;
+//! assert_eq!(tools.len(), 1);
+//! assert_eq!(tools[0].tool.name, "list_pets");
+//! assert_eq!(tools[0].tool.annotations.as_ref().unwrap().title.as_deref(), Some("Pets"));
+//! ```
 
 pub mod call;
 mod error;

@@ -5,12 +5,14 @@
 //! [`OpenApi`] is a loaded document; [`parse_slice`] gives a document's
 //! JSON value whole. Loading skips what generation never reads (named
 //! examples, webhooks) and, in JSON, parses only the component schemas that
-//! some `$ref` reaches.
+//! some `$ref` reaches. [`Overlay`]s given in [`LoadOptions`] reshape the
+//! whole document first (see the [`overlay`] module).
 
 pub(crate) mod document;
 pub(crate) mod fields;
 pub(crate) mod lazy_schemas;
 pub(crate) mod open_api;
+pub mod overlay;
 pub(crate) mod parse;
 pub(crate) mod paths;
 pub(crate) mod pointer;
@@ -22,6 +24,7 @@ pub(crate) mod swagger2;
 pub(crate) mod version;
 
 pub use open_api::{LoadOptions, OpenApi};
+pub use overlay::{Overlay, OverlaySource, OverlayVersion};
 pub use parse::parse_slice;
 pub use refs::{RemoteFetcher, RemoteRefs};
 pub use version::SpecVersion;

@@ -4,6 +4,7 @@ mod args;
 mod demo;
 mod error;
 mod openapi;
+mod overlay_args;
 mod petstore_api;
 mod run;
 mod serve;

@@ -10,6 +10,8 @@ use crate::error::{SpecError, Warning};
 use crate::ir::HttpRoute;
 use crate::load::document::{parse_document, parse_document_path};
 use crate::load::lazy_schemas::ParsedDocument;
+use crate::load::overlay::{OverlaySource, apply_overlays};
+use crate::load::parse::{parse_path, parse_slice};
 use crate::load::refs::{Documents, RemoteRefs};
 use crate::load::route_reader::{RefCache, RouteReader};
 use crate::load::version::SpecVersion;
@@ -17,13 +19,26 @@ use crate::schema::convert::Converter;
 use crate::schema::registry::DefRegistry;
 
 /// How to load a document.
+///
+/// ```
+/// use mcp_openapi::LoadOptions;
+///
+/// let options = LoadOptions::new()
+///     .strict(true)
+///     .overlay("vendor-fixes.overlay.yaml")
+///     .overlay("our-names.overlay.yaml");
+/// assert_eq!(options.overlays.len(), 2);
+/// ```
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct LoadOptions {
-    /// Fail on the first malformed operation instead of skipping it with a warning.
+    /// Fail on the first malformed operation instead of skipping it with a
+    /// warning, and on an overlay action whose target selects nothing.
     pub strict: bool,
     /// What to do with `http(s)` `$ref`s (refused by default).
     pub remote_refs: RemoteRefs,
+    /// The overlays applied, in order, to the whole document before it loads.
+    pub overlays: Vec<OverlaySource>,
 }
 
 impl LoadOptions {
@@ -41,6 +56,14 @@ impl LoadOptions {
     /// Sets the remote `$ref` policy.
     pub fn remote_refs(mut self, remote_refs: RemoteRefs) -> Self {
         self.remote_refs = remote_refs;
+        self
+    }
+
+    /// Adds an overlay, applied after those added before: a file path (read
+    /// when the document loads) or an already parsed
+    /// [`Overlay`](crate::load::Overlay).
+    pub fn overlay(mut self, overlay: impl Into<OverlaySource>) -> Self {
+        self.overlays.push(overlay.into());
         self
     }
 }
@@ -86,13 +109,26 @@ impl OpenApi {
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
         let path = path.as_ref();
-        let parsed = parse_document_path(path)?;
-        Self::load_parsed(parsed, Some(path.to_owned()), options)
+        let location = Some(path.to_owned());
+        if options.overlays.is_empty() {
+            Self::load_parsed(parse_document_path(path)?, location, options, Vec::new())
+        } else {
+            Self::load(parse_path(path)?, location, options)
+        }
     }
 
     /// Loads a document held in bytes (JSON or YAML by content).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, SpecError> {
-        Self::load_parsed(parse_document(bytes)?, None, &LoadOptions::default())
+        Self::from_slice_with(bytes, &LoadOptions::default())
+    }
+
+    /// Loads a document held in bytes with options.
+    pub fn from_slice_with(bytes: &[u8], options: &LoadOptions) -> Result<Self, SpecError> {
+        if options.overlays.is_empty() {
+            Self::load_parsed(parse_document(bytes)?, None, options, Vec::new())
+        } else {
+            Self::load(parse_slice(bytes)?, None, options)
+        }
     }
 
     /// Loads an already parsed document.
@@ -101,19 +137,23 @@ impl OpenApi {
     }
 
     /// Loads a parsed document with options; `location` (its file) is where
-    /// relative file `$ref`s resolve from.
+    /// relative file `$ref`s resolve from. The options' overlays apply to
+    /// `value` first.
     pub fn load(
-        value: Value,
+        mut value: Value,
         location: Option<PathBuf>,
         options: &LoadOptions,
     ) -> Result<Self, SpecError> {
-        Self::load_parsed(ParsedDocument::whole(value), location, options)
+        let warnings = apply_overlays(&options.overlays, &mut value, options.strict)?;
+        Self::load_parsed(ParsedDocument::whole(value), location, options, warnings)
     }
 
+    /// Loads `parsed`; `warnings` (from its overlays) come first.
     fn load_parsed(
         parsed: ParsedDocument,
         location: Option<PathBuf>,
         options: &LoadOptions,
+        warnings: Vec<Warning>,
     ) -> Result<Self, SpecError> {
         let version = SpecVersion::detect(&parsed.value)?;
         let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
@@ -126,7 +166,7 @@ impl OpenApi {
             root: root.clone(),
             version,
             strict: options.strict,
-            warnings: Vec::new(),
+            warnings,
             cache: RefCache::default(),
         };
         let routes = reader.read_routes()?;
@@ -146,11 +186,13 @@ impl OpenApi {
         self.version
     }
 
-    /// The document as loaded. Loaded from bytes or a file, it lacks the
-    /// parts generation never reads, skipped while parsing: named examples
-    /// (`components.examples`), webhooks (`webhooks`, `x-webhooks`) and,
-    /// in JSON documents, the `components.schemas` that no `$ref` reaches.
+    /// The document as loaded. Loaded from bytes or a file without
+    /// overlays, it lacks the parts generation never reads, skipped while
+    /// parsing: named examples (`components.examples`), webhooks
+    /// (`webhooks`, `x-webhooks`) and, in JSON documents, the
+    /// `components.schemas` that no `$ref` reaches.
     /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
+    /// With overlays, it is the whole document as the overlays left it.
     pub fn document(&self) -> &Value {
         &self.document
     }
@@ -165,7 +207,8 @@ impl OpenApi {
         &self.routes
     }
 
-    /// What was skipped or approximated while loading.
+    /// What was skipped or approximated while loading, after the overlay
+    /// actions whose target selected nothing.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }

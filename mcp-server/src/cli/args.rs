@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::overlay_args::OverlayArgs;
+
 /// Serve MCP tools (generated from OpenAPI documents, or hand-written) over
 /// stdio or Streamable HTTP.
 #[derive(Debug, Parser)]
@@ -34,6 +36,11 @@ pub(crate) enum Command {
 /// Where the tools come from.
 #[derive(Debug, Args)]
 pub(crate) struct SpecArgs {
+    /// `--overlay FILE`s, each for the `--openapi` before it. Declared
+    /// first: it reads where the `--openapi` values stand before their own
+    /// field takes them out of the matches.
+    #[command(flatten)]
+    pub(crate) overlays: OverlayArgs,
     /// An OpenAPI document (path, JSON or YAML); `NAME=SPEC` prefixes its tools
     /// with `NAME_`. Repeatable.
     #[arg(long = "openapi", value_name = "[NAME=]SPEC")]
@@ -111,6 +118,9 @@ pub(crate) struct ToolsArgs {
 /// `routes`.
 #[derive(Debug, Args)]
 pub(crate) struct RoutesArgs {
+    /// `--overlay FILE`s for the document (first, as in [`SpecArgs`]).
+    #[command(flatten)]
+    pub(crate) overlays: OverlayArgs,
     /// The OpenAPI document.
     #[arg(long = "openapi", value_name = "SPEC", required = true)]
     pub(crate) openapi: String,

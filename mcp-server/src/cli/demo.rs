@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
+use super::overlay_args::OverlayArgs;
 use super::serve::{announce, http_config};
 use super::{openapi, petstore_api};
 
@@ -71,6 +72,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         })?;
     let specs = SpecArgs {
         openapi: Vec::new(),
+        overlays: OverlayArgs::default(),
         base_url: Some(api.clone()),
         headers: Vec::new(),
         route_map: None,

@@ -1,10 +1,12 @@
 //! Tools and resources from `--openapi` documents, through `mcp-openapi`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use mcp_core::resource::ResourceDef;
-use mcp_openapi::{ClientConfig, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path};
+use mcp_openapi::{
+    ClientConfig, LoadOptions, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path,
+};
 use mcp_server::ToolSource;
 
 use super::args::SpecArgs;
@@ -50,12 +52,13 @@ pub(crate) struct Loaded {
     pub(crate) resources: Vec<ResourceDef>,
 }
 
-/// Loads `--openapi` documents from `specs`.
+/// Loads `--openapi` documents from `specs`, each reshaped by its `--overlay`s.
 pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
     specs
         .openapi
         .iter()
-        .map(|raw| load_file(raw, specs))
+        .enumerate()
+        .map(|(index, raw)| load_file(raw, specs.overlays.of_document(index), specs))
         .collect()
 }
 
@@ -66,12 +69,22 @@ fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '
     }
 }
 
-/// Loads one `--openapi [NAME=]SPEC` document.
-fn load_file(raw: &str, specs: &SpecArgs) -> Result<Loaded, CliError> {
+/// Loads one `--openapi [NAME=]SPEC` document with its overlays.
+fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Loaded, CliError> {
     let spec = spec_ref(raw);
-    let api = OpenApi::from_path(Path::new(spec.path)).map_err(spec_error(spec.path))?;
+    let api = open(spec.path, overlays)?;
     let label = format!("OpenAPI document `{}`", spec.path);
     load(&api, &label, spec.name, specs)
+}
+
+/// Loads the document at `path`, reshaped by `overlays` in order.
+fn open(path: &str, overlays: &[PathBuf]) -> Result<OpenApi, CliError> {
+    let options = overlays
+        .iter()
+        .fold(LoadOptions::new(), |options, overlay| {
+            options.overlay(overlay.as_path())
+        });
+    OpenApi::from_path_with(Path::new(path), &options).map_err(spec_error(path))
 }
 
 /// The tools and resources of `api`, calling its API as `specs` says.
@@ -116,9 +129,12 @@ pub(crate) fn load(
     })
 }
 
-/// Prints the routes of the document at `path`, one JSON line each.
-pub(crate) fn routes(path: &str) -> Result<Vec<String>, CliError> {
-    let api = OpenApi::from_path(Path::new(path)).map_err(spec_error(path))?;
+/// The routes of the document at `path` reshaped by `overlays`, one JSON line each.
+pub(crate) fn routes(path: &str, overlays: &[PathBuf]) -> Result<Vec<String>, CliError> {
+    let api = open(path, overlays)?;
+    for warning in api.warnings() {
+        tracing::warn!(document = path, "{warning}");
+    }
     api.routes()
         .iter()
         .map(|route| {

@@ -57,7 +57,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
             Ok(())
         }
         Command::Routes(args) => {
-            let lines = openapi::routes(&args.openapi)?;
+            let lines = openapi::routes(&args.openapi, args.overlays.of_document(0))?;
             let mut stdout = std::io::stdout().lock();
             for line in lines {
                 writeln!(stdout, "{line}").map_err(CliError::Output)?;

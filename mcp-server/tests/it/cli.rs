@@ -5,6 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const PETSTORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli/petstore.yaml");
+const OVERLAYS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/overlays");
 
 fn mcp_server(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-server"))
@@ -34,6 +35,7 @@ fn help_names_every_subcommand_and_flag() {
         "--stateless",
         "--auth-token",
         "MCP_SERVER_AUTH_TOKEN",
+        "--overlay",
     ] {
         assert!(
             serve.contains(flag),
@@ -61,6 +63,16 @@ fn bad_input_is_one_clear_line_and_a_failure() {
             "--route-map",
             "/definitely/missing.toml",
         ],
+        &["tools", "--overlay", PETSTORE, "--openapi", PETSTORE],
+        &["routes", "--overlay", PETSTORE, "--openapi", PETSTORE],
+        &[
+            "serve",
+            "--openapi",
+            PETSTORE,
+            "--overlay",
+            "/definitely/missing.yaml",
+        ],
+        &["tools", "--openapi", PETSTORE, "--overlay", PETSTORE],
     ] {
         let output = mcp_server(args);
         assert!(!output.status.success(), "{args:?} succeeded");
@@ -226,4 +238,131 @@ fn routes_prints_one_route_a_line() {
             ("GET".into(), "/pets/{petId}".into())
         ]
     );
+}
+
+fn tool_names(output: &std::process::Output) -> Vec<String> {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tools: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+    tools["tools"]
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .map(|tool| tool["name"].as_str().expect("a name").to_owned())
+        .collect()
+}
+
+#[test]
+fn tools_applies_each_overlay_to_the_document_before_it() {
+    let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
+    let output = mcp_server(&["tools", "--openapi", PETSTORE, "--overlay", &rename]);
+    assert_eq!(
+        tool_names(&output),
+        ["list_pets", "createPets", "showPetById"]
+    );
+
+    let output = mcp_server(&[
+        "tools",
+        "--openapi",
+        &format!("a={PETSTORE}"),
+        "--openapi",
+        &format!("b={PETSTORE}"),
+        "--overlay",
+        &rename,
+    ]);
+    assert_eq!(
+        tool_names(&output),
+        [
+            "a_listPets",
+            "a_createPets",
+            "a_showPetById",
+            "b_list_pets",
+            "b_createPets",
+            "b_showPetById"
+        ]
+    );
+}
+
+#[test]
+fn routes_applies_the_overlays() {
+    let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
+    let output = mcp_server(&["routes", "--openapi", PETSTORE, "--overlay", &rename]);
+    assert!(output.status.success());
+    let first: serde_json::Value =
+        serde_json::from_slice(output.stdout.split(|b| *b == b'\n').next().expect("a line"))
+            .expect("a JSON line");
+    assert_eq!(first["operation_id"], "list_pets");
+}
+
+#[test]
+fn an_unmatched_overlay_target_is_a_logged_warning() {
+    let stale = format!("{OVERLAYS}/stale.overlay.yaml");
+    for command in ["tools", "routes"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+            .args([command, "--openapi", PETSTORE, "--overlay", &stale])
+            .env("RUST_LOG", "warn")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        assert!(output.status.success(), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{stale}#/actions/0/target: overlay action 0 (\"Rename the cats operation\"): \
+                 target `$.paths['/cats'].get` matches nothing"
+            )),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_overlay_is_one_clear_line_and_a_failure() {
+    let bad = format!("{OVERLAYS}/bad-target.overlay.yaml");
+    for command in ["serve", "tools", "routes"] {
+        let output = mcp_server(&[command, "--openapi", PETSTORE, "--overlay", &bad]);
+        assert!(!output.status.success(), "{command} succeeded");
+        assert!(output.stdout.is_empty(), "{command} wrote to stdout");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "mcp-server: {PETSTORE}: overlay `{bad}` at /actions/0/target: \
+                 `$.paths['/pets'.get` is not a valid JSONPath (RFC 9535): \
+                 at position 15, in long-hand segment, expected closing ']'\n"
+            ),
+            "{command}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn serve_lists_the_tools_an_overlay_renamed() {
+    use rmcp::ServiceExt;
+
+    let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args(["serve", "--openapi", PETSTORE, "--overlay", &rename])
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let client = ().serve((stdout, stdin)).await.expect("the client connects");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(names, ["list_pets", "createPets", "showPetById"]);
+    client.cancel().await.expect("the session closes");
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("the server stops when stdin closes")
+        .expect("an exit status");
+    assert!(status.success(), "{status}");
 }
