@@ -7,6 +7,7 @@ mod openapi;
 mod petstore_api;
 mod run;
 mod serve;
+mod transform;
 
 pub(crate) use args::Cli;
 pub(crate) use run::run;
