@@ -23,7 +23,7 @@ pub(crate) enum CliError {
     #[error("{0}")]
     Client(mcp_openapi::call::CallError),
     /// A document's prefix makes one of its tool names invalid.
-    #[error("{document}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {error}")]
+    #[error("{document}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
     Prefix {
         /// The document's label.
         document: String,
@@ -32,7 +32,7 @@ pub(crate) enum CliError {
         /// The tool's generated name.
         tool: String,
         /// Why the prefixed name is invalid.
-        error: mcp_core::ToolError,
+        reason: String,
     },
     /// A transformation file cannot be read or parsed.
     #[error("{path}: {reason}")]
@@ -48,7 +48,7 @@ pub(crate) enum CliError {
         /// The file.
         path: String,
         /// What does not fit.
-        error: mcp_core::transform::TransformError,
+        error: Box<mcp_core::transform::TransformError>,
     },
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]

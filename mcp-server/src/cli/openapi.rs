@@ -186,7 +186,7 @@ fn prefixed(tools: Vec<ToolDef>, prefix: &str, label: &str) -> Result<Vec<ToolDe
                     document: label.to_owned(),
                     prefix: prefix.to_owned(),
                     tool,
-                    error,
+                    reason: error.to_string(),
                 })
         })
         .collect()

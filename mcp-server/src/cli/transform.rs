@@ -44,7 +44,7 @@ pub(crate) fn read(path: &Path) -> Result<TransformFile, CliError> {
     }
     TransformFile::from_value(value).map_err(|error| CliError::Transform {
         path: path.display().to_string(),
-        error,
+        error: Box::new(error),
     })
 }
 
@@ -105,7 +105,7 @@ pub(crate) fn apply(
         .apply(all)
         .map_err(|error| CliError::Transform {
             path: path.display().to_string(),
-            error,
+            error: Box::new(error),
         })?
         .into_iter();
     Ok(sizes
