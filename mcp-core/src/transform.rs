@@ -66,6 +66,7 @@
 
 mod arg;
 mod builder;
+mod check;
 mod error;
 mod file;
 mod forward;

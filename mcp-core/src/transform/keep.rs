@@ -9,6 +9,8 @@
 //! the same rule (through local `$ref`s and `anyOf`/`oneOf`/`allOf`
 //! branches), so a trimmed result still validates against it.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::call::result::CallToolResult;
@@ -90,6 +92,7 @@ impl Keep {
             Level::Payload
         };
         self.trim_schema(&mut trimmed, schema, level);
+        prune_definitions(&mut trimmed);
         trimmed
     }
 
@@ -146,6 +149,99 @@ fn inline_reference(schema: &mut JsonObject, root: &JsonObject) {
         schema.remove("$ref");
         inlined.extend(std::mem::take(schema));
         *schema = inlined;
+    }
+}
+
+/// Drops the shared definitions nothing refers to any more (trimming often
+/// leaves most of them unused), following references between definitions.
+fn prune_definitions(schema: &mut JsonObject) {
+    let sections: Vec<(&str, JsonObject)> = ["$defs", "definitions"]
+        .into_iter()
+        .filter_map(|section| match schema.remove(section) {
+            Some(Value::Object(definitions)) => Some((section, definitions)),
+            Some(other) => {
+                schema.insert(section.to_owned(), other);
+                None
+            }
+            None => None,
+        })
+        .collect();
+    let mut pending = Vec::new();
+    collect_references(&Value::Object(schema.clone()), &mut pending);
+    let mut all = pending.clone();
+    for (_, definitions) in &sections {
+        collect_references(&Value::Object(definitions.clone()), &mut all);
+    }
+    let local = |reference: &String| {
+        reference == "#"
+            || reference.starts_with("#/$defs/")
+            || reference.starts_with("#/definitions/")
+    };
+    if !all.iter().all(local) || mentions_keyword(schema, &sections, "$dynamicRef") {
+        // References this rule cannot follow: keep every definition.
+        for (section, definitions) in sections {
+            schema.insert(section.to_owned(), Value::Object(definitions));
+        }
+        return;
+    }
+    let mut reached: HashSet<String> = HashSet::new();
+    while let Some(reference) = pending.pop() {
+        if !reached.insert(reference.clone()) {
+            continue;
+        }
+        for (section, definitions) in &sections {
+            if let Some(target) = reference
+                .strip_prefix(&format!("#/{section}/"))
+                .and_then(|name| definitions.get(&name.replace("~1", "/").replace("~0", "~")))
+            {
+                collect_references(target, &mut pending);
+            }
+        }
+    }
+    for (section, mut definitions) in sections {
+        definitions.retain(|name, _| {
+            let escaped = name.replace('~', "~0").replace('/', "~1");
+            reached.contains(&format!("#/{section}/{escaped}"))
+        });
+        if !definitions.is_empty() {
+            schema.insert(section.to_owned(), Value::Object(definitions));
+        }
+    }
+}
+
+/// Whether `keyword` appears anywhere in the schema or its definitions.
+fn mentions_keyword(schema: &JsonObject, sections: &[(&str, JsonObject)], keyword: &str) -> bool {
+    fn has(value: &Value, keyword: &str) -> bool {
+        match value {
+            Value::Object(object) => object
+                .iter()
+                .any(|(key, value)| key == keyword || has(value, keyword)),
+            Value::Array(items) => items.iter().any(|item| has(item, keyword)),
+            _ => false,
+        }
+    }
+    schema
+        .iter()
+        .any(|(key, value)| key == keyword || has(value, keyword))
+        || sections
+            .iter()
+            .any(|(_, definitions)| definitions.values().any(|value| has(value, keyword)))
+}
+
+fn collect_references(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, value) in object {
+                match value {
+                    Value::String(reference) if key == "$ref" => found.push(reference.clone()),
+                    _ => collect_references(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_references(item, found)),
+        _ => {}
     }
 }
 
@@ -236,7 +332,31 @@ mod tests {
             })
         );
         assert_eq!(trimmed["anyOf"][1], schema["anyOf"][1], "no payload there");
-        assert_eq!(trimmed["$defs"], schema["$defs"], "shared definitions stay");
+        assert!(
+            trimmed.get("$defs").is_none(),
+            "the inlined definition is unused now"
+        );
+    }
+
+    #[test]
+    fn definitions_still_referred_to_stay() {
+        let schema = json!({
+            "$defs": {
+                "Issue": {"type": "object", "properties": {"user": {"$ref": "#/$defs/User"}, "body": {"$ref": "#/$defs/Body"}}},
+                "User": {"type": "object", "properties": {"login": {"$ref": "#/$defs/Login"}}},
+                "Login": {"type": "string"},
+                "Body": {"type": "string"},
+                "Unused": {"type": "null"}
+            },
+            "$ref": "#/$defs/Issue"
+        });
+        let trimmed = Keep::new(vec!["user".into()], false).schema(schema.as_object().unwrap());
+        let kept: Vec<&String> = trimmed["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(kept, ["User", "Login"]);
+        assert_eq!(
+            trimmed["properties"],
+            json!({"user": {"$ref": "#/$defs/User"}})
+        );
     }
 
     #[test]
