@@ -20,6 +20,9 @@ use crate::json::JsonObject;
 /// How many `$ref` hops are followed at one place before giving up.
 const MAX_REF_HOPS: usize = 32;
 
+/// Where shared definitions live.
+const DEFINITIONS: [&str; 2] = ["$defs", "definitions"];
+
 /// The schema branches that describe the same value.
 const BRANCHES: [&str; 3] = ["anyOf", "oneOf", "allOf"];
 
@@ -146,7 +149,7 @@ fn inline_reference(schema: &mut JsonObject, root: &JsonObject) {
             return;
         };
         let mut inlined = target.clone();
-        schema.remove("$ref");
+        schema.shift_remove("$ref");
         inlined.extend(std::mem::take(schema));
         *schema = inlined;
     }
@@ -154,78 +157,59 @@ fn inline_reference(schema: &mut JsonObject, root: &JsonObject) {
 
 /// Drops the shared definitions nothing refers to any more (trimming often
 /// leaves most of them unused), following references between definitions.
+/// References it cannot follow (not local, or `$dynamicRef`) keep them all.
 fn prune_definitions(schema: &mut JsonObject) {
-    let sections: Vec<(&str, JsonObject)> = ["$defs", "definitions"]
-        .into_iter()
-        .filter_map(|section| match schema.remove(section) {
-            Some(Value::Object(definitions)) => Some((section, definitions)),
-            Some(other) => {
-                schema.insert(section.to_owned(), other);
-                None
-            }
-            None => None,
-        })
-        .collect();
     let mut pending = Vec::new();
-    collect_references(&Value::Object(schema.clone()), &mut pending);
+    for (key, value) in schema.iter() {
+        if !DEFINITIONS.contains(&key.as_str()) {
+            collect_references(value, &mut pending);
+        }
+    }
     let mut all = pending.clone();
-    for (_, definitions) in &sections {
-        collect_references(&Value::Object(definitions.clone()), &mut all);
+    for section in DEFINITIONS {
+        if let Some(definitions) = schema.get(section) {
+            collect_references(definitions, &mut all);
+        }
     }
     let local = |reference: &String| {
         reference == "#"
-            || reference.starts_with("#/$defs/")
-            || reference.starts_with("#/definitions/")
+            || DEFINITIONS
+                .iter()
+                .any(|s| reference.starts_with(&format!("#/{s}/")))
     };
-    if !all.iter().all(local) || mentions_keyword(schema, &sections, "$dynamicRef") {
-        // References this rule cannot follow: keep every definition.
-        for (section, definitions) in sections {
-            schema.insert(section.to_owned(), Value::Object(definitions));
-        }
+    if !all.iter().all(local) || schema.values().any(|value| mentions(value, "$dynamicRef")) {
         return;
     }
     let mut reached: HashSet<String> = HashSet::new();
     while let Some(reference) = pending.pop() {
-        if !reached.insert(reference.clone()) {
-            continue;
-        }
-        for (section, definitions) in &sections {
-            if let Some(target) = reference
-                .strip_prefix(&format!("#/{section}/"))
-                .and_then(|name| definitions.get(&name.replace("~1", "/").replace("~0", "~")))
-            {
-                collect_references(target, &mut pending);
-            }
+        if reached.insert(reference.clone())
+            && let Some(target) = local_target(&reference, schema)
+        {
+            collect_references(target, &mut pending);
         }
     }
-    for (section, mut definitions) in sections {
-        definitions.retain(|name, _| {
-            let escaped = name.replace('~', "~0").replace('/', "~1");
-            reached.contains(&format!("#/{section}/{escaped}"))
-        });
-        if !definitions.is_empty() {
-            schema.insert(section.to_owned(), Value::Object(definitions));
+    for section in DEFINITIONS {
+        if let Some(Value::Object(definitions)) = schema.get_mut(section) {
+            definitions.retain(|name, _| {
+                let escaped = name.replace('~', "~0").replace('/', "~1");
+                reached.contains(&format!("#/{section}/{escaped}"))
+            });
+            if definitions.is_empty() {
+                schema.shift_remove(section);
+            }
         }
     }
 }
 
-/// Whether `keyword` appears anywhere in the schema or its definitions.
-fn mentions_keyword(schema: &JsonObject, sections: &[(&str, JsonObject)], keyword: &str) -> bool {
-    fn has(value: &Value, keyword: &str) -> bool {
-        match value {
-            Value::Object(object) => object
-                .iter()
-                .any(|(key, value)| key == keyword || has(value, keyword)),
-            Value::Array(items) => items.iter().any(|item| has(item, keyword)),
-            _ => false,
-        }
-    }
-    schema
-        .iter()
-        .any(|(key, value)| key == keyword || has(value, keyword))
-        || sections
+/// Whether `keyword` is a key anywhere in `value`.
+fn mentions(value: &Value, keyword: &str) -> bool {
+    match value {
+        Value::Object(object) => object
             .iter()
-            .any(|(_, definitions)| definitions.values().any(|value| has(value, keyword)))
+            .any(|(key, value)| key == keyword || mentions(value, keyword)),
+        Value::Array(items) => items.iter().any(|item| mentions(item, keyword)),
+        _ => false,
+    }
 }
 
 fn collect_references(value: &Value, found: &mut Vec<String>) {
@@ -353,6 +337,11 @@ mod tests {
         let trimmed = Keep::new(vec!["user".into()], false).schema(schema.as_object().unwrap());
         let kept: Vec<&String> = trimmed["$defs"].as_object().unwrap().keys().collect();
         assert_eq!(kept, ["User", "Login"]);
+
+        let mut remote = schema.as_object().cloned().unwrap();
+        remote.insert("not".into(), json!({"$ref": "https://example.com/other.json"}));
+        let trimmed = Keep::new(vec!["user".into()], false).schema(&remote);
+        assert_eq!(trimmed["$defs"].as_object().unwrap().len(), 5, "unknown references keep all");
         assert_eq!(
             trimmed["properties"],
             json!({"user": {"$ref": "#/$defs/User"}})

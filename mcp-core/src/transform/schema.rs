@@ -140,7 +140,7 @@ pub(crate) fn rewrite_input<C>(
         rewritten.insert("properties".to_owned(), Value::Object(shown));
     }
     if new_required.is_empty() {
-        rewritten.remove("required");
+        rewritten.shift_remove("required");
     } else {
         rewritten.insert(
             "required".to_owned(),
