@@ -339,9 +339,16 @@ mod tests {
         assert_eq!(kept, ["User", "Login"]);
 
         let mut remote = schema.as_object().cloned().unwrap();
-        remote.insert("not".into(), json!({"$ref": "https://example.com/other.json"}));
+        remote.insert(
+            "not".into(),
+            json!({"$ref": "https://example.com/other.json"}),
+        );
         let trimmed = Keep::new(vec!["user".into()], false).schema(&remote);
-        assert_eq!(trimmed["$defs"].as_object().unwrap().len(), 5, "unknown references keep all");
+        assert_eq!(
+            trimmed["$defs"].as_object().unwrap().len(),
+            5,
+            "unknown references keep all"
+        );
         assert_eq!(
             trimmed["properties"],
             json!({"user": {"$ref": "#/$defs/User"}})

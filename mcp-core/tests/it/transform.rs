@@ -289,6 +289,8 @@ fn a_file_transforms_the_tools_it_names_and_only_those() {
     let seen = Arc::default();
     let file = TransformFile::from_value(json!({"tools": {"issues_list-for-repo": {
         "name": "list_issues",
+        "title": "Widget issues",
+        "icons": [{"src": "https://example.com/issue.png", "mimeType": "image/png"}],
         "annotations": {"readOnlyHint": true, "title": "Issues"},
         "meta": {"com.example/team": "support"},
         "arguments": {
@@ -304,6 +306,8 @@ fn a_file_transforms_the_tools_it_names_and_only_those() {
     let names: Vec<&str> = tools.iter().map(ToolDef::name).collect();
     assert_eq!(names, ["ping", "list_issues"]);
     let curated = tools[1].tool();
+    assert_eq!(curated.title.as_deref(), Some("Widget issues"));
+    assert_eq!(curated.icons[0].src, "https://example.com/issue.png");
     assert_eq!(
         serde_json::to_value(&curated.annotations).unwrap(),
         json!({"title": "Issues", "readOnlyHint": true})
