@@ -55,7 +55,10 @@
 //! - [`middleware`]: code that wraps every call of a tool;
 //! - [`meta`]: `_meta` keys and their rules; [`icon`]: icons; [`name`]: the
 //!   tool-name rule;
-//! - [`schema`]: the JSON Schemas of arguments and outputs.
+//! - [`schema`]: the JSON Schemas of arguments and outputs;
+//! - [`transform`]: new tools derived from existing ones (renamed, with
+//!   arguments renamed, hidden or restricted, calls wrapped, results
+//!   trimmed), from Rust or from a file.
 //!
 //! The values serialize to the MCP wire JSON with serde; `mcp-core` knows no
 //! transport and no protocol library (`mcp-server` adapts them to rmcp).
@@ -78,6 +81,7 @@ pub mod name;
 pub mod prompt;
 pub mod resource;
 pub mod schema;
+pub mod transform;
 
 #[doc(hidden)]
 pub mod __private;

@@ -8,6 +8,7 @@ mod overlay_args;
 mod petstore_api;
 mod run;
 mod serve;
+mod transform;
 
 pub(crate) use args::Cli;
 pub(crate) use run::run;

@@ -3,6 +3,7 @@
 //! (`snapshots/it__*_tools.snap`).
 
 mod everything;
+mod github_curated;
 mod openapi_examples;
 mod stdio_examples;
 

@@ -175,6 +175,21 @@ impl<C> ToolCallContext<C> {
     pub(crate) fn take_arguments(&mut self) -> Option<JsonObject> {
         self.request.arguments.take()
     }
+
+    /// The context of a call of `tool` with `arguments` made while serving
+    /// this one: same session, channel, per-session context and request
+    /// `_meta` (so progress and cancellation reach the inner call).
+    pub(crate) fn for_tool(&self, tool: Arc<Tool>, arguments: JsonObject) -> Self {
+        let request = CallToolRequest::new(tool.name.clone(), Some(arguments))
+            .meta(self.request.meta.clone());
+        Self {
+            request,
+            tool,
+            ctx: self.ctx.clone(),
+            session_id: self.session_id.clone(),
+            channel: self.channel.clone(),
+        }
+    }
 }
 
 impl<C> fmt::Debug for ToolCallContext<C> {

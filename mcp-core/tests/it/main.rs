@@ -5,4 +5,5 @@ mod builder;
 mod middleware_order;
 mod server_surface;
 mod spec_schema;
+mod transform;
 mod wire;

@@ -59,6 +59,12 @@ pub(crate) struct SpecArgs {
     /// for clients that cannot follow `$ref`.
     #[arg(long, value_name = "PROFILE", default_value = "standard")]
     pub(crate) schema_profile: mcp_openapi::schema::SchemaProfile,
+    /// A file of tool transformations, applied to the generated tools after
+    /// prefixes: one table per tool by its served name, renaming it, renaming,
+    /// hiding or restricting its arguments, trimming its results. TOML for
+    /// `.toml`, YAML for `.yaml`, `.yml` (and `.json`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) transform: Option<PathBuf>,
 }
 
 /// How to serve.

@@ -77,6 +77,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         headers: Vec::new(),
         route_map: None,
         schema_profile: mcp_openapi::schema::SchemaProfile::Standard,
+        transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
     let server = Server::builder()

@@ -22,6 +22,34 @@ pub(crate) enum CliError {
     /// The API client cannot be configured (base URL, header, credentials).
     #[error("{0}")]
     Client(mcp_openapi::call::CallError),
+    /// A document's prefix makes one of its tool names invalid.
+    #[error("{document}: prefix `{prefix}` gives an invalid tool name for `{tool}`: {reason}")]
+    Prefix {
+        /// The document's label.
+        document: String,
+        /// The prefix.
+        prefix: String,
+        /// The tool's generated name.
+        tool: String,
+        /// Why the prefixed name is invalid.
+        reason: String,
+    },
+    /// A transformation file cannot be read or parsed.
+    #[error("{path}: {reason}")]
+    TransformFile {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// A transformation file does not fit the tools.
+    #[error("{path}: {error}")]
+    Transform {
+        /// The file.
+        path: String,
+        /// What does not fit.
+        error: Box<mcp_core::transform::TransformError>,
+    },
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

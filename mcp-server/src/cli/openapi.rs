@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use mcp_core::ToolDef;
 use mcp_core::resource::ResourceDef;
 use mcp_openapi::{
     ClientConfig, LoadOptions, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path,
@@ -11,6 +12,7 @@ use mcp_server::ToolSource;
 
 use super::args::SpecArgs;
 use super::error::CliError;
+use super::transform;
 
 /// One `--openapi [NAME=]SPEC` argument.
 #[derive(Debug, PartialEq, Eq)]
@@ -46,20 +48,66 @@ pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
 /// What one document contributes to a server.
 #[derive(Debug)]
 pub(crate) struct Loaded {
-    /// Its tools, prefixed when the argument named the document.
+    /// Its tools, prefixed when the argument named the document, and
+    /// transformed as `--transform` says.
     pub(crate) tools: ToolSource,
     /// Its resources and resource templates (from route maps).
     pub(crate) resources: Vec<ResourceDef>,
 }
 
-/// Loads `--openapi` documents from `specs`, each reshaped by its `--overlay`s.
+/// One document's tools and resources before they become a [`Loaded`].
+struct Generated {
+    /// The document, for messages.
+    label: String,
+    /// Its tools, already prefixed.
+    tools: Vec<ToolDef>,
+    resources: Vec<ResourceDef>,
+}
+
+impl Generated {
+    fn into_loaded(self) -> Loaded {
+        Loaded {
+            tools: ToolSource::new(self.label, self.tools),
+            resources: self.resources,
+        }
+    }
+}
+
+/// The tools and resources the flags describe: each `--openapi` document's
+/// (reshaped by its `--overlay`s, generated, then prefixed), then the `--transform` file applied to all of
+/// them at once. The one function from flags to the tool set.
 pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
-    specs
+    let transforms = specs
+        .transform
+        .as_deref()
+        .map(|path| transform::read(path).map(|file| (path, file)))
+        .transpose()?;
+    let documents = specs
         .openapi
         .iter()
         .enumerate()
         .map(|(index, raw)| load_file(raw, specs.overlays.of_document(index), specs))
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some((path, file)) = transforms else {
+        return Ok(documents.into_iter().map(Generated::into_loaded).collect());
+    };
+    let (tools, rest): (Vec<_>, Vec<_>) = documents
+        .into_iter()
+        .map(|document| (document.tools, (document.label, document.resources)))
+        .unzip();
+    let tools = transform::apply(path, &file, tools)?;
+    Ok(tools
+        .into_iter()
+        .zip(rest)
+        .map(|(tools, (label, resources))| {
+            Generated {
+                label,
+                tools,
+                resources,
+            }
+            .into_loaded()
+        })
+        .collect())
 }
 
 fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '_ {
@@ -70,11 +118,11 @@ fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '
 }
 
 /// Loads one `--openapi [NAME=]SPEC` document with its overlays.
-fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Loaded, CliError> {
+fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Generated, CliError> {
     let spec = spec_ref(raw);
     let api = open(spec.path, overlays)?;
     let label = format!("OpenAPI document `{}`", spec.path);
-    load(&api, &label, spec.name, specs)
+    generate(&api, &label, spec.name, specs)
 }
 
 /// Loads the document at `path`, reshaped by `overlays` in order.
@@ -87,13 +135,24 @@ fn open(path: &str, overlays: &[PathBuf]) -> Result<OpenApi, CliError> {
     OpenApi::from_path_with(Path::new(path), &options).map_err(spec_error(path))
 }
 
-/// The tools and resources of `api`, calling its API as `specs` says.
+/// The tools and resources of `api`, calling its API as `specs` says
+/// (without `--transform`, which applies to all documents at once).
 pub(crate) fn load(
     api: &OpenApi,
     label: &str,
     name: Option<&str>,
     specs: &SpecArgs,
 ) -> Result<Loaded, CliError> {
+    generate(api, label, name, specs).map(Generated::into_loaded)
+}
+
+/// The tools (named `NAME_...` when `name` is given) and resources of `api`.
+fn generate(
+    api: &OpenApi,
+    label: &str,
+    name: Option<&str>,
+    specs: &SpecArgs,
+) -> Result<Generated, CliError> {
     let mut generator = api.generator().profile(specs.schema_profile);
     if let Some(route_map) = &specs.route_map {
         let path = route_map.to_string_lossy().into_owned();
@@ -115,18 +174,35 @@ pub(crate) fn load(
     }
     let config = Arc::new(config.build().map_err(CliError::Client)?);
 
-    let tools = generated.tool_defs(&config).map_err(spec_error(label))?;
+    let mut tools = generated.tool_defs(&config).map_err(spec_error(label))?;
+    if let Some(name) = name {
+        tools = prefixed(tools, &format!("{name}_"), label)?;
+    }
     let resources = generated
         .resource_defs(&config)
         .map_err(spec_error(label))?;
-    let mut source = ToolSource::new(label, tools);
-    if let Some(name) = name {
-        source = source.prefix(format!("{name}_"));
-    }
-    Ok(Loaded {
-        tools: source,
+    Ok(Generated {
+        label: label.to_owned(),
+        tools,
         resources,
     })
+}
+
+/// Renames every tool to `prefix` + its name.
+fn prefixed(tools: Vec<ToolDef>, prefix: &str, label: &str) -> Result<Vec<ToolDef>, CliError> {
+    tools
+        .into_iter()
+        .map(|def| {
+            let tool = def.name().to_owned();
+            def.rename(format!("{prefix}{tool}"))
+                .map_err(|error| CliError::Prefix {
+                    document: label.to_owned(),
+                    prefix: prefix.to_owned(),
+                    tool,
+                    reason: error.to_string(),
+                })
+        })
+        .collect()
 }
 
 /// The routes of the document at `path` reshaped by `overlays`, one JSON line each.

@@ -2,6 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const PETSTORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli/petstore.yaml");
@@ -36,6 +37,7 @@ fn help_names_every_subcommand_and_flag() {
         "--auth-token",
         "MCP_SERVER_AUTH_TOKEN",
         "--overlay",
+        "--transform",
     ] {
         assert!(
             serve.contains(flag),
@@ -365,4 +367,231 @@ async fn serve_lists_the_tools_an_overlay_renamed() {
         .expect("the server stops when stdin closes")
         .expect("an exit status");
     assert!(status.success(), "{status}");
+}
+
+/// The same transformations of the Petstore tools, in TOML and in YAML.
+const PETSTORE_TOML: &str = r#"
+[tools.pets_listPets]
+name = "list_pets"
+description = "A few pets."
+annotations = { title = "Pets", readOnlyHint = true }
+meta = { "com.example/team" = "zoo" }
+
+[tools.pets_listPets.arguments.limit]
+rename = "count"
+enum = [1, 2, 3]
+default = 2
+
+[tools.pets_listPets.result]
+keep = ["name"]
+
+[tools.pets_showPetById]
+name = "show_pet"
+
+[tools.pets_showPetById.arguments.petId]
+hide = true
+value = "7"
+"#;
+
+const PETSTORE_YAML: &str = r#"
+tools:
+  pets_listPets:
+    name: list_pets
+    description: A few pets.
+    annotations: {title: Pets, readOnlyHint: true}
+    meta: {com.example/team: zoo}
+    arguments:
+      limit: {rename: count, enum: [1, 2, 3], default: 2}
+    result:
+      keep: [name]
+  pets_showPetById:
+    name: show_pet
+    arguments:
+      petId: {hide: true, value: "7"}
+"#;
+
+/// Writes `text` to a file called `name` in a directory of this test run.
+fn write_file(name: &str, text: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).expect("write the file");
+    path.display().to_string()
+}
+
+fn tools_json(args: &[&str]) -> serde_json::Value {
+    let output = mcp_server(args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn transform_files_reshape_the_tools_after_prefixes() {
+    let pets = format!("pets={PETSTORE}");
+    let toml = write_file("petstore-transform.toml", PETSTORE_TOML);
+    let yaml = write_file("petstore-transform.yaml", PETSTORE_YAML);
+    let from_toml = tools_json(&["tools", "--openapi", &pets, "--transform", &toml]);
+    let from_yaml = tools_json(&["tools", "--openapi", &pets, "--transform", &yaml]);
+    assert_eq!(from_toml, from_yaml);
+    let tools = from_toml["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["list_pets", "pets_createPets", "show_pet"]);
+    assert_eq!(tools[2]["inputSchema"]["properties"], serde_json::json!({}));
+    assert!(tools[2]["inputSchema"].get("required").is_none());
+    insta::assert_json_snapshot!("petstore_transformed_tools", from_toml);
+}
+
+#[test]
+fn transform_errors_name_the_file_the_tool_and_the_key() {
+    let cases = [
+        (
+            "unknown-tool.toml",
+            "[tools.listPetz]\nname = \"pets\"\n",
+            "unknown-tool.toml: no tool is named `listPetz`",
+        ),
+        (
+            "prefixed.toml",
+            "[tools.listPets]\nname = \"pets\"\n",
+            "prefixed.toml: no tool is named `listPets` (did you mean `pets_listPets`?)",
+        ),
+        (
+            "unknown-argument.yaml",
+            "tools:\n  pets_showPetById:\n    arguments:\n      id: {hide: true, value: \"7\"}\n",
+            "unknown-argument.yaml: tool `pets_showPetById` has no argument `id` (its arguments: `petId`)",
+        ),
+        (
+            "unknown-key.yaml",
+            "tools:\n  pets_showPetById:\n    arguments:\n      petId: {hidden: true}\n",
+            "unknown-key.yaml: tools.pets_showPetById.arguments.petId: unknown field `hidden`",
+        ),
+        (
+            "no-value.toml",
+            "[tools.pets_showPetById.arguments.petId]\nhide = true\n",
+            "no-value.toml: tool `pets_showPetById`, argument `petId`: the tool requires this argument, so hiding it needs a `value`",
+        ),
+        (
+            "syntax.toml",
+            "[tools.pets_listPets\n",
+            "syntax.toml: TOML syntax, line 1, column ",
+        ),
+        (
+            "format.ini",
+            "",
+            "format.ini: the format is told by the extension",
+        ),
+    ];
+    let pets = format!("pets={PETSTORE}");
+    for (name, text, expected) in cases {
+        let file = write_file(name, text);
+        for command in ["tools", "serve"] {
+            let output = mcp_server(&[command, "--openapi", &pets, "--transform", &file]);
+            assert!(!output.status.success(), "{name} was accepted");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with("mcp-server: ") && stderr.contains(expected),
+                "{stderr}\nexpected: {expected}"
+            );
+            assert!(output.stdout.is_empty(), "{name}: something was served");
+        }
+    }
+}
+
+/// A Petstore upstream on 127.0.0.1 that records the requests it gets.
+async fn petstore_upstream(seen: Arc<Mutex<Vec<String>>>) -> String {
+    use axum::extract::{OriginalUri, Path};
+    use axum::{Json, routing::get};
+    let record = move |uri: OriginalUri| {
+        seen.lock().unwrap().push(uri.0.to_string());
+    };
+    let list = record.clone();
+    let app = axum::Router::new()
+        .route(
+            "/pets",
+            get(move |uri: OriginalUri| async move {
+                list(uri);
+                Json(serde_json::json!([
+                    {"id": 1, "name": "Rex", "tag": "dog"},
+                    {"id": 2, "name": "Tom", "tag": "cat"}
+                ]))
+            }),
+        )
+        .route(
+            "/pets/{id}",
+            get(move |uri: OriginalUri, Path(id): Path<i64>| async move {
+                record(uri);
+                Json(serde_json::json!({"id": id, "name": "Rex", "tag": "dog"}))
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind the upstream");
+    let url = format!("http://{}", listener.local_addr().expect("local address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test]
+async fn served_transformed_tools_call_the_original_routes() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use serde_json::json;
+
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let base_url = petstore_upstream(seen.clone()).await;
+    let transform = write_file("served-transform.toml", PETSTORE_TOML);
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args(["serve", "--openapi", &format!("pets={PETSTORE}")])
+        .args(["--base-url", &base_url, "--transform", &transform])
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("serve starts");
+    let io = (
+        child.stdout.take().expect("piped stdout"),
+        child.stdin.take().expect("piped stdin"),
+    );
+    let client = ().serve(io).await.expect("initialize");
+    let call = |name: &str, arguments: serde_json::Value| {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments = arguments.as_object().cloned();
+        client.call_tool(params)
+    };
+
+    let pet = call("show_pet", json!({})).await.expect("tools/call");
+    assert_eq!(
+        pet.structured_content,
+        Some(json!({"id": 7, "name": "Rex", "tag": "dog"}))
+    );
+    let pets = call("list_pets", json!({})).await.expect("tools/call");
+    assert_eq!(
+        pets.structured_content,
+        Some(json!({"result": [{"name": "Rex"}, {"name": "Tom"}]}))
+    );
+    assert_eq!(*seen.lock().unwrap(), ["/pets/7", "/pets?limit=2"]);
+
+    let wrong = call("list_pets", json!({"count": 5}))
+        .await
+        .expect("tools/call");
+    assert_eq!(wrong.is_error, Some(true));
+    let text = format!("{:?}", wrong.content);
+    assert!(text.contains("/count: 5 is not one of"), "{text}");
+    let old = call("list_pets", json!({"limit": 1}))
+        .await
+        .expect("tools/call");
+    let text = format!("{:?}", old.content);
+    assert!(
+        text.contains("unknown argument `limit` (it is called `count`)"),
+        "{text}"
+    );
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        2,
+        "refused calls never reach the API"
+    );
+    client.cancel().await.expect("close");
 }

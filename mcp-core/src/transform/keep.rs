@@ -1,0 +1,372 @@
+//! Trimming a structured result to some fields, and its output schema to
+//! match.
+//!
+//! The rule applies to the result's payload: the structured content, or its
+//! `result` member when the tool wraps a non-object output (its `_meta` says
+//! so under [`WRAPPED_OUTPUT_META_KEY`](crate::meta::WRAPPED_OUTPUT_META_KEY)).
+//! A payload object keeps only the listed fields; a payload array has each
+//! of its object items trimmed the same way. The output schema is trimmed by
+//! the same rule (through local `$ref`s and `anyOf`/`oneOf`/`allOf`
+//! branches), so a trimmed result still validates against it.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::call::result::CallToolResult;
+use crate::content::block::Content;
+use crate::json::JsonObject;
+
+/// How many `$ref` hops are followed at one place before giving up.
+const MAX_REF_HOPS: usize = 32;
+
+/// Where shared definitions live.
+const DEFINITIONS: [&str; 2] = ["$defs", "definitions"];
+
+/// The schema branches that describe the same value.
+const BRANCHES: [&str; 3] = ["anyOf", "oneOf", "allOf"];
+
+/// Which part of a result a schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    /// The structured content of a wrapping tool: `{"result": payload}`.
+    Wrapper,
+    /// The payload: an object, or an array of objects.
+    Payload,
+    /// An item of a payload array.
+    Item,
+}
+
+/// Keeps the listed fields of a structured result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Keep {
+    fields: Vec<String>,
+    wrapped: bool,
+}
+
+impl Keep {
+    /// Keeps `fields`; `wrapped` says whether the payload is under `result`.
+    pub(crate) fn new(fields: Vec<String>, wrapped: bool) -> Self {
+        Self { fields, wrapped }
+    }
+
+    /// Trims a successful result's structured content. A text block that
+    /// mirrored the structured content is rewritten to mirror the trimmed one.
+    pub(crate) fn result(&self, result: &mut CallToolResult) {
+        if result.is_error() {
+            return;
+        }
+        let Some(structured) = result.structured_content.as_mut() else {
+            return;
+        };
+        let before = structured.to_string();
+        if self.wrapped {
+            if let Some(payload) = structured.get_mut("result") {
+                self.value(payload, Level::Payload);
+            }
+        } else {
+            self.value(structured, Level::Payload);
+        }
+        if let [Content::Text(block)] = result.content.as_mut_slice()
+            && block.text == before
+        {
+            block.text = structured.to_string();
+        }
+    }
+
+    fn value(&self, value: &mut Value, level: Level) {
+        match value {
+            Value::Object(object) => object.retain(|key, _| self.fields.contains(key)),
+            Value::Array(items) if level == Level::Payload => {
+                for item in items {
+                    self.value(item, Level::Item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The output schema `schema` trimmed by the same rule.
+    pub(crate) fn schema(&self, schema: &JsonObject) -> JsonObject {
+        let mut trimmed = schema.clone();
+        let level = if self.wrapped {
+            Level::Wrapper
+        } else {
+            Level::Payload
+        };
+        self.trim_schema(&mut trimmed, schema, level);
+        prune_definitions(&mut trimmed);
+        trimmed
+    }
+
+    fn trim_schema(&self, schema: &mut JsonObject, root: &JsonObject, level: Level) {
+        inline_reference(schema, root);
+        for keyword in BRANCHES {
+            if let Some(Value::Array(branches)) = schema.get_mut(keyword) {
+                for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+                    self.trim_schema(branch, root, level);
+                }
+            }
+        }
+        match level {
+            Level::Wrapper => {
+                if let Some(Value::Object(payload)) = schema
+                    .get_mut("properties")
+                    .and_then(|properties| properties.get_mut("result"))
+                {
+                    self.trim_schema(payload, root, Level::Payload);
+                }
+            }
+            Level::Payload | Level::Item => {
+                if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+                    properties.retain(|key, _| self.fields.contains(key));
+                }
+                if let Some(Value::Array(required)) = schema.get_mut("required") {
+                    required.retain(|name| {
+                        name.as_str()
+                            .is_some_and(|n| self.fields.iter().any(|f| f == n))
+                    });
+                }
+                if level == Level::Payload
+                    && let Some(Value::Object(items)) = schema.get_mut("items")
+                {
+                    self.trim_schema(items, root, Level::Item);
+                }
+            }
+        }
+    }
+}
+
+/// Replaces a local `$ref` (`#/$defs/NAME` or `#/definitions/NAME`) by a
+/// copy of its target, keeping the sibling keywords, so the copy can be
+/// trimmed without touching the shared definition.
+fn inline_reference(schema: &mut JsonObject, root: &JsonObject) {
+    for _ in 0..MAX_REF_HOPS {
+        let Some(Value::String(reference)) = schema.get("$ref") else {
+            return;
+        };
+        let Some(Value::Object(target)) = local_target(reference, root) else {
+            return;
+        };
+        let mut inlined = target.clone();
+        schema.shift_remove("$ref");
+        inlined.extend(std::mem::take(schema));
+        *schema = inlined;
+    }
+}
+
+/// Drops the shared definitions nothing refers to any more (trimming often
+/// leaves most of them unused), following references between definitions.
+/// References it cannot follow (not local, or `$dynamicRef`) keep them all.
+fn prune_definitions(schema: &mut JsonObject) {
+    let mut pending = Vec::new();
+    for (key, value) in schema.iter() {
+        if !DEFINITIONS.contains(&key.as_str()) {
+            collect_references(value, &mut pending);
+        }
+    }
+    let mut all = pending.clone();
+    for section in DEFINITIONS {
+        if let Some(definitions) = schema.get(section) {
+            collect_references(definitions, &mut all);
+        }
+    }
+    let local = |reference: &String| {
+        reference == "#"
+            || DEFINITIONS
+                .iter()
+                .any(|s| reference.starts_with(&format!("#/{s}/")))
+    };
+    if !all.iter().all(local) || schema.values().any(|value| mentions(value, "$dynamicRef")) {
+        return;
+    }
+    let mut reached: HashSet<String> = HashSet::new();
+    while let Some(reference) = pending.pop() {
+        if reached.insert(reference.clone())
+            && let Some(target) = local_target(&reference, schema)
+        {
+            collect_references(target, &mut pending);
+        }
+    }
+    for section in DEFINITIONS {
+        if let Some(Value::Object(definitions)) = schema.get_mut(section) {
+            definitions.retain(|name, _| {
+                let escaped = name.replace('~', "~0").replace('/', "~1");
+                reached.contains(&format!("#/{section}/{escaped}"))
+            });
+            if definitions.is_empty() {
+                schema.shift_remove(section);
+            }
+        }
+    }
+}
+
+/// Whether `keyword` is a key anywhere in `value`.
+fn mentions(value: &Value, keyword: &str) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(key, value)| key == keyword || mentions(value, keyword)),
+        Value::Array(items) => items.iter().any(|item| mentions(item, keyword)),
+        _ => false,
+    }
+}
+
+fn collect_references(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, value) in object {
+                match value {
+                    Value::String(reference) if key == "$ref" => found.push(reference.clone()),
+                    _ => collect_references(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_references(item, found)),
+        _ => {}
+    }
+}
+
+fn local_target<'a>(reference: &str, root: &'a JsonObject) -> Option<&'a Value> {
+    let (section, name) = reference
+        .strip_prefix("#/$defs/")
+        .map(|name| ("$defs", name))
+        .or_else(|| {
+            reference
+                .strip_prefix("#/definitions/")
+                .map(|name| ("definitions", name))
+        })?;
+    let name = name.replace("~1", "/").replace("~0", "~");
+    root.get(section)?.get(name.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn keep(wrapped: bool) -> Keep {
+        Keep::new(vec!["number".into(), "title".into()], wrapped)
+    }
+
+    #[test]
+    fn objects_keep_the_listed_fields_and_the_mirror_text_follows() {
+        let mut result =
+            CallToolResult::structured(json!({"number": 1, "title": "t", "body": "long"}));
+        keep(false).result(&mut result);
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"number": 1, "title": "t"}))
+        );
+        assert_eq!(result.text_content(), r#"{"number":1,"title":"t"}"#);
+    }
+
+    #[test]
+    fn wrapped_arrays_trim_each_item() {
+        let mut result = CallToolResult::structured(json!({"result": [
+            {"number": 1, "title": "a", "body": "x"},
+            {"number": 2, "user": {}},
+            "not an object"
+        ]}));
+        keep(true).result(&mut result);
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"result": [{"number": 1, "title": "a"}, {"number": 2}, "not an object"]}))
+        );
+    }
+
+    #[test]
+    fn errors_and_other_texts_are_left_alone() {
+        let mut failed = CallToolResult::error("boom");
+        failed.structured_content = Some(json!({"status": 404}));
+        keep(false).result(&mut failed);
+        assert_eq!(failed.structured_content, Some(json!({"status": 404})));
+
+        let mut annotated = CallToolResult::text("a summary");
+        annotated.structured_content = Some(json!({"number": 1, "body": "x"}));
+        keep(false).result(&mut annotated);
+        assert_eq!(annotated.structured_content, Some(json!({"number": 1})));
+        assert_eq!(annotated.text_content(), "a summary");
+    }
+
+    #[test]
+    fn schemas_are_trimmed_through_references_and_branches() {
+        let schema = json!({
+            "$defs": {"Issue": {
+                "type": "object",
+                "properties": {"number": {"type": "integer"}, "title": {"type": "string"}, "body": {"type": "string"}},
+                "required": ["number", "body"]
+            }},
+            "type": "object",
+            "anyOf": [
+                {"type": "object", "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/Issue"}}}, "required": ["result"]},
+                {"type": "object", "properties": {"unvalidatedResponse": {}}, "required": ["unvalidatedResponse"]}
+            ]
+        });
+        let trimmed = Value::Object(keep(true).schema(schema.as_object().unwrap()));
+        assert_eq!(
+            trimmed["anyOf"][0]["properties"]["result"]["items"],
+            json!({
+                "type": "object",
+                "properties": {"number": {"type": "integer"}, "title": {"type": "string"}},
+                "required": ["number"]
+            })
+        );
+        assert_eq!(trimmed["anyOf"][1], schema["anyOf"][1], "no payload there");
+        assert!(
+            trimmed.get("$defs").is_none(),
+            "the inlined definition is unused now"
+        );
+    }
+
+    #[test]
+    fn definitions_still_referred_to_stay() {
+        let schema = json!({
+            "$defs": {
+                "Issue": {"type": "object", "properties": {"user": {"$ref": "#/$defs/User"}, "body": {"$ref": "#/$defs/Body"}}},
+                "User": {"type": "object", "properties": {"login": {"$ref": "#/$defs/Login"}}},
+                "Login": {"type": "string"},
+                "Body": {"type": "string"},
+                "Unused": {"type": "null"}
+            },
+            "$ref": "#/$defs/Issue"
+        });
+        let trimmed = Keep::new(vec!["user".into()], false).schema(schema.as_object().unwrap());
+        let kept: Vec<&String> = trimmed["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(kept, ["User", "Login"]);
+
+        let mut remote = schema.as_object().cloned().unwrap();
+        remote.insert(
+            "not".into(),
+            json!({"$ref": "https://example.com/other.json"}),
+        );
+        let trimmed = Keep::new(vec!["user".into()], false).schema(&remote);
+        assert_eq!(
+            trimmed["$defs"].as_object().unwrap().len(),
+            5,
+            "unknown references keep all"
+        );
+        assert_eq!(
+            trimmed["properties"],
+            json!({"user": {"$ref": "#/$defs/User"}})
+        );
+    }
+
+    #[test]
+    fn trimmed_values_validate_against_trimmed_schemas() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"number": {"type": "integer"}, "body": {"type": "string"}},
+            "required": ["number", "body"],
+            "additionalProperties": false
+        });
+        let trimmed = keep(false).schema(schema.as_object().unwrap());
+        let validator = jsonschema::validator_for(&Value::Object(trimmed)).unwrap();
+        let mut result = CallToolResult::structured(json!({"number": 1, "body": "x"}));
+        keep(false).result(&mut result);
+        assert!(validator.is_valid(result.structured_content.as_ref().unwrap()));
+    }
+}
