@@ -5,8 +5,10 @@ mod demo;
 mod error;
 mod openapi;
 mod petstore_api;
+mod reload;
 mod run;
 mod serve;
+mod watch;
 
 pub(crate) use args::Cli;
 pub(crate) use run::run;

@@ -21,6 +21,9 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Serve the tools generated from each OpenAPI document (stdio by default).
+    ///
+    /// On Unix, SIGHUP regenerates the tools from the files (with or without
+    /// --watch) and swaps them in.
     Serve(ServeArgs),
     /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit.
     Tools(ToolsArgs),
@@ -52,6 +55,49 @@ pub(crate) struct SpecArgs {
     /// for clients that cannot follow `$ref`.
     #[arg(long, value_name = "PROFILE", default_value = "standard")]
     pub(crate) schema_profile: mcp_openapi::schema::SchemaProfile,
+}
+
+impl SpecArgs {
+    /// Every file these flags read, in flag order: what `serve --watch`
+    /// watches. A flag that names a file adds it here.
+    pub(crate) fn watched_paths(&self) -> Vec<PathBuf> {
+        let documents = self
+            .openapi
+            .iter()
+            .map(|raw| PathBuf::from(spec_ref(raw).path));
+        documents.chain(self.route_map.clone()).collect()
+    }
+}
+
+/// One `--openapi [NAME=]SPEC` argument.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct SpecRef<'a> {
+    /// The tool-name prefix (`NAME_`), when given.
+    pub(crate) name: Option<&'a str>,
+    /// The document's path.
+    pub(crate) path: &'a str,
+}
+
+/// Splits `NAME=SPEC`; a `=` inside a path (no valid name before it) is part
+/// of the path.
+pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
+    match raw.split_once('=') {
+        Some((name, path))
+            if !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+        {
+            SpecRef {
+                name: Some(name),
+                path,
+            }
+        }
+        _ => SpecRef {
+            name: None,
+            path: raw,
+        },
+    }
 }
 
 /// How to serve.
@@ -96,6 +142,18 @@ pub(crate) struct ServeArgs {
     pub(crate) transport: Transport,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
+    /// Regenerate the tools when a file given to --openapi or --route-map
+    /// (or any other file flag) changes, and swap them in.
+    ///
+    /// Each file's directory is watched, so editors that replace the file
+    /// are seen, and a burst of writes makes one regeneration. Clients are
+    /// sent notifications/tools/list_changed (and resources/list_changed);
+    /// calls already running finish with the tools they started with. When
+    /// a document no longer loads, the previous tools stay and one error
+    /// line goes to stderr. SIGHUP (Unix) regenerates with or without this
+    /// flag.
+    #[arg(long)]
+    pub(crate) watch: bool,
 }
 
 /// `tools`.
@@ -157,6 +215,61 @@ mod tests {
     #[test]
     fn the_cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn names_are_optional_prefixes() {
+        assert_eq!(
+            spec_ref("gh=api.json"),
+            SpecRef {
+                name: Some("gh"),
+                path: "api.json"
+            }
+        );
+        assert_eq!(
+            spec_ref("api.json"),
+            SpecRef {
+                name: None,
+                path: "api.json"
+            }
+        );
+        assert_eq!(
+            spec_ref("./a=b.json"),
+            SpecRef {
+                name: None,
+                path: "./a=b.json"
+            }
+        );
+    }
+
+    #[test]
+    fn every_file_flag_is_watched() {
+        let cli = Cli::try_parse_from([
+            "mcp-server",
+            "serve",
+            "--openapi",
+            "gh=specs/github.json",
+            "--openapi",
+            "petstore.yaml",
+            "--route-map",
+            "routes.toml",
+            "--base-url",
+            "http://127.0.0.1:1",
+            "--watch",
+        ])
+        .unwrap();
+        let Command::Serve(serve) = cli.command else {
+            panic!("not `serve`");
+        };
+        assert!(serve.watch);
+        assert_eq!(
+            serve.specs.watched_paths(),
+            [
+                PathBuf::from("specs/github.json"),
+                PathBuf::from("petstore.yaml"),
+                PathBuf::from("routes.toml")
+            ]
+        );
     }
 
     #[test]

@@ -22,6 +22,17 @@ pub(crate) enum CliError {
     /// The API client cannot be configured (base URL, header, credentials).
     #[error("{0}")]
     Client(mcp_openapi::call::CallError),
+    /// A file to watch for changes cannot be watched.
+    #[error("cannot watch `{path}`: {reason}")]
+    Watch {
+        /// The file (or what was being watched).
+        path: String,
+        /// Why not.
+        reason: String,
+    },
+    /// SIGHUP cannot be listened for.
+    #[error("cannot listen for SIGHUP: {0}")]
+    Hangup(std::io::Error),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

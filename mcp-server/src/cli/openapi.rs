@@ -3,55 +3,19 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use mcp_core::resource::ResourceDef;
 use mcp_openapi::{ClientConfig, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path};
 use mcp_server::ToolSource;
 
-use super::args::SpecArgs;
+use super::args::{SpecArgs, spec_ref};
 use super::error::CliError;
 
-/// One `--openapi [NAME=]SPEC` argument.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct SpecRef<'a> {
-    /// The tool-name prefix (`NAME_`), when given.
-    pub(crate) name: Option<&'a str>,
-    /// The document's path.
-    pub(crate) path: &'a str,
-}
-
-/// Splits `NAME=SPEC`; a `=` inside a path (no valid name before it) is part
-/// of the path.
-pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
-    match raw.split_once('=') {
-        Some((name, path))
-            if !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
-        {
-            SpecRef {
-                name: Some(name),
-                path,
-            }
-        }
-        _ => SpecRef {
-            name: None,
-            path: raw,
-        },
-    }
-}
-
-/// What one document contributes to a server.
-#[derive(Debug)]
-pub(crate) struct Loaded {
-    /// Its tools, prefixed when the argument named the document.
-    pub(crate) tools: ToolSource,
-    /// Its resources and resource templates (from route maps).
-    pub(crate) resources: Vec<ResourceDef>,
-}
-
-/// Loads `--openapi` documents from `specs`.
-pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
+/// The tool set the flags describe: one source per `--openapi` document,
+/// with its tools and resources, in flag order.
+///
+/// This is the one function from flags to tools: `serve` builds its server
+/// from it, `tools` prints it, and each reload (`serve --watch`, SIGHUP)
+/// runs it again and swaps the result in.
+pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError> {
     specs
         .openapi
         .iter()
@@ -67,20 +31,21 @@ fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '
 }
 
 /// Loads one `--openapi [NAME=]SPEC` document.
-fn load_file(raw: &str, specs: &SpecArgs) -> Result<Loaded, CliError> {
+fn load_file(raw: &str, specs: &SpecArgs) -> Result<ToolSource, CliError> {
     let spec = spec_ref(raw);
     let api = OpenApi::from_path(Path::new(spec.path)).map_err(spec_error(spec.path))?;
     let label = format!("OpenAPI document `{}`", spec.path);
     load(&api, &label, spec.name, specs)
 }
 
-/// The tools and resources of `api`, calling its API as `specs` says.
+/// The tools and resources of `api` as a source called `label`, calling its
+/// API as `specs` says.
 pub(crate) fn load(
     api: &OpenApi,
     label: &str,
     name: Option<&str>,
     specs: &SpecArgs,
-) -> Result<Loaded, CliError> {
+) -> Result<ToolSource, CliError> {
     let mut generator = api.generator().profile(specs.schema_profile);
     if let Some(route_map) = &specs.route_map {
         let path = route_map.to_string_lossy().into_owned();
@@ -106,14 +71,11 @@ pub(crate) fn load(
     let resources = generated
         .resource_defs(&config)
         .map_err(spec_error(label))?;
-    let mut source = ToolSource::new(label, tools);
+    let mut source = ToolSource::new(label, tools).resources(resources);
     if let Some(name) = name {
         source = source.prefix(format!("{name}_"));
     }
-    Ok(Loaded {
-        tools: source,
-        resources,
-    })
+    Ok(source)
 }
 
 /// Prints the routes of the document at `path`, one JSON line each.
@@ -125,34 +87,4 @@ pub(crate) fn routes(path: &str) -> Result<Vec<String>, CliError> {
             serde_json::to_string(&**route).map_err(|error| CliError::Output(error.into()))
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_optional_prefixes() {
-        assert_eq!(
-            spec_ref("gh=api.json"),
-            SpecRef {
-                name: Some("gh"),
-                path: "api.json"
-            }
-        );
-        assert_eq!(
-            spec_ref("api.json"),
-            SpecRef {
-                name: None,
-                path: "api.json"
-            }
-        );
-        assert_eq!(
-            spec_ref("./a=b.json"),
-            SpecRef {
-                name: None,
-                path: "./a=b.json"
-            }
-        );
-    }
 }
