@@ -66,8 +66,8 @@ pub mod transport;
 
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
-pub use server::catalog::ListChanges;
 pub use server::builder::ServerBuilder;
+pub use server::catalog::ListChanges;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;

@@ -194,7 +194,8 @@ mod tests {
         let (send, mut received) = mpsc::unbounded_channel();
         let burst = tokio::spawn(async move {
             for _ in 0..3 {
-                send.send(Trigger::Changed(PathBuf::from("api.yaml"))).unwrap();
+                send.send(Trigger::Changed(PathBuf::from("api.yaml")))
+                    .unwrap();
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             send.send(Trigger::Hangup).unwrap();

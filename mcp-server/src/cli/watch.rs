@@ -34,16 +34,18 @@ pub(crate) fn watch(
 ) -> Result<FileWatcher, CliError> {
     let files = WatchedFiles::new(paths)?;
     let directories: Vec<PathBuf> = files.by_directory.keys().cloned().collect();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<Event>| {
-        match event {
-            Ok(event) => files.changed_by(&event).iter().for_each(|path| changed(path)),
+    let mut watcher =
+        notify::recommended_watcher(move |event: notify::Result<Event>| match event {
+            Ok(event) => files
+                .changed_by(&event)
+                .iter()
+                .for_each(|path| changed(path)),
             Err(error) => tracing::warn!("watching the files: {error}"),
-        }
-    })
-    .map_err(|error| CliError::Watch {
-        path: "the files".to_owned(),
-        reason: error.to_string(),
-    })?;
+        })
+        .map_err(|error| CliError::Watch {
+            path: "the files".to_owned(),
+            reason: error.to_string(),
+        })?;
     for directory in &directories {
         watcher
             .watch(directory, RecursiveMode::NonRecursive)
@@ -85,8 +87,7 @@ struct WatchedFiles {
 
 impl WatchedFiles {
     fn new(paths: &[PathBuf]) -> Result<Self, CliError> {
-        let mut by_directory: BTreeMap<PathBuf, BTreeMap<OsString, WatchedFile>> =
-            BTreeMap::new();
+        let mut by_directory: BTreeMap<PathBuf, BTreeMap<OsString, WatchedFile>> = BTreeMap::new();
         for given in paths {
             let cannot = |reason: String| CliError::Watch {
                 path: given.display().to_string(),
@@ -165,9 +166,9 @@ mod tests {
     use super::*;
 
     fn event(kind: EventKind, paths: &[&Path]) -> Event {
-        paths
-            .iter()
-            .fold(Event::new(kind), |event, path| event.add_path(path.to_path_buf()))
+        paths.iter().fold(Event::new(kind), |event, path| {
+            event.add_path(path.to_path_buf())
+        })
     }
 
     #[test]
@@ -184,7 +185,10 @@ mod tests {
         assert_eq!(files.changed_by(&written), [api.clone()]);
         let renamed_over = event(
             EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
-            &[&canonical.join(".api.yaml.tmp"), &canonical.join("api.yaml")],
+            &[
+                &canonical.join(".api.yaml.tmp"),
+                &canonical.join("api.yaml"),
+            ],
         );
         assert_eq!(files.changed_by(&renamed_over), [api.clone()]);
         let neighbour = event(
