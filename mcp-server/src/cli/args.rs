@@ -59,7 +59,8 @@ pub(crate) struct SpecArgs {
 
 impl SpecArgs {
     /// Every file these flags read, in flag order: what `serve --watch`
-    /// watches. A flag that names a file adds it here.
+    /// watches. A flag that names a file adds it here (and to the help of
+    /// `--watch`).
     pub(crate) fn watched_paths(&self) -> Vec<PathBuf> {
         let documents = self
             .openapi
@@ -142,8 +143,8 @@ pub(crate) struct ServeArgs {
     pub(crate) transport: Transport,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
-    /// Regenerate the tools when a file given to --openapi or --route-map
-    /// (or any other file flag) changes, and swap them in.
+    /// Regenerate the tools when a file named by --openapi or --route-map
+    /// changes, and swap them in.
     ///
     /// Each file's directory is watched, so editors that replace the file
     /// are seen, and a burst of writes makes one regeneration. Clients are

@@ -167,14 +167,14 @@ fn told(changes: ListChanges) -> &'static str {
     }
 }
 
-/// `message` on one line (parser messages may span several).
-fn one_line(message: &str) -> String {
-    let lines: Vec<&str> = message
+/// The first line of `message`: parser messages go on with a picture of
+/// the offending lines, which the first line already locates.
+fn one_line(message: &str) -> &str {
+    message
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect();
-    lines.join(" ")
+        .find(|line| !line.is_empty())
+        .unwrap_or("no reason given")
 }
 
 #[cfg(test)]
@@ -184,9 +184,10 @@ mod tests {
     #[test]
     fn messages_become_one_line() {
         assert_eq!(
-            one_line("cannot parse YAML:\n  line 3\n\n  column 7\n"),
-            "cannot parse YAML: line 3 column 7"
+            one_line("\napi.yaml: line 2 column 17: unclosed bracket\n --> <input>:2:17\n  |\n"),
+            "api.yaml: line 2 column 17: unclosed bracket"
         );
+        assert_eq!(one_line(""), "no reason given");
     }
 
     #[tokio::test(start_paused = true)]

@@ -8,13 +8,13 @@ use std::time::Duration;
 use mcp_core::resource::{ResourceDef, resource};
 use mcp_core::{ToolDef, tool};
 use mcp_server::{Server, ToolSource};
-use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
 use tokio::sync::{Notify, mpsc};
 
-use crate::support::{Raw, meta_2026, spawn_server};
+use crate::support::{Hearing, Raw, heard_within_half_a_second, meta_2026, spawn_server};
 
 fn ping(name: &str) -> ToolDef {
     tool(name).run(|| async { "pong" }).unwrap()
@@ -24,24 +24,6 @@ fn readme() -> ResourceDef {
     resource("docs://readme", "readme")
         .read(|| async { "Read me." })
         .unwrap()
-}
-
-/// A 2025-11-25 client that reports the list changes it hears.
-#[derive(Clone)]
-struct Hearing(mpsc::UnboundedSender<&'static str>);
-
-impl ClientHandler for Hearing {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::default().with_protocol_version(ProtocolVersion::V_2025_11_25)
-    }
-
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.0.send("tools");
-    }
-
-    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.0.send("resources");
-    }
 }
 
 async fn hearing(
@@ -56,18 +38,6 @@ async fn hearing(
         .await
         .expect("the client connects");
     (client, hears)
-}
-
-/// What arrives within half a second, in order.
-async fn heard_within_half_a_second(
-    hears: &mut mpsc::UnboundedReceiver<&'static str>,
-) -> Vec<&'static str> {
-    let mut heard = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_millis(500);
-    while let Ok(Some(what)) = tokio::time::timeout_at(deadline, hears.recv()).await {
-        heard.push(what);
-    }
-    heard
 }
 
 fn names(server: &Server) -> Vec<String> {
