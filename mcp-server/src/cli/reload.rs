@@ -78,15 +78,17 @@ pub(crate) fn start(
     } else {
         None
     };
-    let mut tasks = Vec::new();
     #[cfg(unix)]
-    tasks.push(forward_hangups(triggers)?);
+    let hangups = Some(forward_hangups(triggers)?);
     #[cfg(not(unix))]
-    drop(triggers);
-    tasks.push(tokio::spawn(reload_on(received, server, Arc::new(specs))));
+    let hangups = {
+        drop(triggers);
+        None
+    };
+    let reloads = tokio::spawn(reload_on(received, server, Arc::new(specs)));
     Ok(Reloading {
         _watcher: watcher,
-        tasks,
+        tasks: hangups.into_iter().chain([reloads]).collect(),
     })
 }
 

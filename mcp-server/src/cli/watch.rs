@@ -182,7 +182,7 @@ mod tests {
             EventKind::Modify(ModifyKind::Any),
             &[&canonical.join("api.yaml")],
         );
-        assert_eq!(files.changed_by(&written), [api.clone()]);
+        assert_eq!(files.changed_by(&written), std::slice::from_ref(&api));
         let renamed_over = event(
             EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
             &[
@@ -190,7 +190,7 @@ mod tests {
                 &canonical.join("api.yaml"),
             ],
         );
-        assert_eq!(files.changed_by(&renamed_over), [api.clone()]);
+        assert_eq!(files.changed_by(&renamed_over), std::slice::from_ref(&api));
         let neighbour = event(
             EventKind::Create(CreateKind::File),
             &[&canonical.join("notes.txt")],
