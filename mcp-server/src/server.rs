@@ -147,6 +147,10 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// A name that is no source of this server, a tool name or resource URI
     /// that clashes with another source, or a prefix that makes a name
     /// invalid is an error, and the server keeps what it had.
+    ///
+    /// A session learns the server's capabilities when it starts: one that
+    /// started while the server had no resources was told of none, and may
+    /// not look for the resources a replacement brings.
     pub fn replace_sources(
         &self,
         sources: impl IntoIterator<Item = ToolSource<C>>,

@@ -31,6 +31,7 @@ pub(crate) enum CliError {
         reason: String,
     },
     /// SIGHUP cannot be listened for.
+    #[cfg(unix)]
     #[error("cannot listen for SIGHUP: {0}")]
     Hangup(std::io::Error),
     /// Writing to stdout failed.
