@@ -6,9 +6,11 @@ mod error;
 mod openapi;
 mod overlay_args;
 mod petstore_api;
+mod reload;
 mod run;
 mod serve;
 mod transform;
+mod watch;
 
 pub(crate) use args::Cli;
 pub(crate) use run::run;

@@ -2,7 +2,8 @@
 
 use std::io;
 
-/// A server could not be built from its tools and settings.
+/// A server could not be built from its tools and settings, or a change of
+/// its tools and resources while it runs was refused (and not applied).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
@@ -39,6 +40,14 @@ pub enum BuildError {
         /// Why the prefixed name is invalid.
         reason: String,
     },
+    /// A source to replace is not one of the server's.
+    #[error("no tool source is named `{name}` ({})", known_sources(known))]
+    UnknownSource {
+        /// The name asked for.
+        name: String,
+        /// The names of the server's sources.
+        known: Vec<String>,
+    },
     /// The page size of `tools/list` is zero.
     #[error("the tools/list page size must be at least 1")]
     ZeroPageSize,
@@ -50,6 +59,15 @@ pub enum BuildError {
         /// The context type.
         type_name: &'static str,
     },
+}
+
+/// The names of a server's sources, for a message.
+fn known_sources(names: &[String]) -> String {
+    if names.is_empty() {
+        return "the server has no sources".to_owned();
+    }
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    format!("the sources are {}", quoted.join(", "))
 }
 
 /// A prompt could not be added to a server (while building it, or at

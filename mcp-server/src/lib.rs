@@ -43,7 +43,21 @@
 //!   are not implemented, so 2025-11-25 clients see `forbidden` and get
 //!   results inline;
 //! - tools can be added and removed while serving ([`Server::add_tool`],
-//!   [`Server::remove_tool`]); sessions get `notifications/tools/list_changed`.
+//!   [`Server::remove_tool`]), and whole [`ToolSource`]s (tools plus their
+//!   resources) replaced in one atomic swap ([`Server::replace_source`]):
+//!   a request sees the old set or the new one, calls already running finish
+//!   with the tool they started with, and sessions get
+//!   `notifications/tools/list_changed` (and
+//!   `notifications/resources/list_changed`) once per swap.
+//!
+//! The `mcp-server` binary serves OpenAPI documents:
+//! `mcp-server serve --openapi api.yaml [--route-map routes.toml]`. With
+//! `--watch` it regenerates the tools when a file named by a flag changes
+//! (it watches each file's directory, so editors that replace the file are
+//! seen; bursts of writes are debounced); on Unix, `SIGHUP` regenerates them
+//! too, with or without `--watch`. A successful regeneration is swapped in
+//! with [`Server::replace_sources`]; a failed one is logged as one error line
+//! on stderr and the previous tools stay.
 
 mod error;
 mod protocol;
@@ -53,6 +67,7 @@ pub mod transport;
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
+pub use server::catalog::ListChanges;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;

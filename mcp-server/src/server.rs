@@ -3,7 +3,8 @@
 
 pub(crate) mod attachments;
 pub(crate) mod builder;
-pub(crate) mod live_tools;
+pub(crate) mod catalog;
+pub(crate) mod live_catalog;
 pub(crate) mod notifications;
 pub(crate) mod pagination;
 pub(crate) mod prompt_set;
@@ -19,7 +20,9 @@ use std::sync::Arc;
 use mcp_core::{Tool, ToolDef, prompt::PromptDef, resource::ResourceDef};
 use serde_json::{Value, json};
 
+use self::catalog::ListChanges;
 use self::state::ServerState;
+use self::tool_source::ToolSource;
 use crate::error::{AddPromptError, BuildError};
 
 /// An MCP server hosting [`ToolDef`]s from any source (the `#[tool]` macro,
@@ -71,8 +74,8 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// The hosted tools' protocol values, in listing order.
     pub fn tools(&self) -> Vec<Tool> {
         self.state
+            .catalog()
             .tools()
-            .set()
             .all()
             .iter()
             .map(|def| def.tool().clone())
@@ -81,7 +84,7 @@ impl<C: Send + Sync + 'static> Server<C> {
 
     /// The hosted tool called `name`.
     pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
-        self.state.tools().set().get(name).cloned()
+        self.state.catalog().tools().get(name).cloned()
     }
 
     /// Adds a tool while the server runs, then sends
@@ -100,11 +103,72 @@ impl<C: Send + Sync + 'static> Server<C> {
         self.state.remove_tool(name)
     }
 
+    /// Replaces, while the server runs, the source named like `source` (see
+    /// [`ToolSource::new`]): its tools and resources give way to those of
+    /// `source`, which takes its place in the listing order. Shorthand for
+    /// [`replace_sources`](Self::replace_sources) with one source.
+    ///
+    /// ```
+    /// use mcp_server::{Server, ToolSource};
+    ///
+    /// let ping = |name: &str| mcp_core::tool(name).run(|| async { "pong" }).unwrap();
+    /// let server = Server::builder()
+    ///     .tool(ping("local"))
+    ///     .source(ToolSource::new("github", [ping("issues")]).prefix("gh_"))
+    ///     .build()?;
+    /// let changes = server.replace_source(ToolSource::new("github", [ping("issues"), ping("pulls")]).prefix("gh_"))?;
+    /// assert!(changes.tools && !changes.resources);
+    /// let names: Vec<_> = server.tools().into_iter().map(|tool| tool.name).collect();
+    /// assert_eq!(names, ["local", "gh_issues", "gh_pulls"]);
+    ///
+    /// // A clash with another source changes nothing.
+    /// let clash = server.replace_source(ToolSource::new("github", [ping("local")]));
+    /// assert!(clash.unwrap_err().to_string().starts_with("duplicate tool `local`"));
+    /// assert_eq!(server.tools().len(), 3);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn replace_source(&self, source: ToolSource<C>) -> Result<ListChanges, BuildError> {
+        self.replace_sources([source])
+    }
+
+    /// Replaces several sources in one atomic swap: each of `sources` takes
+    /// the place of the sources of its name (a tool may so move from one
+    /// source to another). The builder's hand-written tools and resources
+    /// form the source named `hand-written tools`; tools added with
+    /// [`add_tool`](Self::add_tool), `tools added at runtime`.
+    ///
+    /// A request sees the tools and resources before the swap or after it,
+    /// never a mix, and calls already running finish with the tool they
+    /// started with. Every session that can receive them gets one
+    /// `notifications/tools/list_changed` when the tool list changed and one
+    /// `notifications/resources/list_changed` when the resource list did;
+    /// the result says which.
+    ///
+    /// A name that is no source of this server, a tool name or resource URI
+    /// that clashes with another source, or a prefix that makes a name
+    /// invalid is an error, and the server keeps what it had.
+    ///
+    /// A session learns the server's capabilities when it starts: one that
+    /// started while the server had no resources was told of none, and may
+    /// not look for the resources a replacement brings.
+    pub fn replace_sources(
+        &self,
+        sources: impl IntoIterator<Item = ToolSource<C>>,
+    ) -> Result<ListChanges, BuildError> {
+        self.state.replace_sources(sources.into_iter().collect())
+    }
+
     /// The hosted resources and resource templates: fixed resources first,
-    /// then templates, each in the order they were added.
-    pub fn resources(&self) -> impl Iterator<Item = &ResourceDef<C>> {
-        let resources = self.state.resources();
-        resources.fixed().iter().chain(resources.templates())
+    /// then templates, each in the order of their sources.
+    pub fn resources(&self) -> Vec<ResourceDef<C>> {
+        let catalog = self.state.catalog();
+        let resources = catalog.resources();
+        resources
+            .fixed()
+            .iter()
+            .chain(resources.templates())
+            .cloned()
+            .collect()
     }
 
     /// Tells the clients subscribed to `uri` (`resources/subscribe`) that it
@@ -165,7 +229,7 @@ impl<C> fmt::Debug for Server<C> {
         f.debug_struct("Server")
             .field("name", &self.state.identity().name)
             .field("version", &self.state.identity().version)
-            .field("tools", &self.state.tools().set().all().len())
+            .field("tools", &self.state.catalog().tools().all().len())
             .field("middleware_layers", &self.state.layers().len())
             .finish_non_exhaustive()
     }

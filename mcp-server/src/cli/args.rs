@@ -23,6 +23,9 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Serve the tools generated from each OpenAPI document (stdio by default).
+    ///
+    /// On Unix, SIGHUP regenerates the tools from the files (with or without
+    /// --watch) and swaps them in.
     Serve(ServeArgs),
     /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit.
     Tools(ToolsArgs),
@@ -67,6 +70,53 @@ pub(crate) struct SpecArgs {
     pub(crate) transform: Option<PathBuf>,
 }
 
+impl SpecArgs {
+    /// Every file these flags read, in flag order: what `serve --watch`
+    /// watches. A flag that names a file adds it here (and to the help of
+    /// `--watch`).
+    pub(crate) fn watched_paths(&self) -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        for (index, raw) in self.openapi.iter().enumerate() {
+            paths.push(PathBuf::from(spec_ref(raw).path));
+            paths.extend(self.overlays.of_document(index).iter().cloned());
+        }
+        paths.extend(self.route_map.clone());
+        paths.extend(self.transform.clone());
+        paths
+    }
+}
+
+/// One `--openapi [NAME=]SPEC` argument.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct SpecRef<'a> {
+    /// The tool-name prefix (`NAME_`), when given.
+    pub(crate) name: Option<&'a str>,
+    /// The document's path.
+    pub(crate) path: &'a str,
+}
+
+/// Splits `NAME=SPEC`; a `=` inside a path (no valid name before it) is part
+/// of the path.
+pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
+    match raw.split_once('=') {
+        Some((name, path))
+            if !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+        {
+            SpecRef {
+                name: Some(name),
+                path,
+            }
+        }
+        _ => SpecRef {
+            name: None,
+            path: raw,
+        },
+    }
+}
+
 /// How to serve.
 #[derive(Debug, Args)]
 pub(crate) struct TransportArgs {
@@ -109,6 +159,18 @@ pub(crate) struct ServeArgs {
     pub(crate) transport: Transport,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
+    /// Regenerate the tools when a file named by --openapi, --overlay,
+    /// --route-map or --transform changes, and swap them in.
+    ///
+    /// Each file's directory is watched, so editors that replace the file
+    /// are seen, and a burst of writes makes one regeneration. Clients are
+    /// sent notifications/tools/list_changed (and resources/list_changed);
+    /// calls already running finish with the tools they started with. When
+    /// a document no longer loads, the previous tools stay and one error
+    /// line goes to stderr. SIGHUP (Unix) regenerates with or without this
+    /// flag.
+    #[arg(long)]
+    pub(crate) watch: bool,
 }
 
 /// `tools`.
@@ -173,6 +235,67 @@ mod tests {
     #[test]
     fn the_cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn names_are_optional_prefixes() {
+        assert_eq!(
+            spec_ref("gh=api.json"),
+            SpecRef {
+                name: Some("gh"),
+                path: "api.json"
+            }
+        );
+        assert_eq!(
+            spec_ref("api.json"),
+            SpecRef {
+                name: None,
+                path: "api.json"
+            }
+        );
+        assert_eq!(
+            spec_ref("./a=b.json"),
+            SpecRef {
+                name: None,
+                path: "./a=b.json"
+            }
+        );
+    }
+
+    #[test]
+    fn every_file_flag_is_watched() {
+        let cli = Cli::try_parse_from([
+            "mcp-server",
+            "serve",
+            "--openapi",
+            "gh=specs/github.json",
+            "--overlay",
+            "fixes.overlay.yaml",
+            "--openapi",
+            "petstore.yaml",
+            "--route-map",
+            "routes.toml",
+            "--transform",
+            "curated.toml",
+            "--base-url",
+            "http://127.0.0.1:1",
+            "--watch",
+        ])
+        .unwrap();
+        let Command::Serve(serve) = cli.command else {
+            panic!("not `serve`");
+        };
+        assert!(serve.watch);
+        assert_eq!(
+            serve.specs.watched_paths(),
+            [
+                PathBuf::from("specs/github.json"),
+                PathBuf::from("fixes.overlay.yaml"),
+                PathBuf::from("petstore.yaml"),
+                PathBuf::from("routes.toml"),
+                PathBuf::from("curated.toml")
+            ]
+        );
     }
 
     #[test]

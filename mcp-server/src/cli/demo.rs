@@ -87,8 +87,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
             "A demo: the Petstore API's operations as tools (generated from its OpenAPI document), \
              plus `add` (adds integers) and `countdown` (reports progress).",
         )
-        .source(petstore.tools)
-        .resources(petstore.resources)
+        .source(petstore)
         .tools(hand_written()?)
         .resource(openapi_document()?)
         .page_size(args.serving.page_size)
@@ -97,6 +96,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     notes.extend(
         server
             .resources()
+            .iter()
             .map(|def| format!("Resource: {}", def.uri())),
     );
     notes.push("Tools:".to_owned());

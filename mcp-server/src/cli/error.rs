@@ -50,6 +50,18 @@ pub(crate) enum CliError {
         /// What does not fit.
         error: Box<mcp_core::transform::TransformError>,
     },
+    /// A file to watch for changes cannot be watched.
+    #[error("cannot watch `{path}`: {reason}")]
+    Watch {
+        /// The file (or what was being watched).
+        path: String,
+        /// Why not.
+        reason: String,
+    },
+    /// SIGHUP cannot be listened for.
+    #[cfg(unix)]
+    #[error("cannot listen for SIGHUP: {0}")]
+    Hangup(std::io::Error),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

@@ -10,73 +10,34 @@ use mcp_openapi::{
 };
 use mcp_server::ToolSource;
 
-use super::args::SpecArgs;
+use super::args::{SpecArgs, spec_ref};
 use super::error::CliError;
 use super::transform;
 
-/// One `--openapi [NAME=]SPEC` argument.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct SpecRef<'a> {
-    /// The tool-name prefix (`NAME_`), when given.
-    pub(crate) name: Option<&'a str>,
-    /// The document's path.
-    pub(crate) path: &'a str,
-}
-
-/// Splits `NAME=SPEC`; a `=` inside a path (no valid name before it) is part
-/// of the path.
-pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
-    match raw.split_once('=') {
-        Some((name, path))
-            if !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
-        {
-            SpecRef {
-                name: Some(name),
-                path,
-            }
-        }
-        _ => SpecRef {
-            name: None,
-            path: raw,
-        },
-    }
-}
-
-/// What one document contributes to a server.
-#[derive(Debug)]
-pub(crate) struct Loaded {
-    /// Its tools, prefixed when the argument named the document, and
-    /// transformed as `--transform` says.
-    pub(crate) tools: ToolSource,
-    /// Its resources and resource templates (from route maps).
-    pub(crate) resources: Vec<ResourceDef>,
-}
-
-/// One document's tools and resources before they become a [`Loaded`].
+/// One document's tools (already prefixed) and resources, before they
+/// become a [`ToolSource`].
 struct Generated {
-    /// The document, for messages.
+    /// The document, for messages; also the source's name, the same on
+    /// every reload.
     label: String,
-    /// Its tools, already prefixed.
     tools: Vec<ToolDef>,
     resources: Vec<ResourceDef>,
 }
 
 impl Generated {
-    fn into_loaded(self) -> Loaded {
-        Loaded {
-            tools: ToolSource::new(self.label, self.tools),
-            resources: self.resources,
-        }
+    fn into_source(self) -> ToolSource {
+        ToolSource::new(self.label, self.tools).resources(self.resources)
     }
 }
 
-/// The tools and resources the flags describe: each `--openapi` document's
-/// (reshaped by its `--overlay`s, generated, then prefixed), then the `--transform` file applied to all of
-/// them at once. The one function from flags to the tool set.
-pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
+/// The tool set the flags describe: one source per `--openapi` document, in
+/// flag order. Each document is reshaped by its `--overlay`s, generated and
+/// prefixed; then the `--transform` file applies to all tools at once.
+///
+/// This is the one function from flags to tools: `serve` builds its server
+/// from it, `tools` prints it, and each reload (`serve --watch`, SIGHUP)
+/// runs it again and swaps the result in.
+pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError> {
     let transforms = specs
         .transform
         .as_deref()
@@ -89,7 +50,7 @@ pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
         .map(|(index, raw)| load_file(raw, specs.overlays.of_document(index), specs))
         .collect::<Result<Vec<_>, _>>()?;
     let Some((path, file)) = transforms else {
-        return Ok(documents.into_iter().map(Generated::into_loaded).collect());
+        return Ok(documents.into_iter().map(Generated::into_source).collect());
     };
     let (tools, rest): (Vec<_>, Vec<_>) = documents
         .into_iter()
@@ -105,7 +66,7 @@ pub(crate) fn load_all(specs: &SpecArgs) -> Result<Vec<Loaded>, CliError> {
                 tools,
                 resources,
             }
-            .into_loaded()
+            .into_source()
         })
         .collect())
 }
@@ -135,15 +96,16 @@ fn open(path: &str, overlays: &[PathBuf]) -> Result<OpenApi, CliError> {
     OpenApi::from_path_with(Path::new(path), &options).map_err(spec_error(path))
 }
 
-/// The tools and resources of `api`, calling its API as `specs` says
-/// (without `--transform`, which applies to all documents at once).
+/// The tools and resources of `api` as a source called `label`, calling its
+/// API as `specs` says (`--transform` is not applied: it is for the
+/// documents of the command line).
 pub(crate) fn load(
     api: &OpenApi,
     label: &str,
     name: Option<&str>,
     specs: &SpecArgs,
-) -> Result<Loaded, CliError> {
-    generate(api, label, name, specs).map(Generated::into_loaded)
+) -> Result<ToolSource, CliError> {
+    generate(api, label, name, specs).map(Generated::into_source)
 }
 
 /// The tools (named `NAME_...` when `name` is given) and resources of `api`.
@@ -217,34 +179,4 @@ pub(crate) fn routes(path: &str, overlays: &[PathBuf]) -> Result<Vec<String>, Cl
             serde_json::to_string(&**route).map_err(|error| CliError::Output(error.into()))
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_optional_prefixes() {
-        assert_eq!(
-            spec_ref("gh=api.json"),
-            SpecRef {
-                name: Some("gh"),
-                path: "api.json"
-            }
-        );
-        assert_eq!(
-            spec_ref("api.json"),
-            SpecRef {
-                name: None,
-                path: "api.json"
-            }
-        );
-        assert_eq!(
-            spec_ref("./a=b.json"),
-            SpecRef {
-                name: None,
-                path: "./a=b.json"
-            }
-        );
-    }
 }

@@ -2,18 +2,18 @@
 
 use std::io::Write;
 
-use mcp_server::Server;
+use mcp_server::{Server, ToolSource};
 
 use super::args::{Cli, Command, Transport};
 use super::error::CliError;
 use super::serve::{announce, http_config};
-use super::{demo, openapi};
+use super::{demo, openapi, reload};
 
-/// A server of the loaded documents' tools and resources.
-fn server_of(loaded: Vec<openapi::Loaded>, page_size: usize) -> Result<Server, CliError> {
+/// A server of the sources' tools and resources.
+fn server_of(sources: Vec<ToolSource>, page_size: usize) -> Result<Server, CliError> {
     let mut builder = Server::builder().page_size(page_size);
-    for document in loaded {
-        builder = builder.source(document.tools).resources(document.resources);
+    for source in sources {
+        builder = builder.source(source);
     }
     Ok(builder.build()?)
 }
@@ -22,11 +22,12 @@ fn server_of(loaded: Vec<openapi::Loaded>, page_size: usize) -> Result<Server, C
 pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Serve(args) => {
-            let loaded = openapi::load_all(&args.specs)?;
-            if loaded.is_empty() {
+            let sources = openapi::tool_sources(&args.specs)?;
+            if sources.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");
             }
-            let server = server_of(loaded, args.serving.page_size)?;
+            let server = server_of(sources, args.serving.page_size)?;
+            let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,
                 Transport::Http => {
@@ -43,7 +44,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Tools(args) => {
             let server = server_of(
-                openapi::load_all(&args.specs)?,
+                openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,
             )?;
             let json = server.tools_json();

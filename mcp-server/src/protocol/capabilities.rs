@@ -13,7 +13,8 @@ pub(crate) fn server_config<C: 'static>(state: &ServerState<C>) -> ServerConfig 
     if let Some(title) = &identity.title {
         implementation = implementation.with_title(title.clone());
     }
-    let mut capabilities = if state.resources().is_empty() {
+    let catalog = state.catalog();
+    let mut capabilities = if catalog.resources().is_empty() {
         ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
@@ -23,10 +24,11 @@ pub(crate) fn server_config<C: 'static>(state: &ServerState<C>) -> ServerConfig 
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
+            .enable_resources_list_changed()
             .build()
     };
     add_prompts_and_logging(&mut capabilities);
-    if state.tools().set().has_task_tools() {
+    if catalog.tools().has_task_tools() {
         add_tasks_extension(&mut capabilities);
     }
     let mut config = ServerConfig::new(capabilities).with_server_info(implementation);

@@ -34,7 +34,8 @@ pub(crate) fn complete<C: Send + Sync + 'static>(
                 .map(|completer| completer.complete(&request.argument.value, &resolved))
         }
         CompletionReference::Resource { uri } => {
-            let def = state
+            let catalog = state.catalog();
+            let def = catalog
                 .resources()
                 .templates()
                 .iter()

@@ -139,7 +139,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<ListResourcesResult, ErrorData> {
         let cursor = request.and_then(|request| request.cursor);
         resources::list(
-            self.state.resources(),
+            self.state.catalog().resources(),
             cursor.as_deref(),
             self.state.page_size(),
         )
@@ -152,7 +152,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let cursor = request.and_then(|request| request.cursor);
         resources::list_templates(
-            self.state.resources(),
+            self.state.catalog().resources(),
             cursor.as_deref(),
             self.state.page_size(),
         )
@@ -166,7 +166,9 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
         let meta = request_meta(&context.meta, request.meta.as_ref());
-        resources::read(self.state.resources(), &request.uri, ctx, session_id, meta)
+        // The read keeps the resource it found, even if resources change meanwhile.
+        let catalog = self.state.catalog();
+        resources::read(catalog.resources(), &request.uri, ctx, session_id, meta)
             .await
             .map(ReadResourceResponse::Complete)
     }

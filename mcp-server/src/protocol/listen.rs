@@ -12,12 +12,13 @@ use tokio::sync::mpsc;
 use crate::server::notifications::{Change, ChangeListener};
 use crate::server::state::ServerState;
 
-/// What this server can stream: tool and prompt list changes and updates of
-/// subscribed resources (the resource list does not change at runtime).
+/// What this server can stream: tool, resource and prompt list changes and
+/// updates of subscribed resources.
 pub(crate) fn accepted_filter(requested: &SubscriptionFilter) -> SubscriptionFilter {
     let mut accepted = SubscriptionFilter::default();
     accepted.prompts_list_changed = requested.prompts_list_changed;
     accepted.tools_list_changed = requested.tools_list_changed;
+    accepted.resources_list_changed = requested.resources_list_changed;
     accepted.resource_subscriptions = requested.resource_subscriptions.clone();
     accepted
 }
@@ -51,6 +52,9 @@ pub(crate) async fn listen<C>(
         let notification = match change {
             Change::PromptsChanged => json!({"method": "notifications/prompts/list_changed"}),
             Change::ToolsChanged => json!({"method": "notifications/tools/list_changed"}),
+            Change::ResourcesChanged => {
+                json!({"method": "notifications/resources/list_changed"})
+            }
             Change::ResourceUpdated(uri) => {
                 json!({"method": "notifications/resources/updated", "params": {"uri": uri}})
             }

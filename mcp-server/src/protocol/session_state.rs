@@ -98,6 +98,7 @@ impl ChangeListener for SessionState {
             let sent = match change {
                 Change::PromptsChanged => peer.notify_prompt_list_changed().await,
                 Change::ToolsChanged => peer.notify_tool_list_changed().await,
+                Change::ResourcesChanged => peer.notify_resource_list_changed().await,
                 Change::ResourceUpdated(uri) => {
                     peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
                         .await

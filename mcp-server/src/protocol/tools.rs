@@ -31,7 +31,7 @@ pub(crate) fn list<C: Send + Sync + 'static>(
     context: &RequestContext<RoleServer>,
 ) -> Result<ListToolsResult, ErrorData> {
     let cursor = request.and_then(|request| request.cursor);
-    let tools = WireTools::of(&state.tools());
+    let tools = WireTools::of(&state.catalog());
     let page = page_within(
         cursor.as_deref(),
         tools.sizes(),
@@ -51,9 +51,9 @@ pub(crate) fn get<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     name: &str,
 ) -> Option<WireTool> {
-    let snapshot = state.tools();
-    let index = snapshot.set().index_of(name)?;
-    WireTools::of(&snapshot).get(index).cloned()
+    let catalog = state.catalog();
+    let index = catalog.tools().index_of(name)?;
+    WireTools::of(&catalog).get(index).cloned()
 }
 
 /// `tools/call`: an unknown tool is JSON-RPC error -32602; the call runs
@@ -71,18 +71,21 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     session_id: Option<String>,
     session_ctx: impl FnOnce(Option<String>) -> Arc<C>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let snapshot = state.tools();
-    let Some(index) = snapshot.set().index_of(&request.name) else {
+    // The call keeps the tool it found, even if the tools change meanwhile.
+    let catalog = state.catalog();
+    let Some(index) = catalog.tools().index_of(&request.name) else {
         return Err(ErrorData::invalid_params(
             format!("unknown tool `{}`", request.name),
             None,
         ));
     };
-    let def = snapshot.set().all()[index].clone();
+    let def = catalog.tools().all()[index].clone();
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
     let ctx = session_ctx(session_id.clone());
-    match call_mode(snapshot.set().declared_task_support(index), &context)? {
+    let task_support = catalog.tools().declared_task_support(index);
+    drop(catalog);
+    match call_mode(task_support, &context)? {
         CallMode::Task => {
             let layers = state.layers().clone();
             let name = request.name.clone();

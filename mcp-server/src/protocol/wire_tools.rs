@@ -1,4 +1,4 @@
-//! The hosted tools in rmcp's form, converted once per tool set.
+//! The hosted tools in rmcp's form, converted once per catalog.
 
 use std::ops::Range;
 
@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::convert::tool_to_rmcp;
 use super::restore_execution::park;
-use crate::server::live_tools::ToolSnapshot;
+use crate::server::catalog::Catalog;
 
 /// The hosted tools as rmcp values, in listing order, plus each tool's
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
@@ -39,11 +39,11 @@ fn serialized_len(value: &impl serde::Serialize) -> usize {
 }
 
 impl WireTools {
-    /// The tools of `snapshot` in rmcp's form, converted on first use.
-    pub(crate) fn of<C: Send + Sync + 'static>(snapshot: &ToolSnapshot<C>) -> std::sync::Arc<Self> {
-        snapshot
+    /// The tools of `catalog` in rmcp's form, converted on first use.
+    pub(crate) fn of<C: Send + Sync + 'static>(catalog: &Catalog<C>) -> std::sync::Arc<Self> {
+        catalog
             .attachments()
-            .get_or_insert_with(|| Self::new(snapshot.set().all()))
+            .get_or_insert_with(|| Self::new(catalog.tools().all()))
     }
 
     fn new<C: Send + Sync + 'static>(defs: &[ToolDef<C>]) -> Self {

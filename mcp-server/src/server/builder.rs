@@ -8,12 +8,11 @@ use mcp_core::middleware::{Layer, ToolMiddleware};
 use mcp_core::{ToolDef, prompt::PromptDef, resource::ResourceDef};
 
 use super::Server;
+use super::catalog::Catalog;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::prompt_set::PromptSet;
-use super::resource_set::ResourceSet;
 use super::session::Session;
 use super::state::{ContextFn, Identity, ServerState};
-use super::tool_set::ToolSet;
 use super::tool_source::ToolSource;
 use crate::error::BuildError;
 
@@ -34,7 +33,6 @@ impl Server {
 pub struct ServerBuilder<C = ()> {
     identity: Identity,
     sources: Vec<ToolSource<C>>,
-    resources: Vec<ResourceDef<C>>,
     prompts: Vec<PromptDef<C>>,
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
@@ -71,7 +69,6 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
                 instructions: None,
             },
             sources: Vec::new(),
-            resources: Vec::new(),
             prompts: Vec::new(),
             layers: Vec::new(),
             context: None,
@@ -110,34 +107,44 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 
     /// Adds hand-written tools.
     pub fn tools(mut self, defs: impl IntoIterator<Item = ToolDef<C>>) -> Self {
-        let position = self
-            .sources
-            .iter()
-            .position(|s| s.label == HAND_WRITTEN && s.prefix.is_none());
-        match position {
-            Some(index) => self.sources[index].tools.extend(defs),
-            None => self.sources.push(ToolSource::new(HAND_WRITTEN, defs)),
-        }
+        self.hand_written().tools.extend(defs);
         self
     }
 
-    /// Adds a named group of tools, such as those generated from one OpenAPI
-    /// document, optionally prefixed (see [`ToolSource`]).
+    /// Adds a named group of tools (and resources), such as those generated
+    /// from one OpenAPI document, optionally prefixed (see [`ToolSource`]).
+    /// Its name lets [`Server::replace_source`] swap it while serving.
     pub fn source(mut self, source: ToolSource<C>) -> Self {
         self.sources.push(source);
         self
     }
 
-    /// Adds a resource or resource template (see [`mcp_core::resource::resource`]).
-    pub fn resource(mut self, def: ResourceDef<C>) -> Self {
-        self.resources.push(def);
+    /// Adds a hand-written resource or resource template (see
+    /// [`mcp_core::resource::resource`]).
+    pub fn resource(self, def: ResourceDef<C>) -> Self {
+        self.resources([def])
+    }
+
+    /// Adds hand-written resources and resource templates.
+    pub fn resources(mut self, defs: impl IntoIterator<Item = ResourceDef<C>>) -> Self {
+        self.hand_written().resources.extend(defs);
         self
     }
 
-    /// Adds resources and resource templates.
-    pub fn resources(mut self, defs: impl IntoIterator<Item = ResourceDef<C>>) -> Self {
-        self.resources.extend(defs);
-        self
+    /// The source of hand-written tools and resources, made on first use.
+    fn hand_written(&mut self) -> &mut ToolSource<C> {
+        let position = self
+            .sources
+            .iter()
+            .position(|s| s.label == HAND_WRITTEN && s.prefix.is_none());
+        let index = match position {
+            Some(index) => index,
+            None => {
+                self.sources.push(ToolSource::new(HAND_WRITTEN, []));
+                self.sources.len() - 1
+            }
+        };
+        &mut self.sources[index]
     }
 
     /// Adds a prompt (from [`mcp_core::prompt::prompt()`] or `#[mcp_core::prompt]`).
@@ -197,13 +204,11 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             Some(context) => context,
             None => unit_context::<C>()?,
         };
-        let tools = ToolSet::from_sources(self.sources)?;
-        let resources = ResourceSet::new(self.resources)?;
+        let catalog = Catalog::new(self.sources)?;
         let prompts = PromptSet::new(self.prompts)?;
         Ok(Server::new(ServerState::new(
             self.identity,
-            tools,
-            resources,
+            catalog,
             prompts,
             self.layers.into(),
             context,

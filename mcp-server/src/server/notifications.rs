@@ -1,5 +1,5 @@
-//! The sessions a server tells about changes: tool and prompt list changes
-//! and updates of subscribed resources.
+//! The sessions a server tells about changes: tool, resource and prompt
+//! list changes and updates of subscribed resources.
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
@@ -10,6 +10,8 @@ pub(crate) enum Change {
     PromptsChanged,
     /// `notifications/tools/list_changed`.
     ToolsChanged,
+    /// `notifications/resources/list_changed`.
+    ResourcesChanged,
     /// `notifications/resources/updated` for subscribers of the URI.
     ResourceUpdated(String),
 }

@@ -6,12 +6,12 @@ use mcp_core::middleware::Layer;
 use mcp_core::{ToolDef, prompt::PromptDef};
 
 use super::attachments::Attachments;
-use super::live_tools::{LiveTools, ToolSnapshot};
+use super::catalog::{Catalog, ListChanges};
+use super::live_catalog::LiveCatalog;
 use super::notifications::{Change, ChangeListeners};
 use super::prompt_set::PromptSet;
-use super::resource_set::ResourceSet;
 use super::session::Session;
-use super::tool_set::ToolSet;
+use super::tool_source::ToolSource;
 use crate::error::{AddPromptError, BuildError};
 
 /// Makes a session's context.
@@ -27,12 +27,12 @@ pub(crate) struct Identity {
 }
 
 /// The state of a server: its identity, what it hosts, its middleware and
-/// the sessions to tell about changes. Tools and prompts can change while
-/// it serves; every change is broadcast to the listening sessions.
+/// the sessions to tell about changes. Tools, resources and prompts can
+/// change while it serves; every change is broadcast to the listening
+/// sessions.
 pub(crate) struct ServerState<C> {
     identity: Identity,
-    tools: LiveTools<C>,
-    resources: ResourceSet<C>,
+    catalog: LiveCatalog<C>,
     prompts: PromptSet<C>,
     listeners: ChangeListeners,
     layers: Arc<[Layer<C>]>,
@@ -45,8 +45,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     /// The state of a server hosting what the builder checked.
     pub(crate) fn new(
         identity: Identity,
-        tools: ToolSet<C>,
-        resources: ResourceSet<C>,
+        catalog: Catalog<C>,
         prompts: PromptSet<C>,
         layers: Arc<[Layer<C>]>,
         context: ContextFn<C>,
@@ -54,8 +53,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     ) -> Self {
         Self {
             identity,
-            tools: LiveTools::new(tools),
-            resources,
+            catalog: LiveCatalog::new(catalog),
             prompts,
             listeners: ChangeListeners::default(),
             layers,
@@ -68,22 +66,47 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     /// Adds a tool (from `label`, for clash messages) and tells the
     /// listeners; a name already hosted is an error.
     pub(crate) fn add_tool(&self, def: ToolDef<C>, label: &str) -> Result<(), BuildError> {
-        self.tools.update(|set| set.with(def, label).map(Some))?;
-        self.listeners.broadcast(&Change::ToolsChanged);
+        let changes = self
+            .catalog
+            .update(|catalog| catalog.with_tool(def, label).map(Some))?;
+        self.tell(changes.unwrap_or_default());
         Ok(())
     }
 
     /// Removes the tool called `name` and tells the listeners; whether there
     /// was such a tool.
     pub(crate) fn remove_tool(&self, name: &str) -> bool {
-        let removed = self
-            .tools
-            .update(|set| Ok::<_, std::convert::Infallible>(set.without(name)))
+        let changes = self
+            .catalog
+            .update(|catalog| Ok::<_, std::convert::Infallible>(catalog.without_tool(name)))
             .unwrap_or_else(|never| match never {});
-        if removed {
+        self.tell(changes.unwrap_or_default());
+        changes.is_some()
+    }
+
+    /// Puts each of `sources` in place of the sources of its name, in one
+    /// swap, and tells the listeners which lists changed. An unknown name or
+    /// a clash changes nothing.
+    pub(crate) fn replace_sources(
+        &self,
+        sources: Vec<ToolSource<C>>,
+    ) -> Result<ListChanges, BuildError> {
+        let changes = self
+            .catalog
+            .update(|catalog| catalog.replacing(sources).map(Some))?
+            .unwrap_or_default();
+        self.tell(changes);
+        Ok(changes)
+    }
+
+    /// Tells the listeners about `changes`, one notification per list.
+    fn tell(&self, changes: ListChanges) {
+        if changes.tools {
             self.listeners.broadcast(&Change::ToolsChanged);
         }
-        removed
+        if changes.resources {
+            self.listeners.broadcast(&Change::ResourcesChanged);
+        }
     }
 
     /// Adds a prompt and tells the listeners, unless one has its name.
@@ -109,14 +132,9 @@ impl<C> ServerState<C> {
         &self.identity
     }
 
-    /// The hosted tools now.
-    pub(crate) fn tools(&self) -> Arc<ToolSnapshot<C>> {
-        self.tools.current()
-    }
-
-    /// The hosted resources and resource templates.
-    pub(crate) fn resources(&self) -> &ResourceSet<C> {
-        &self.resources
+    /// The hosted tools, resources and resource templates now.
+    pub(crate) fn catalog(&self) -> Arc<Catalog<C>> {
+        self.catalog.current()
     }
 
     /// The hosted prompts.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use mcp_core::{TaskSupport, ToolDef, ToolExecution};
 
-use super::tool_source::ToolSource;
+use super::tool_source::ResolvedSource;
 use crate::error::BuildError;
 
 /// The hosted tools: listing order, an index by name, and where each came
@@ -20,8 +20,8 @@ pub(crate) struct ToolSet<C> {
 }
 
 impl<C: Send + Sync + 'static> ToolSet<C> {
-    /// Collects the sources' tools, applying prefixes and rejecting clashes.
-    pub(crate) fn from_sources(sources: Vec<ToolSource<C>>) -> Result<Self, BuildError> {
+    /// Collects the sources' tools in order, rejecting clashes.
+    pub(crate) fn new(sources: &[ResolvedSource<C>]) -> Result<Self, BuildError> {
         let mut set = Self {
             defs: Vec::new(),
             declared: Vec::new(),
@@ -29,23 +29,8 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
             by_name: HashMap::new(),
         };
         for source in sources {
-            let label: Arc<str> = Arc::from(source.label.as_str());
-            for def in source.tools {
-                let def = match &source.prefix {
-                    None => def,
-                    Some(prefix) => {
-                        let name = format!("{prefix}{}", def.name());
-                        let tool = def.name().to_owned();
-                        def.rename(name)
-                            .map_err(|error| BuildError::InvalidPrefix {
-                                source_label: source.label.clone(),
-                                prefix: prefix.clone(),
-                                tool,
-                                reason: error.to_string(),
-                            })?
-                    }
-                };
-                set.push(def, label.clone())?;
+            for def in &source.tools {
+                set.push(def.clone(), source.label.clone())?;
             }
         }
         Ok(set)
@@ -57,7 +42,6 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
             .execution
             .map(|execution| execution.task_support)
             .unwrap_or_default();
-        let def = advertise_only_what_runs(def);
         if let Some(&first) = self.by_name.get(def.name()) {
             return Err(BuildError::DuplicateTool {
                 name: def.name().to_owned(),
@@ -65,42 +49,12 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
                 second: label.to_string(),
             });
         }
+        let def = advertise_only_what_runs(def);
         self.by_name.insert(def.name().to_owned(), self.defs.len());
         self.defs.push(def);
         self.declared.push(declared);
         self.labels.push(label);
         Ok(())
-    }
-
-    /// This set plus `def` (from `label`).
-    pub(crate) fn with(&self, def: ToolDef<C>, label: &str) -> Result<Self, BuildError> {
-        let mut set = Self {
-            defs: self.defs.clone(),
-            declared: self.declared.clone(),
-            labels: self.labels.clone(),
-            by_name: self.by_name.clone(),
-        };
-        set.push(def, Arc::from(label))?;
-        Ok(set)
-    }
-
-    /// This set without the tool called `name`, when there is one.
-    pub(crate) fn without(&self, name: &str) -> Option<Self> {
-        let removed = *self.by_name.get(name)?;
-        let defs = without_index(&self.defs, removed);
-        let declared = without_index(&self.declared, removed);
-        let labels = without_index(&self.labels, removed);
-        let by_name = defs
-            .iter()
-            .enumerate()
-            .map(|(index, def)| (def.name().to_owned(), index))
-            .collect();
-        Some(Self {
-            defs,
-            declared,
-            labels,
-            by_name,
-        })
     }
 }
 
@@ -155,14 +109,4 @@ fn advertise_only_what_runs<C: Send + Sync + 'static>(def: ToolDef<C>) -> ToolDe
         }
         _ => def,
     }
-}
-
-/// A copy of `items` without the one at `removed`.
-fn without_index<T: Clone>(items: &[T], removed: usize) -> Vec<T> {
-    items
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != removed)
-        .map(|(_, item)| item.clone())
-        .collect()
 }

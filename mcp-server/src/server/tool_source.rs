@@ -1,14 +1,26 @@
-//! Named groups of tools, so clashes can be reported and prefixed.
+//! Named groups of tools (and the resources that come with them), so clashes
+//! can be reported and prefixed, and a group can be replaced while serving.
+
+use std::fmt;
+use std::sync::Arc;
 
 use mcp_core::ToolDef;
+use mcp_core::resource::ResourceDef;
+
+use crate::error::BuildError;
 
 /// A named group of tools (hand-written ones, or those generated from one
-/// OpenAPI document), optionally renamed with a prefix.
+/// OpenAPI document), optionally renamed with a prefix, plus the resources
+/// that come from the same place.
 ///
 /// Tool names must be unique across a server. When two sources define the
 /// same name, [`build`](crate::ServerBuilder::build) fails naming both
 /// sources; a [`prefix`](Self::prefix) (for example `github_`) resolves it by
 /// renaming every tool of one source.
+///
+/// The name also identifies the source while the server runs:
+/// [`Server::replace_source`](crate::Server::replace_source) swaps in a new
+/// version of the source with the same name.
 ///
 /// ```
 /// use mcp_server::{Server, ToolSource};
@@ -27,20 +39,22 @@ use mcp_core::ToolDef;
 ///     "duplicate tool `ping`: defined by hand-written tools and by the mirror (rename one, or give one source a prefix)"
 /// );
 /// ```
-#[derive(Debug)]
 pub struct ToolSource<C = ()> {
     pub(crate) label: String,
     pub(crate) prefix: Option<String>,
     pub(crate) tools: Vec<ToolDef<C>>,
+    pub(crate) resources: Vec<ResourceDef<C>>,
 }
 
 impl<C> ToolSource<C> {
-    /// A source called `label` (used in error messages) holding `tools`.
+    /// A source called `label` (used in error messages, and to replace it
+    /// at runtime) holding `tools`.
     pub fn new(label: impl Into<String>, tools: impl IntoIterator<Item = ToolDef<C>>) -> Self {
         Self {
             label: label.into(),
             prefix: None,
             tools: tools.into_iter().collect(),
+            resources: Vec::new(),
         }
     }
 
@@ -48,5 +62,95 @@ impl<C> ToolSource<C> {
     pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = Some(prefix.into());
         self
+    }
+
+    /// Adds resources and resource templates that come from the same place
+    /// as the tools (for example those a route map makes of an OpenAPI
+    /// document's operations); they are replaced together with the tools.
+    /// Their URIs are not prefixed.
+    ///
+    /// ```
+    /// use mcp_server::{Server, ToolSource};
+    ///
+    /// let readme = mcp_core::resource::resource("docs://readme", "readme").read(|| async { "Hi." })?;
+    /// let server = Server::builder().source(ToolSource::new("docs", []).resources([readme])).build()?;
+    /// assert_eq!(server.resources()[0].uri(), "docs://readme");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn resources(mut self, defs: impl IntoIterator<Item = ResourceDef<C>>) -> Self {
+        self.resources.extend(defs);
+        self
+    }
+
+    /// The source's name, as given to [`new`](Self::new).
+    pub fn name(&self) -> &str {
+        &self.label
+    }
+}
+
+impl<C: Send + Sync + 'static> ToolSource<C> {
+    /// The source with its prefix applied to every tool name.
+    pub(crate) fn resolve(self) -> Result<ResolvedSource<C>, BuildError> {
+        let tools = match &self.prefix {
+            None => self.tools,
+            Some(prefix) => self
+                .tools
+                .into_iter()
+                .map(|def| {
+                    let name = format!("{prefix}{}", def.name());
+                    let tool = def.name().to_owned();
+                    def.rename(name).map_err(|error| BuildError::InvalidPrefix {
+                        source_label: self.label.clone(),
+                        prefix: prefix.clone(),
+                        tool,
+                        reason: error.to_string(),
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(ResolvedSource {
+            label: Arc::from(self.label),
+            tools,
+            resources: self.resources,
+        })
+    }
+}
+
+impl<C> fmt::Debug for ToolSource<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolSource")
+            .field("label", &self.label)
+            .field("prefix", &self.prefix)
+            .field("tools", &self.tools.len())
+            .field("resources", &self.resources.len())
+            .finish()
+    }
+}
+
+/// A source as a server holds it: its tools carry their final names.
+pub(crate) struct ResolvedSource<C> {
+    pub(crate) label: Arc<str>,
+    pub(crate) tools: Vec<ToolDef<C>>,
+    pub(crate) resources: Vec<ResourceDef<C>>,
+}
+
+impl<C> ResolvedSource<C> {
+    /// An empty source called `label`.
+    pub(crate) fn empty(label: &str) -> Self {
+        Self {
+            label: Arc::from(label),
+            tools: Vec::new(),
+            resources: Vec::new(),
+        }
+    }
+}
+
+impl<C> Clone for ResolvedSource<C> {
+    fn clone(&self) -> Self {
+        Self {
+            label: self.label.clone(),
+            tools: self.tools.clone(),
+            resources: self.resources.clone(),
+        }
     }
 }

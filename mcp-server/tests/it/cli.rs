@@ -38,6 +38,8 @@ fn help_names_every_subcommand_and_flag() {
         "MCP_SERVER_AUTH_TOKEN",
         "--overlay",
         "--transform",
+        "--watch",
+        "SIGHUP",
     ] {
         assert!(
             serve.contains(flag),
@@ -54,6 +56,7 @@ fn bad_input_is_one_clear_line_and_a_failure() {
         &["serve", "--bind", "not-an-address"],
         &["serve", "--header", "no colon"],
         &["serve", "--openapi", "/definitely/missing.yaml"],
+        &["serve", "--watch", "--openapi", "/definitely/missing.yaml"],
         &["tools", "--openapi", "/definitely/missing.yaml"],
         &["routes", "--openapi", "/definitely/missing.yaml"],
         &["tools", "--openapi", PETSTORE, "--openapi", PETSTORE],

@@ -10,6 +10,8 @@ mod list_changed;
 mod middleware_order;
 mod pagination;
 mod prompts_and_interaction;
+mod reload;
+mod replace_source;
 mod resources;
 mod rmcp_roundtrip;
 mod support;

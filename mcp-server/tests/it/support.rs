@@ -71,6 +71,37 @@ pub(crate) async fn connect<C: Send + Sync + 'static>(
     (client, received)
 }
 
+/// A 2025-11-25 client that reports the list changes it hears (`"tools"`,
+/// `"resources"`).
+#[derive(Clone)]
+pub(crate) struct Hearing(pub(crate) mpsc::UnboundedSender<&'static str>);
+
+impl ClientHandler for Hearing {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default().with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.0.send("tools");
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.0.send("resources");
+    }
+}
+
+/// What a [`Hearing`] client hears within half a second, in order.
+pub(crate) async fn heard_within_half_a_second(
+    hears: &mut mpsc::UnboundedReceiver<&'static str>,
+) -> Vec<&'static str> {
+    let mut heard = Vec::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(500);
+    while let Ok(Some(what)) = tokio::time::timeout_at(deadline, hears.recv()).await {
+        heard.push(what);
+    }
+    heard
+}
+
 /// A raw JSON-RPC session: newline-delimited JSON over the pipe.
 pub(crate) struct Raw {
     reader: BufReader<ReadHalf<DuplexStream>>,
