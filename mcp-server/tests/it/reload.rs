@@ -403,3 +403,52 @@ async fn sighup_reloads_with_or_without_watch() {
     assert!(reloading.contains("(SIGHUP)"), "{reloading}");
     served.stop().await;
 }
+
+#[tokio::test]
+async fn overlay_and_transform_edits_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), V1).unwrap();
+    let overlay = dir.path().join("names.overlay.yaml");
+    let rename_list = |name: &str| {
+        format!(
+            "overlay: 1.0.0\ninfo: {{title: names, version: \"1\"}}\nactions:\n  - target: $.paths['/items'].get\n    update: {{operationId: {name}}}\n"
+        )
+    };
+    std::fs::write(&overlay, rename_list("allItems")).unwrap();
+    let transform = dir.path().join("curated.toml");
+    std::fs::write(&transform, "[tools.slowItem]\nname = \"slow\"\n").unwrap();
+    let upstream = upstream().await;
+    let (overlay_arg, transform_arg) = (
+        overlay.display().to_string(),
+        transform.display().to_string(),
+    );
+    let mut served = serve(
+        dir.path(),
+        Over::Stdio,
+        &[
+            "--watch",
+            "--overlay",
+            &overlay_arg,
+            "--transform",
+            &transform_arg,
+        ],
+        &upstream.url,
+    )
+    .await;
+    assert_eq!(served.tool_names().await, ["allItems", "slow"]);
+
+    replace_file(&overlay, &rename_list("everyItem"));
+    served.hear("tools").await;
+    assert_eq!(served.tool_names().await, ["everyItem", "slow"]);
+
+    std::fs::write(&transform, "[tools.slowItem]\nname = \"patient\"\n").unwrap();
+    served.hear("tools").await;
+    assert_eq!(served.tool_names().await, ["everyItem", "patient"]);
+
+    // A transform that no longer fits: one error line, the tools stay.
+    std::fs::write(&transform, "[tools.noSuchTool]\nname = \"x\"\n").unwrap();
+    let (error, _) = served.stderr_line("reload failed").await;
+    assert!(error.contains("noSuchTool"), "{error}");
+    assert_eq!(served.tool_names().await, ["everyItem", "patient"]);
+    served.stop().await;
+}
