@@ -53,9 +53,15 @@ const MAX_KEPT_DEPTH: usize = 6;
 /// `schema` loosened to fit in `max_bytes` of compact JSON, or `None` when
 /// it already fits or holds a reference trimming cannot follow.
 ///
-/// The result accepts every instance `schema` accepts (see the
-/// [module docs](self) for how). It may still be larger than `max_bytes`
-/// when the root's own properties do not fit: they are never dropped.
+/// The result accepts every instance `schema` accepts. In order, until it
+/// fits: `oneOf` becomes `anyOf` and expandable unions (a string or
+/// references) become a string or the definitions' types; descriptions
+/// below the root are cut to their first sentence; definitions are kept
+/// breadth first while they fit, the others replaced by their type and
+/// name; last, the root's subschemas below a nesting depth become their
+/// type. Nothing is loosened where that could reject more (under `not`,
+/// `if`, ...). It may still be larger than `max_bytes` when the root's own
+/// properties do not fit: they are never dropped.
 ///
 /// ```
 /// use serde_json::json;
