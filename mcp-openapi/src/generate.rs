@@ -6,8 +6,12 @@
 //! of its arguments, sets its annotations and `_meta`, and lets a
 //! [`Customization`] hook have the last word; [`Generated::tool_defs`] and
 //! [`Generated::resource_defs`] attach the HTTP handlers.
+//! Output schemas larger than a budget ([`DEFAULT_OUTPUT_BUDGET`], set with
+//! [`Generator::output_budget`]) are loosened until they fit
+//! ([`trimmed_output_schema`]); input schemas are never trimmed.
 //! [`tool_stats`] measures what the tools cost a model's context.
 
+pub(crate) mod budget;
 pub(crate) mod customization;
 pub(crate) mod generator;
 pub(crate) mod lower;
@@ -17,7 +21,8 @@ pub mod route_map;
 pub(crate) mod stats;
 pub(crate) mod tool_defs;
 
+pub use budget::{DEFAULT_OUTPUT_BUDGET, trimmed_output_schema};
 pub use customization::Customization;
 pub use generator::{Generated, GeneratedTool, Generator};
 pub use resource::{GeneratedResource, GeneratedResourceTemplate};
-pub use stats::{ToolSize, ToolStats, tool_stats};
+pub use stats::{TOOL_SIZE_LIMIT, ToolSize, ToolStats, tool_stats};

@@ -45,7 +45,18 @@
 //!   `{name}__{location}` (`id__path`). `readOnly` properties are left out.
 //! - **Output schema**: the first 2xx JSON response; a non-object one is
 //!   wrapped as `{"result": ...}` and `_meta["rs.mcp-toolkit/output-wrapped"]`
-//!   is `true`. `writeOnly` properties are left out.
+//!   is `true`. `writeOnly` properties are left out. **On a budget**: an
+//!   output schema larger than 4 KiB of compact JSON
+//!   ([`generate::DEFAULT_OUTPUT_BUDGET`]; [`Generator::output_budget`]
+//!   changes it, `None` keeps full schemas) is loosened until it fits, never
+//!   made wrong: `oneOf` becomes `anyOf`, expandable unions (an ID string or
+//!   a `$ref`, as Stripe's `x-expansionResources` fields) become
+//!   `{"anyOf": [{"type": "string"}, {"type": "object"}]}` naming what they
+//!   expand to, definitions beyond what fits (breadth first from the root)
+//!   become their `type` with their name in the description, and last the
+//!   root's deep subschemas become their `type`. The root's properties,
+//!   `required` and every remaining `type` stay
+//!   ([`generate::trimmed_output_schema`]). Input schemas are never trimmed.
 //! - **`_meta`**: `rs.mcp-toolkit/openapi` = `{"method", "path", "operationId"}`,
 //!   and `rs.mcp-toolkit/tags` with the route map's `mcp_tags`.
 //! - **Schemas** are JSON Schema 2020-12: 3.0 `nullable`, boolean

@@ -8,6 +8,7 @@ mod overlay_args;
 mod petstore_api;
 mod reload;
 mod run;
+mod schema_budget;
 mod serve;
 mod transform;
 mod watch;

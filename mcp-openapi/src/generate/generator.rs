@@ -7,6 +7,7 @@ use std::sync::Arc;
 use mcp_core::Tool;
 
 use crate::error::{SpecError, Warning};
+use crate::generate::budget::{DEFAULT_OUTPUT_BUDGET, OutputBudget};
 use crate::generate::customization::{Customization, CustomizeFn, annotations, description, meta};
 use crate::generate::lower::{Lowering, lower};
 use crate::generate::names::{Names, base_name, sanitize};
@@ -55,6 +56,7 @@ pub struct Generator<'a> {
     mcp_names: HashMap<String, String>,
     profile: SchemaProfile,
     inline_cycle_depth: usize,
+    output_budget: Option<usize>,
     strict: bool,
     route_maps: Vec<RouteMap>,
     route_map_fn: Option<RouteMapFn>,
@@ -67,6 +69,7 @@ impl fmt::Debug for Generator<'_> {
             .field("max_name_len", &self.max_name_len)
             .field("mcp_names", &self.mcp_names)
             .field("profile", &self.profile)
+            .field("output_budget", &self.output_budget)
             .field("strict", &self.strict)
             .field("route_maps", &self.route_maps)
             .finish_non_exhaustive()
@@ -82,6 +85,7 @@ impl OpenApi {
             mcp_names: HashMap::new(),
             profile: SchemaProfile::Standard,
             inline_cycle_depth: 1,
+            output_budget: Some(DEFAULT_OUTPUT_BUDGET),
             strict: false,
             route_maps: Vec::new(),
             route_map_fn: None,
@@ -127,6 +131,31 @@ impl<'a> Generator<'a> {
     /// How many times the `inline` profile nests a recursive schema in itself before cutting it.
     pub fn inline_cycle_depth(mut self, depth: usize) -> Self {
         self.inline_cycle_depth = depth.max(1);
+        self
+    }
+
+    /// The most bytes (compact JSON) of each generated output schema:
+    /// larger ones are loosened until they fit, as
+    /// [`trimmed_output_schema`](crate::generate::trimmed_output_schema)
+    /// says. Default [`DEFAULT_OUTPUT_BUDGET`] (4 KiB); `None` keeps every
+    /// output schema whole. Input schemas are never trimmed.
+    ///
+    /// ```
+    /// let api: mcp_openapi::OpenApi = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    ///   "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok",
+    ///     "content": {"application/json": {"schema": {"type": "object", "properties": {
+    ///       "note": {"type": "string", "maxLength": 5000, "description": "A note."}}}}}}}}}}}"#
+    ///     .parse().unwrap();
+    /// let full = api.generator().output_budget(None).generate().unwrap();
+    /// let small = api.generator().output_budget(Some(40)).generate().unwrap();
+    /// let note = |tools: &mcp_openapi::Generated| {
+    ///     tools.tools[0].tool.output_schema.as_ref().unwrap()["properties"]["note"].clone()
+    /// };
+    /// assert_eq!(note(&full)["maxLength"], 5000);
+    /// assert_eq!(note(&small), serde_json::json!({"type": "string", "description": "A note."}));
+    /// ```
+    pub fn output_budget(mut self, max_bytes: Option<usize>) -> Self {
+        self.output_budget = max_bytes;
         self
     }
 
@@ -202,6 +231,12 @@ impl<'a> Generator<'a> {
                 }
                 out.warnings
                     .push(Warning::new(&route.pointer, format!("skipped: {error}")));
+            }
+        }
+        let mut budget = OutputBudget::new(self.output_budget);
+        for generated in &mut out.tools {
+            if let Some(schema) = generated.tool.output_schema.take() {
+                generated.tool.output_schema = Some(budget.apply(schema));
             }
         }
         Ok(out)

@@ -12,6 +12,10 @@ pub struct ToolSize {
     pub bytes: usize,
     /// Bytes of `inputSchema` plus `outputSchema`.
     pub schema_bytes: usize,
+    /// Bytes of `inputSchema`.
+    pub input_bytes: usize,
+    /// Bytes of `outputSchema` (0 without one).
+    pub output_bytes: usize,
     /// Estimated tokens (bytes / 4, rounded up).
     pub tokens: usize,
 }
@@ -29,6 +33,10 @@ pub struct ToolStats {
     /// Per tool, largest first (ties by name).
     pub per_tool: Vec<ToolSize>,
 }
+
+/// The size a tool should stay under (64 KiB of compact JSON); the
+/// [`Display`](std::fmt::Display) of [`ToolStats`] lists the tools above it.
+pub const TOOL_SIZE_LIMIT: usize = 64 * 1024;
 
 /// Rough tokens for a byte count: JSON averages about 4 bytes per token.
 const fn estimate_tokens(bytes: usize) -> usize {
@@ -53,12 +61,14 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
                 serde_json::to_vec(v).map_or(0, |b| b.len())
             };
             let bytes = serde_json::to_vec(tool).map_or(0, |b| b.len());
-            let schema_bytes =
-                size(&tool.input_schema) + tool.output_schema.as_deref().map_or(0, size);
+            let input_bytes = size(&tool.input_schema);
+            let output_bytes = tool.output_schema.as_deref().map_or(0, size);
             ToolSize {
                 name: tool.name.clone(),
                 bytes,
-                schema_bytes,
+                schema_bytes: input_bytes + output_bytes,
+                input_bytes,
+                output_bytes,
                 tokens: estimate_tokens(bytes),
             }
         })
@@ -75,8 +85,19 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
     }
 }
 
+impl ToolStats {
+    /// The tools larger than `limit` bytes, largest first.
+    pub fn oversized(&self, limit: usize) -> impl Iterator<Item = &ToolSize> {
+        self.per_tool
+            .iter()
+            .take_while(move |tool| tool.bytes > limit)
+    }
+}
+
 impl std::fmt::Display for ToolStats {
-    /// A table: one line per tool, largest first, then the totals.
+    /// A table: one line per tool, largest first, then the totals, then the
+    /// tools over [`TOOL_SIZE_LIMIT`] and whether their input schema alone
+    /// is larger (input schemas are never trimmed).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "{:>9} {:>9} {:>7}  name", "bytes", "schema", "tokens")?;
         for tool in &self.per_tool {
@@ -90,6 +111,27 @@ impl std::fmt::Display for ToolStats {
             f,
             "{} tools, {} bytes, ~{} tokens in tools/list",
             self.tools, self.total_bytes, self.total_tokens
-        )
+        )?;
+        let oversized: Vec<&ToolSize> = self.oversized(TOOL_SIZE_LIMIT).collect();
+        if !oversized.is_empty() {
+            write!(
+                f,
+                "\ntools over {TOOL_SIZE_LIMIT} bytes: {}",
+                oversized.len()
+            )?;
+        }
+        for tool in oversized {
+            let why = if tool.input_bytes > TOOL_SIZE_LIMIT {
+                "its input schema alone is larger"
+            } else {
+                "its input and output schemas together are larger"
+            };
+            write!(
+                f,
+                "\n  {}: {} bytes, input schema {}, output schema {} ({why})",
+                tool.name, tool.bytes, tool.input_bytes, tool.output_bytes
+            )?;
+        }
+        Ok(())
     }
 }

@@ -5,6 +5,7 @@ mod corpus;
 mod fixtures;
 mod handler;
 mod http_fixtures;
+mod output_budget;
 mod overlay;
 mod prism;
 mod recorder;

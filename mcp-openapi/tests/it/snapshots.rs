@@ -41,12 +41,15 @@ fn digest(mut tool: Value) -> Value {
     tool
 }
 
-/// The tool of one operation (route maps leave every other operation out).
+/// The tool of one operation (route maps leave every other operation out),
+/// with its whole output schema: these snapshots show lowering, and
+/// `output_budget.rs` tests the budget.
 fn tool(doc: &str, operation_id: &str) -> Value {
     let api = api(doc);
     let only = RouteMap::new(RouteKind::Tool).operation_ids([operation_id]);
     let out = api
         .generator()
+        .output_budget(None)
         .route_maps([only, RouteMap::new(RouteKind::Exclude)])
         .generate()
         .unwrap();

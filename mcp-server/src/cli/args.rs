@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::overlay_args::OverlayArgs;
+use super::schema_budget::SchemaBudget;
 
 /// Serve MCP tools (generated from OpenAPI documents, or hand-written) over
 /// stdio or Streamable HTTP.
@@ -62,6 +63,14 @@ pub(crate) struct SpecArgs {
     /// for clients that cannot follow `$ref`.
     #[arg(long, value_name = "PROFILE", default_value = "standard")]
     pub(crate) schema_profile: mcp_openapi::schema::SchemaProfile,
+    /// The most bytes (compact JSON) of each generated output schema: `full`,
+    /// a number of bytes, or of KiB (`64k`). A larger output schema is
+    /// loosened until it fits, never made wrong (expandable IDs-or-objects
+    /// become a string or an object, definitions that do not fit become
+    /// their type and name); `full` keeps output schemas whole. Input
+    /// schemas are never trimmed.
+    #[arg(long, value_name = "BYTES|full", default_value_t = SchemaBudget::default())]
+    pub(crate) output_schema_budget: SchemaBudget,
     /// A file of tool transformations, applied to the generated tools after
     /// prefixes: one table per tool by its served name, renaming it, renaming,
     /// hiding or restricting its arguments, trimming its results. TOML for

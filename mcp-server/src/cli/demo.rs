@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
 use super::overlay_args::OverlayArgs;
+use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
 use super::{openapi, petstore_api};
 
@@ -77,6 +78,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         headers: Vec::new(),
         route_map: None,
         schema_profile: mcp_openapi::schema::SchemaProfile::Standard,
+        output_schema_budget: SchemaBudget::default(),
         transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;

@@ -115,7 +115,10 @@ fn generate(
     name: Option<&str>,
     specs: &SpecArgs,
 ) -> Result<Generated, CliError> {
-    let mut generator = api.generator().profile(specs.schema_profile);
+    let mut generator = api
+        .generator()
+        .profile(specs.schema_profile)
+        .output_budget(specs.output_schema_budget.0);
     if let Some(route_map) = &specs.route_map {
         let path = route_map.to_string_lossy().into_owned();
         generator =

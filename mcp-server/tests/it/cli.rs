@@ -38,6 +38,7 @@ fn help_names_every_subcommand_and_flag() {
         "MCP_SERVER_AUTH_TOKEN",
         "--overlay",
         "--transform",
+        "--output-schema-budget",
         "--watch",
         "SIGHUP",
     ] {
@@ -78,6 +79,20 @@ fn bad_input_is_one_clear_line_and_a_failure() {
             "/definitely/missing.yaml",
         ],
         &["tools", "--openapi", PETSTORE, "--overlay", PETSTORE],
+        &[
+            "tools",
+            "--openapi",
+            PETSTORE,
+            "--output-schema-budget",
+            "0",
+        ],
+        &[
+            "tools",
+            "--openapi",
+            PETSTORE,
+            "--output-schema-budget",
+            "big",
+        ],
     ] {
         let output = mcp_server(args);
         assert!(!output.status.success(), "{args:?} succeeded");
@@ -597,4 +612,75 @@ async fn served_transformed_tools_call_the_original_routes() {
         "refused calls never reach the API"
     );
     client.cancel().await.expect("close");
+}
+
+/// A document whose one operation answers with an expandable field (an ID
+/// or a large `customer` object) and takes a body of `inputs` properties.
+fn budget_document(inputs: usize) -> String {
+    let padding = "x".repeat(4000);
+    let body: serde_json::Map<String, serde_json::Value> = (0..inputs)
+        .map(|index| {
+            let schema = serde_json::json!({"type": "string", "description": format!("field {index} {padding}")});
+            (format!("field{index}"), schema)
+        })
+        .collect();
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Charges", "version": "1"},
+        "paths": {"/charges": {"post": {
+            "operationId": "createCharge",
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": body}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "type": "object",
+                "required": ["customer"],
+                "properties": {"customer": {"anyOf": [{"type": "string"}, {"$ref": "#/components/schemas/customer"}]}}
+            }}}}}
+        }}},
+        "components": {"schemas": {"customer": {"type": "object", "description": "y".repeat(20_000), "properties": {"id": {"type": "string"}}}}}
+    });
+    write_file(&format!("budget-{inputs}.json"), &document.to_string())
+}
+
+#[test]
+fn output_schema_budget_trims_output_schemas_unless_full() {
+    let document = budget_document(1);
+    let customer = |args: &[&str]| {
+        let tools = tools_json(&[&["tools", "--openapi", document.as_str()][..], args].concat());
+        let output = &tools["tools"][0]["outputSchema"];
+        assert_eq!(
+            output["anyOf"][0]["required"],
+            serde_json::json!(["customer"])
+        );
+        (
+            output["anyOf"][0]["properties"]["customer"].clone(),
+            output.get("$defs").is_some(),
+        )
+    };
+    let (whole, with_defs) = customer(&["--output-schema-budget", "full"]);
+    assert!(with_defs);
+    assert_eq!(whole["anyOf"][1]["$ref"], "#/$defs/customer");
+    for args in [&["--output-schema-budget", "2k"][..], &[]] {
+        let (trimmed, with_defs) = customer(args);
+        assert!(!with_defs, "{args:?}");
+        assert_eq!(
+            trimmed["anyOf"],
+            serde_json::json!([{"type": "string"}, {"type": "object"}]),
+            "{args:?}"
+        );
+    }
+    let (kept, _) = customer(&["--output-schema-budget", "64k"]);
+    assert_eq!(kept, whole);
+}
+
+#[test]
+fn tools_stats_names_the_tools_over_64_kib_by_their_input_schema() {
+    let document = budget_document(20);
+    let output = mcp_server(&["tools", "--stats", "--openapi", &document]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("tools over 65536 bytes: 1"), "{stderr}");
+    assert!(
+        stderr.contains("createCharge:") && stderr.contains("its input schema alone is larger"),
+        "{stderr}"
+    );
 }

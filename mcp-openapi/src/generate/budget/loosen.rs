@@ -1,0 +1,158 @@
+//! The looser forms trimming puts in place of a subschema: each accepts
+//! every instance the original accepted, and keeps its `type`.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::walk::{Target, loosenable_subschemas_mut, target};
+
+/// The `type` of each definition (`None` when it has none), which is what a
+/// reference to it keeps when the definition is not expanded.
+pub(super) type DefTypes = HashMap<String, Option<Value>>;
+
+/// The `type` keyword of every definition in `defs`.
+pub(super) fn def_types(defs: &Map<String, Value>) -> DefTypes {
+    defs.iter()
+        .map(|(name, def)| (name.clone(), def.get("type").cloned()))
+        .collect()
+}
+
+/// A schema that only keeps the type of `kind` (the empty schema when there
+/// is none): what an unexpanded schema of that type becomes.
+fn of_type(kind: Option<&Value>) -> Value {
+    let mut stub = Map::new();
+    if let Some(kind) = kind {
+        stub.insert("type".to_owned(), kind.clone());
+    }
+    Value::Object(stub)
+}
+
+/// Appends `sentence` to the description of `schema` (or makes it the
+/// description).
+fn describe(schema: &mut Map<String, Value>, sentence: &str) {
+    let text = match schema.get("description").and_then(Value::as_str) {
+        Some(existing) if !existing.is_empty() => format!("{} {sentence}", existing.trim_end()),
+        _ => sentence.to_owned(),
+    };
+    schema.insert("description".to_owned(), text.into());
+}
+
+/// The definitions named in `names`, quoted, as a sentence fragment.
+fn quoted(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Replaces the `$ref` of `schema` to the definition `name` by the type of
+/// that definition, and names it in the description.
+pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &DefTypes) {
+    schema.remove("$ref");
+    if let Some(Some(kind)) = types.get(name)
+        && !schema.contains_key("type")
+    {
+        schema.insert("type".to_owned(), kind.clone());
+    }
+    describe(
+        schema,
+        &format!("A `{name}` (not detailed in this schema)."),
+    );
+}
+
+/// Whether `branch` is a plain string schema (`{"type": "string", ...}`
+/// with no subschemas or references).
+fn is_plain_string(branch: &Map<String, Value>) -> bool {
+    branch.get("type") == Some(&Value::String("string".to_owned()))
+        && !branch.contains_key("$ref")
+        && branch.iter().all(|(key, value)| {
+            matches!(key.as_str(), "enum" | "examples" | "default" | "const")
+                || !(value.is_object() || value.is_array())
+        })
+}
+
+/// An expandable union's looser form: `anyOf` of its branches loosened to
+/// their types (a string, the definitions' types, `null` when allowed),
+/// described by the definitions it may expand to. `None` when `schema` is
+/// not an expandable union: an `anyOf` of a plain string, one or more
+/// references to definitions and nothing else but `{"type": "null"}`.
+pub(super) fn loosened_union(
+    schema: &Map<String, Value>,
+    types: &DefTypes,
+) -> Option<Map<String, Value>> {
+    let branches = schema.get("anyOf")?.as_array()?;
+    let mut strings = 0;
+    let mut expandable = Vec::new();
+    let mut loose: Vec<Value> = Vec::new();
+    let push = |value: Value, loose: &mut Vec<Value>| {
+        if !loose.contains(&value) {
+            loose.push(value);
+        }
+    };
+    for branch in branches {
+        let branch = branch.as_object()?;
+        if is_plain_string(branch) {
+            strings += 1;
+            push(of_type(branch.get("type")), &mut loose);
+        } else if branch.len() == 1
+            && let Some(Target::Def(name)) = target(branch)
+        {
+            push(of_type(types.get(&name)?.as_ref()), &mut loose);
+            expandable.push(name);
+        } else if branch.len() == 1 && branch.get("type") == Some(&Value::String("null".to_owned()))
+        {
+            push(of_type(branch.get("type")), &mut loose);
+        } else {
+            return None;
+        }
+    }
+    if strings == 0 || expandable.is_empty() {
+        return None;
+    }
+    let mut out = schema.clone();
+    out.insert("anyOf".to_owned(), Value::Array(loose));
+    describe(
+        &mut out,
+        &format!(
+            "Expandable {}: its ID, or the object when expanded.",
+            quoted(&expandable)
+        ),
+    );
+    Some(out)
+}
+
+/// Loosens `schema` and what it may loosen below it: each `oneOf` without
+/// an `anyOf` beside it becomes an `anyOf` (every instance matching exactly
+/// one branch matches at least one), and each expandable union becomes its
+/// [`loosened_union`]. Fixed subschemas are left as they are.
+pub(super) fn relax(schema: &mut Map<String, Value>, types: &DefTypes) {
+    if !schema.contains_key("anyOf")
+        && let Some(branches) = schema.remove("oneOf")
+    {
+        schema.insert("anyOf".to_owned(), branches);
+    }
+    if let Some(loose) = loosened_union(schema, types) {
+        *schema = loose;
+        return;
+    }
+    loosenable_subschemas_mut(schema, |sub| relax(sub, types));
+}
+
+/// The one-line form of a subschema cut below the nesting depth: its type
+/// and the first line of its description.
+pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
+    let Value::Object(mut out) = of_type(schema.get("type")) else {
+        return Map::new();
+    };
+    if let Some(first) = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|text| text.lines().next())
+    {
+        out.insert("description".to_owned(), first.into());
+    }
+    out
+}
