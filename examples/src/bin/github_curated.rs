@@ -51,6 +51,8 @@ fn generated(args: &Args) -> anyhow::Result<Vec<ToolDef>> {
     let generated = api
         .generator()
         .route_maps([wanted, RouteMap::new(RouteKind::Exclude)])
+        // Whole output schemas: `keep_fields` below trims them to what is kept.
+        .output_budget(None)
         .generate()?;
     let mut config = ClientConfig::builder();
     if let Some(base_url) = &args.base_url {
