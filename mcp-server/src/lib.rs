@@ -59,11 +59,14 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+mod discovery;
 mod error;
 mod protocol;
 mod server;
 pub mod transport;
 
+pub use discovery::Discovery;
+pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
