@@ -56,7 +56,7 @@ impl Field {
             Field::Title => 2.0,
             Field::Tags => 1.0,
             Field::Path => 2.0,
-            Field::Intent => 1.5,
+            Field::Intent => 2.5,
             Field::Summary => 1.0,
             Field::Description => 0.3,
             Field::Arguments => 0.3,
@@ -112,6 +112,11 @@ impl ToolText {
             put(Field::Arguments, name);
             if let Some(description) = schema.get("description").and_then(Value::as_str) {
                 put(Field::Arguments, first_sentence(description));
+            }
+            for value in schema.get("enum").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(value) = value.as_str() {
+                    put(Field::Arguments, value);
+                }
             }
         }
         let mut tags: Vec<String> = tool

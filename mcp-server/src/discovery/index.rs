@@ -22,7 +22,11 @@ const B: f32 = 0.75;
 const SYNONYM_WEIGHT: f32 = 0.6;
 /// How much a longer word starting with a request term (or a shorter one
 /// it starts with) counts.
-const PART_WEIGHT: f32 = 0.5;
+const PART_WEIGHT: f32 = 0.6;
+/// How much a plural in the request counts as asking for a list.
+const PLURAL_LIST_WEIGHT: f32 = 0.4;
+/// How strongly the share of request words a tool matches scales its score.
+const COVERAGE_POWER: f32 = 1.0;
 /// The least number of letters a request term must add to (or take from) an
 /// indexed word to be matched as a part of it, so that inflections the
 /// stemmer missed (`star`, `start`) do not count as parts.
@@ -157,12 +161,23 @@ impl SearchIndex {
         let mut scores = vec![0.0_f32; self.len()];
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
-        for term in self.words.terms(query) {
+        let (terms, plural) = self.words.request_terms(query);
+        let mut groups: Vec<(String, f32)> = terms.into_iter().map(|term| (term, 1.0)).collect();
+        if plural {
+            groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
+        }
+        let mut matched = vec![0_u32; self.len()];
+        let mut asked = 0;
+        for (term, group_weight) in groups {
             if seen.contains(&term) {
                 continue;
             }
+            if group_weight >= 1.0 {
+                asked += 1;
+            }
             best.iter_mut().for_each(|score| *score = 0.0);
             for (id, weight) in self.widen(&term) {
+                let weight = weight * group_weight;
                 let idf = self.idf[id as usize];
                 for &(tool, frequency) in &self.postings[id as usize] {
                     let score = weight * idf * frequency * (K1 + 1.0) / (K1 + frequency);
@@ -170,10 +185,19 @@ impl SearchIndex {
                     *slot = slot.max(score);
                 }
             }
-            for (total, score) in scores.iter_mut().zip(&best) {
+            for ((total, score), matched) in scores.iter_mut().zip(&best).zip(&mut matched) {
                 *total += score;
+                if *score > 0.0 && group_weight >= 1.0 {
+                    *matched += 1;
+                }
             }
             seen.push(term);
+        }
+        // Tools matching more of the request's words come first.
+        if asked > 1 {
+            for (total, matched) in scores.iter_mut().zip(&matched) {
+                *total *= (*matched as f32 / asked as f32).powf(COVERAGE_POWER);
+            }
         }
         let exact = query.trim().to_lowercase();
         if let Some(tool) = self.names.iter().position(|name| *name == exact) {

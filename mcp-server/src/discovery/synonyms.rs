@@ -48,10 +48,12 @@ const GROUPS: &[&[&str]] = &[
     &["rerun", "run"],
     // Who and what.
     &["who", "user", "member"],
+    &["me", "authenticated"],
+    &["my", "authenticated"],
+    &["i", "authenticated"],
     &["people", "user", "member"],
     &["person", "user"],
     &["login", "authenticated"],
-    &["log", "authenticated", "event"],
     &["whoami", "authenticated", "user"],
     &["happen", "event"],
     &["recent", "event", "list"],
@@ -96,7 +98,6 @@ const GROUPS: &[&[&str]] = &[
     &["link", "url"],
     &["cart", "checkout", "session"],
     &["webhook", "endpoint"],
-    &["employee", "cardholder"],
 ];
 
 /// The table, stemmed: each term to the terms it stands for.

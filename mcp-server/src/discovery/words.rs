@@ -7,8 +7,8 @@ use rust_stemmers::{Algorithm, Stemmer};
 /// Words too common in requests and API prose to tell tools apart.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "here", "how", "i", "am",
-    "if", "in", "into", "is", "it", "its", "just", "let", "me", "much", "many", "my", "of", "on",
+    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "here", "how", "am",
+    "if", "in", "into", "is", "it", "its", "just", "let", "much", "many", "of", "on",
     "or", "our", "please", "right", "should", "so", "some", "than", "that", "the", "their",
     "them", "then", "there", "these", "they", "this", "those", "to", "us", "was", "we", "were",
     "what", "when", "where", "which", "will", "with", "would", "you", "your", "now", "want",
@@ -36,6 +36,24 @@ impl Words {
             }
         });
         terms
+    }
+
+    /// The stemmed terms of a request, and whether it names something in
+    /// the plural (`which cards`, `recent chargebacks`): a hint that the
+    /// request wants a list.
+    pub(crate) fn request_terms(&self, text: &str) -> (Vec<String>, bool) {
+        let mut terms = Vec::new();
+        let mut plural = false;
+        for_each_word(&strip_markup(text), |word| {
+            if let Some(term) = self.term(word) {
+                plural |= word.len() > 3
+                    && word.ends_with('s')
+                    && !["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+                    && term.len() < word.len();
+                terms.push(term);
+            }
+        });
+        (terms, plural)
     }
 
     /// The search term of one lowercase word, or `None` for a stop word or a
