@@ -129,9 +129,17 @@ impl<C: Send + Sync + 'static> Server<C> {
         }
     }
 
-    /// The hosted tool called `name`.
+    /// The hosted tool called `name`; in discovery mode `search_tools` too
+    /// (`call_tool` has no handler of its own: the server runs the tool it
+    /// names).
     pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
-        self.state.catalog().tools().get(name).cloned()
+        let catalog = self.state.catalog();
+        if let (Some(discovery), crate::SEARCH_TOOLS) = (self.state.discovery(), name) {
+            return DiscoveryView::of(&catalog, discovery)
+                .ok()
+                .map(|view| view.search_tool().clone());
+        }
+        catalog.tools().get(name).cloned()
     }
 
     /// Adds a tool while the server runs, then sends

@@ -34,10 +34,26 @@ struct Detail {
 /// nested names can get it there.
 pub(crate) fn compact_schema(schema: &JsonObject) -> Value {
     let ladder = [
-        Detail { required_descriptions: true, optional_descriptions: true, nested: true },
-        Detail { required_descriptions: true, optional_descriptions: false, nested: true },
-        Detail { required_descriptions: true, optional_descriptions: false, nested: false },
-        Detail { required_descriptions: false, optional_descriptions: false, nested: false },
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: true,
+            nested: true,
+        },
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: false,
+            nested: true,
+        },
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: false,
+            nested: false,
+        },
+        Detail {
+            required_descriptions: false,
+            optional_descriptions: false,
+            nested: false,
+        },
     ];
     let mut compact = Value::Null;
     for detail in ladder {
@@ -65,7 +81,10 @@ fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
         } else {
             detail.optional_descriptions
         };
-        arguments.insert(name.to_owned(), compact_argument(schema, argument, describe, detail.nested));
+        arguments.insert(
+            name.to_owned(),
+            compact_argument(schema, argument, describe, detail.nested),
+        );
     }
     let mut compact = Map::new();
     compact.insert("type".to_owned(), "object".into());
@@ -110,7 +129,11 @@ fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, nested:
             })
             .collect();
         if !fields.is_empty() {
-            let slot = if argument.get("items").is_some() { "items" } else { "properties" };
+            let slot = if argument.get("items").is_some() {
+                "items"
+            } else {
+                "properties"
+            };
             let fields = Value::Object(fields);
             let value = if slot == "items" {
                 json!({ "type": "object", "properties": fields })
@@ -231,6 +254,9 @@ mod tests {
     #[test]
     fn long_text_is_cut_at_a_word() {
         assert_eq!(cut("one two three", 9), "one two…");
-        assert_eq!(one_line("<p>Creates a <b>customer</b>.</p> More."), "Creates a customer .");
+        assert_eq!(
+            one_line("<p>Creates a <b>customer</b>.</p> More."),
+            "Creates a customer ."
+        );
     }
 }

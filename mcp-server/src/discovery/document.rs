@@ -99,7 +99,9 @@ impl ToolText {
         put(Field::Description, rest);
         let openapi = tool.meta.get(OPENAPI_META_KEY);
         let path = openapi.and_then(|o| o.get("path")).and_then(Value::as_str);
-        let method = openapi.and_then(|o| o.get("method")).and_then(Value::as_str);
+        let method = openapi
+            .and_then(|o| o.get("method"))
+            .and_then(Value::as_str);
         if let Some(path) = path {
             for segment in resource_segments(path) {
                 put(Field::Path, segment);
@@ -113,7 +115,12 @@ impl ToolText {
             if let Some(description) = schema.get("description").and_then(Value::as_str) {
                 put(Field::Arguments, first_sentence(description));
             }
-            for value in schema.get("enum").and_then(Value::as_array).into_iter().flatten() {
+            for value in schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(value) = value.as_str() {
                     put(Field::Arguments, value);
                 }
@@ -178,7 +185,9 @@ pub(crate) fn resource_segments(path: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The properties of an object schema, in order.
-pub(crate) fn properties(schema: &serde_json::Map<String, Value>) -> impl Iterator<Item = (&str, &Value)> {
+pub(crate) fn properties(
+    schema: &serde_json::Map<String, Value>,
+) -> impl Iterator<Item = (&str, &Value)> {
     schema
         .get("properties")
         .and_then(Value::as_object)
@@ -216,7 +225,10 @@ mod tests {
 
     #[test]
     fn methods_name_intents_by_path_shape() {
-        assert_eq!(intent("GET", "/repos/{owner}/{repo}/stargazers"), "list get");
+        assert_eq!(
+            intent("GET", "/repos/{owner}/{repo}/stargazers"),
+            "list get"
+        );
         assert_eq!(intent("get", "/v1/customers/{customer}"), "get retrieve");
         assert_eq!(intent("post", "/v1/customers"), "create");
         assert_eq!(intent("delete", "/gists/{id}"), "delete remove");
@@ -224,14 +236,24 @@ mod tests {
 
     #[test]
     fn resources_leave_out_parameters_and_versions() {
-        let segments: Vec<_> = resource_segments("/v1/customers/{customer}/payment_methods").collect();
+        let segments: Vec<_> =
+            resource_segments("/v1/customers/{customer}/payment_methods").collect();
         assert_eq!(segments, ["customers", "payment_methods"]);
     }
 
     #[test]
     fn paragraphs_and_sentences() {
-        assert_eq!(split_first_paragraph("Lists.\n\nMore."), ("Lists.", "\n\nMore."));
-        assert_eq!(split_first_paragraph("<p>Lists.</p><p>More</p>").0, "<p>Lists.");
-        assert_eq!(first_sentence("The owner. Not case sensitive."), "The owner.");
+        assert_eq!(
+            split_first_paragraph("Lists.\n\nMore."),
+            ("Lists.", "\n\nMore.")
+        );
+        assert_eq!(
+            split_first_paragraph("<p>Lists.</p><p>More</p>").0,
+            "<p>Lists."
+        );
+        assert_eq!(
+            first_sentence("The owner. Not case sensitive."),
+            "The owner."
+        );
     }
 }

@@ -93,7 +93,11 @@ impl Finder {
                 "`query` is empty: describe the task in a few words, or give `tags` to list a category",
             );
         }
-        let default = if listing { DEFAULT_LIST_LIMIT } else { DEFAULT_LIMIT };
+        let default = if listing {
+            DEFAULT_LIST_LIMIT
+        } else {
+            DEFAULT_LIMIT
+        };
         let limit = args.limit.unwrap_or(default);
         if !(1..=MAX_LIMIT).contains(&limit) {
             return CallToolResult::error(format!(
@@ -113,7 +117,9 @@ impl Finder {
                     .any(|tag| wanted.contains(&tag.to_lowercase()))
         };
         let found: Vec<usize> = if listing {
-            (0..self.entries.len()).filter(|&tool| in_tags(tool)).collect()
+            (0..self.entries.len())
+                .filter(|&tool| in_tags(tool))
+                .collect()
         } else {
             self.index
                 .search(query, usize::MAX, in_tags)
@@ -130,7 +136,10 @@ impl Finder {
         let brief: Vec<Value> = tools
             .iter()
             .map(|tool| {
-                let line = tool["description"].as_str().map(one_line).unwrap_or_default();
+                let line = tool["description"]
+                    .as_str()
+                    .map(one_line)
+                    .unwrap_or_default();
                 json!({ "name": tool["name"], "description": line })
             })
             .collect();
@@ -143,13 +152,19 @@ impl Finder {
     /// A message naming the categories when one of `wanted` is none.
     fn unknown_tag(&self, wanted: &[String]) -> Option<String> {
         let categories = self.index.categories();
-        let unknown = wanted
-            .iter()
-            .find(|tag| !categories.iter().any(|(known, _)| known.to_lowercase() == **tag))?;
+        let unknown = wanted.iter().find(|tag| {
+            !categories
+                .iter()
+                .any(|(known, _)| known.to_lowercase() == **tag)
+        })?;
         let known: Vec<&str> = categories.iter().map(|(tag, _)| tag.as_str()).collect();
         Some(format!(
             "no tool has the tag `{unknown}`; the tags are: {}",
-            if known.is_empty() { "(none)".to_owned() } else { known.join(", ") }
+            if known.is_empty() {
+                "(none)".to_owned()
+            } else {
+                known.join(", ")
+            }
         ))
     }
 

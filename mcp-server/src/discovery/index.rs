@@ -157,7 +157,12 @@ impl SearchIndex {
     /// The tools for `query`, best first, at most `limit`, among those
     /// `keep` accepts. A query that is exactly a tool's name finds that
     /// tool first.
-    pub(crate) fn search(&self, query: &str, limit: usize, keep: impl Fn(usize) -> bool) -> Vec<Hit> {
+    pub(crate) fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<Hit> {
         let mut scores = vec![0.0_f32; self.len()];
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
@@ -218,7 +223,8 @@ impl SearchIndex {
     /// term itself, its synonyms, and the words it is a part of.
     fn widen(&self, term: &str) -> Vec<(u32, f32)> {
         let mut widened: Vec<(u32, f32)> = Vec::new();
-        let mut add = |id: u32, weight: f32| match widened.iter_mut().find(|(seen, _)| *seen == id) {
+        let mut add = |id: u32, weight: f32| match widened.iter_mut().find(|(seen, _)| *seen == id)
+        {
             Some(entry) => entry.1 = entry.1.max(weight),
             None => widened.push((id, weight)),
         };
@@ -232,7 +238,8 @@ impl SearchIndex {
         }
         if term.len() >= 3 {
             for (id, indexed) in self.terms.iter().enumerate() {
-                let part = (indexed.len() >= term.len() + PART_MIN_EXTRA && indexed.starts_with(term))
+                let part = (indexed.len() >= term.len() + PART_MIN_EXTRA
+                    && indexed.starts_with(term))
                     || (indexed.len() >= 4
                         && term.len() >= indexed.len() + PART_MIN_EXTRA
                         && term.starts_with(indexed.as_str()));

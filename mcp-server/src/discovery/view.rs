@@ -95,7 +95,10 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
     pub(crate) fn target(&self, arguments: Option<&JsonObject>) -> Result<Target, CallToolResult> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
-        if let Some(extra) = arguments.keys().find(|key| !matches!(key.as_str(), "name" | "arguments")) {
+        if let Some(extra) = arguments
+            .keys()
+            .find(|key| !matches!(key.as_str(), "name" | "arguments"))
+        {
             return Err(CallToolResult::error(format!(
                 "`call_tool` takes `name` and `arguments`, not `{extra}`"
             )));

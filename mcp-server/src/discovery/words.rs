@@ -6,13 +6,83 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 /// Words too common in requests and API prose to tell tools apart.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "here", "how", "am",
-    "if", "in", "into", "is", "it", "its", "just", "let", "much", "many", "of", "on",
-    "or", "our", "please", "right", "should", "so", "some", "than", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "to", "us", "was", "we", "were",
-    "what", "when", "where", "which", "will", "with", "would", "you", "your", "now", "want",
-    "need", "currently", "using", "via",
+    "a",
+    "about",
+    "all",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "been",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "here",
+    "how",
+    "am",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "just",
+    "let",
+    "much",
+    "many",
+    "of",
+    "on",
+    "or",
+    "our",
+    "please",
+    "right",
+    "should",
+    "so",
+    "some",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "us",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "now",
+    "want",
+    "need",
+    "currently",
+    "using",
+    "via",
 ];
 
 /// Splits text into search terms, reusing one stemmer.
@@ -139,11 +209,18 @@ mod tests {
             words.terms("activity/list-stargazers-for-repo"),
             ["activ", "list", "stargaz", "repo"]
         );
-        assert_eq!(words.terms("GetCustomersCustomerPaymentMethods"), [
-            "get", "custom", "custom", "payment", "method"
-        ]);
-        assert_eq!(words.terms("HTTPServer v2 userID"), ["http", "server", "v2", "user", "id"]);
-        assert_eq!(words.terms("Who has starred the repositories?"), ["who", "star", "repositori"]);
+        assert_eq!(
+            words.terms("GetCustomersCustomerPaymentMethods"),
+            ["get", "custom", "custom", "payment", "method"]
+        );
+        assert_eq!(
+            words.terms("HTTPServer v2 userID"),
+            ["http", "server", "v2", "user", "id"]
+        );
+        assert_eq!(
+            words.terms("Who has starred the repositories?"),
+            ["who", "star", "repositori"]
+        );
     }
 
     #[test]

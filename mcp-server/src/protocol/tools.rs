@@ -51,9 +51,7 @@ pub(crate) fn list<C: Send + Sync + 'static>(
 
 /// The tools `tools/list` shows: all of them, or in discovery mode the
 /// meta-tools and the pinned tools.
-fn listed<C: Send + Sync + 'static>(
-    state: &ServerState<C>,
-) -> Result<Arc<WireTools>, ErrorData> {
+fn listed<C: Send + Sync + 'static>(state: &ServerState<C>) -> Result<Arc<WireTools>, ErrorData> {
     let catalog = state.catalog();
     match state.discovery() {
         None => Ok(WireTools::of(&catalog)),
@@ -98,7 +96,10 @@ fn resolve<C: Send + Sync + 'static>(
         let view = DiscoveryView::of(catalog, discovery)
             .map_err(|reason| ErrorData::internal_error(reason, None))?;
         if request.name == SEARCH_TOOLS {
-            return Ok(Resolved::Run(view.search_tool().clone(), TaskSupport::Forbidden));
+            return Ok(Resolved::Run(
+                view.search_tool().clone(),
+                TaskSupport::Forbidden,
+            ));
         }
         if request.name == CALL_TOOL {
             match view.target(request.arguments.as_ref()) {
@@ -107,9 +108,9 @@ fn resolve<C: Send + Sync + 'static>(
                     request.arguments = target.arguments;
                 }
                 Err(result) => {
-                    return Ok(Resolved::Answer(CallToolResponse::Complete(result_to_rmcp(
-                        result,
-                    ))));
+                    return Ok(Resolved::Answer(CallToolResponse::Complete(
+                        result_to_rmcp(result),
+                    )));
                 }
             }
         }

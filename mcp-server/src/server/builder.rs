@@ -269,7 +269,11 @@ fn check_pins<C: Send + Sync + 'static>(
     near.sort();
     Err(BuildError::UnknownPin {
         name: unknown.clone(),
-        closest: near.iter().take(3).map(|(_, name)| (*name).to_owned()).collect(),
+        closest: near
+            .iter()
+            .take(3)
+            .map(|(_, name)| (*name).to_owned())
+            .collect(),
     })
 }
 

@@ -45,7 +45,10 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
     let seen = calls.clone();
     let server = Server::builder()
         .tool(whoami())
-        .source(ToolSource::new("github", generated_tools("github-api.github.com.json")))
+        .source(ToolSource::new(
+            "github",
+            generated_tools("github-api.github.com.json"),
+        ))
         .with_tool_middleware(mcp_core::middleware::from_fn(move |cx, next| {
             let seen = seen.clone();
             async move {
@@ -68,14 +71,25 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
     assert!(description.contains("repos ("), "{description}");
 
     let search = raw
-        .request(2, "tools/call", json!({"name": "search_tools", "arguments": {"query": "who has starred this repo?"}}))
+        .request(
+            2,
+            "tools/call",
+            json!({"name": "search_tools", "arguments": {"query": "who has starred this repo?"}}),
+        )
         .await;
     let result = &search["result"];
     let found = result["structuredContent"]["tools"].as_array().unwrap();
     assert_eq!(found.len(), 5, "{result}");
-    assert!(found.iter().all(|tool| tool["inputSchema"]["type"] == "object"));
+    assert!(
+        found
+            .iter()
+            .all(|tool| tool["inputSchema"]["type"] == "object")
+    );
     let answer_bytes = bytes(result);
-    assert!(answer_bytes < 6 * 1024, "the answer is {answer_bytes} bytes");
+    assert!(
+        answer_bytes < 6 * 1024,
+        "the answer is {answer_bytes} bytes"
+    );
 
     // The full input schema on request.
     let detail = raw
@@ -86,25 +100,47 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
 
     // A category, listed compactly.
     let category = raw
-        .request(4, "tools/call", json!({"name": "search_tools", "arguments": {"query": "", "tags": ["gists"]}}))
+        .request(
+            4,
+            "tools/call",
+            json!({"name": "search_tools", "arguments": {"query": "", "tags": ["gists"]}}),
+        )
         .await;
-    let listed = category["result"]["structuredContent"]["tools"].as_array().unwrap();
-    assert!(listed.len() > 5 && listed.iter().all(|tool| tool.get("inputSchema").is_none()), "{category}");
+    let listed = category["result"]["structuredContent"]["tools"]
+        .as_array()
+        .unwrap();
+    assert!(
+        listed.len() > 5 && listed.iter().all(|tool| tool.get("inputSchema").is_none()),
+        "{category}"
+    );
 
     // call_tool runs the tool through the middleware, like tools/call.
     let through = raw
-        .request(5, "tools/call", json!({"name": "call_tool", "arguments": {"name": "whoami", "arguments": {}}}))
+        .request(
+            5,
+            "tools/call",
+            json!({"name": "call_tool", "arguments": {"name": "whoami", "arguments": {}}}),
+        )
         .await;
-    let direct = raw.request(6, "tools/call", json!({"name": "whoami", "arguments": {}})).await;
+    let direct = raw
+        .request(6, "tools/call", json!({"name": "whoami", "arguments": {}}))
+        .await;
     assert_eq!(through["result"], direct["result"]);
     assert_eq!(calls.load(Ordering::SeqCst), 2);
 
     let unknown = raw
-        .request(7, "tools/call", json!({"name": "call_tool", "arguments": {"name": "whoam"}}))
+        .request(
+            7,
+            "tools/call",
+            json!({"name": "call_tool", "arguments": {"name": "whoam"}}),
+        )
         .await;
     assert_eq!(unknown["result"]["isError"], true);
     let message = unknown["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(message.starts_with("unknown tool `whoam`; did you mean `whoami`"), "{message}");
+    assert!(
+        message.starts_with("unknown tool `whoam`; did you mean `whoami`"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -118,12 +154,26 @@ async fn stripe_answers_stay_small() {
     raw.initialize_2025().await;
     let list = raw.request(1, "tools/list", json!({})).await;
     assert!(bytes(&list["result"]) < 2048, "{list}");
-    for (id, query) in ["create a customer", "refund a payment", "update a subscription"].into_iter().enumerate() {
+    for (id, query) in [
+        "create a customer",
+        "refund a payment",
+        "update a subscription",
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let search = raw
-            .request(id as i64 + 2, "tools/call", json!({"name": "search_tools", "arguments": {"query": query}}))
+            .request(
+                id as i64 + 2,
+                "tools/call",
+                json!({"name": "search_tools", "arguments": {"query": query}}),
+            )
             .await;
         let answer_bytes = bytes(&search["result"]);
-        assert!(answer_bytes < 12 * 1024, "{query}: the answer is {answer_bytes} bytes");
+        assert!(
+            answer_bytes < 12 * 1024,
+            "{query}: the answer is {answer_bytes} bytes"
+        );
     }
 }
 
@@ -137,21 +187,43 @@ async fn call_tool_passes_arguments_and_checks_its_own() {
     let mut raw = Raw::new(server.clone());
     raw.initialize_2025().await;
     let echoed = raw
-        .request(1, "tools/call", json!({"name": "call_tool", "arguments": {"name": "echo", "arguments": {"a": 1}}}))
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "call_tool", "arguments": {"name": "echo", "arguments": {"a": 1}}}),
+        )
         .await;
     assert_eq!(echoed["result"]["content"][0]["text"], r#"{"a":1}"#);
     let bad = raw
-        .request(2, "tools/call", json!({"name": "call_tool", "arguments": {"name": "echo", "arguments": 3}}))
+        .request(
+            2,
+            "tools/call",
+            json!({"name": "call_tool", "arguments": {"name": "echo", "arguments": 3}}),
+        )
         .await;
     assert_eq!(bad["result"]["isError"], true, "{bad}");
     let limit = raw
-        .request(3, "tools/call", json!({"name": "search_tools", "arguments": {"query": "echo", "limit": 99}}))
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "search_tools", "arguments": {"query": "echo", "limit": 99}}),
+        )
         .await;
     assert_eq!(limit["result"]["isError"], true, "{limit}");
 
     // A tool added while serving is found.
-    server.add_tool(tool("list_stargazers").description("Lists who starred a repository.").run(|| async { "" }).unwrap()).unwrap();
-    assert_eq!(server.search("who starred my repository", 1), ["list_stargazers"]);
+    server
+        .add_tool(
+            tool("list_stargazers")
+                .description("Lists who starred a repository.")
+                .run(|| async { "" })
+                .unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        server.search("who starred my repository", 1),
+        ["list_stargazers"]
+    );
     let list = raw.request(4, "tools/list", json!({})).await;
     assert_eq!(names(&list), ["search_tools", "call_tool"]);
 }
@@ -163,5 +235,8 @@ fn pinning_an_unknown_tool_is_an_error() {
         .discovery(Discovery::search().pin(["whoamI"]))
         .build()
         .unwrap_err();
-    assert_eq!(error.to_string(), "the pinned tool `whoamI` is not hosted (closest: `whoami`)");
+    assert_eq!(
+        error.to_string(),
+        "the pinned tool `whoamI` is not hosted (closest: `whoami`)"
+    );
 }

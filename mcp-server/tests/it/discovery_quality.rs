@@ -23,7 +23,10 @@ struct Tasks {
 }
 
 fn tasks() -> Tasks {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/discovery_tasks.yaml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/discovery_tasks.yaml"
+    );
     let text = std::fs::read_to_string(path).expect("the task file reads");
     serde_saphyr::from_str(&text).expect("the task file parses")
 }
@@ -47,7 +50,12 @@ fn operation_ids(server: &Server) -> HashMap<String, String> {
         .tools()
         .into_iter()
         .filter_map(|tool| {
-            let id = tool.meta.get("rs.mcp-toolkit/openapi")?.get("operationId")?.as_str()?.to_owned();
+            let id = tool
+                .meta
+                .get("rs.mcp-toolkit/openapi")?
+                .get("operationId")?
+                .as_str()?
+                .to_owned();
             Some((tool.name, id))
         })
         .collect()
@@ -62,11 +70,18 @@ fn recall(document: &str, server: &Server, tasks: &[Task]) -> (f64, f64) {
             .search(&task.ask, 5)
             .iter()
             .map(|name| ids.get(name).map_or("?", String::as_str))
-            .map(|id| task.serves.iter().find(|s| *s == id).map_or(id, String::as_str))
+            .map(|id| {
+                task.serves
+                    .iter()
+                    .find(|s| *s == id)
+                    .map_or(id, String::as_str)
+            })
             .collect::<Vec<_>>()
             .into_iter()
             .collect();
-        let rank = found.iter().position(|id| task.serves.iter().any(|s| s == id));
+        let rank = found
+            .iter()
+            .position(|id| task.serves.iter().any(|s| s == id));
         match rank {
             Some(0) => {
                 first += 1;
@@ -76,7 +91,10 @@ fn recall(document: &str, server: &Server, tasks: &[Task]) -> (f64, f64) {
             None => {}
         }
         if rank != Some(0) {
-            eprintln!("{document}: {:?} rank {rank:?}; want {:?}; got {found:?}", task.ask, task.serves);
+            eprintln!(
+                "{document}: {:?} rank {rank:?}; want {:?}; got {found:?}",
+                task.ask, task.serves
+            );
         }
     }
     let total = tasks.len() as f64;
@@ -88,14 +106,22 @@ fn tasks_find_their_tools() {
     let tasks = tasks();
     assert!(tasks.github.len() + tasks.stripe.len() >= 40);
     let started = Instant::now();
-    let github = Server::builder().tools(generated_tools("github-api.github.com.json")).build().unwrap();
+    let github = Server::builder()
+        .tools(generated_tools("github-api.github.com.json"))
+        .build()
+        .unwrap();
     eprintln!("github generated in {:?}", started.elapsed());
     let started = Instant::now();
-    let stripe = Server::builder().tools(generated_tools("stripe-spec3.json")).build().unwrap();
+    let stripe = Server::builder()
+        .tools(generated_tools("stripe-spec3.json"))
+        .build()
+        .unwrap();
     eprintln!("stripe generated in {:?}", started.elapsed());
     let (github_1, github_5) = recall("github", &github, &tasks.github);
     let (stripe_1, stripe_5) = recall("stripe", &stripe, &tasks.stripe);
-    eprintln!("github recall@1 {github_1:.2} @5 {github_5:.2}; stripe recall@1 {stripe_1:.2} @5 {stripe_5:.2}");
+    eprintln!(
+        "github recall@1 {github_1:.2} @5 {github_5:.2}; stripe recall@1 {stripe_1:.2} @5 {stripe_5:.2}"
+    );
     let all = (tasks.github.len() + tasks.stripe.len()) as f64;
     let at_1 = (github_1 * tasks.github.len() as f64 + stripe_1 * tasks.stripe.len() as f64) / all;
     let at_5 = (github_5 * tasks.github.len() as f64 + stripe_5 * tasks.stripe.len() as f64) / all;
