@@ -108,10 +108,8 @@ fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, nested:
         }
         compact.insert("enum".to_owned(), Value::Array(listed));
     }
-    if describe {
-        if let Some(description) = argument.get("description").and_then(Value::as_str) {
-            compact.insert("description".to_owned(), one_line(description).into());
-        }
+    if describe && let Some(description) = argument.get("description").and_then(Value::as_str) {
+        compact.insert("description".to_owned(), one_line(description).into());
     }
     if nested {
         let object = match argument.get("items") {
@@ -121,7 +119,7 @@ fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, nested:
         let fields: Map<String, Value> = object
             .as_object()
             .into_iter()
-            .flat_map(|object| properties(object))
+            .flat_map(properties)
             .map(|(name, field)| {
                 let field = resolve(root, field);
                 let kind = type_of(root, field).unwrap_or(Value::Null);

@@ -175,12 +175,10 @@ fn intent(method: &str, path: &str) -> &'static str {
 /// not versions (`v1`), not `api`.
 pub(crate) fn resource_segments(path: &str) -> impl Iterator<Item = &str> {
     path.split('/').filter(|segment| {
-        !segment.is_empty()
-            && !segment.contains('{')
-            && *segment != "api"
-            && !(segment.len() <= 3
-                && segment.starts_with('v')
-                && segment[1..].chars().all(|c| c.is_ascii_digit()))
+        let version = segment.len() <= 3
+            && segment.starts_with('v')
+            && segment[1..].chars().all(|c| c.is_ascii_digit());
+        !segment.is_empty() && !segment.contains('{') && *segment != "api" && !version
     })
 }
 

@@ -58,7 +58,7 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
         listed.extend(
             tools
                 .iter()
-                .filter(|tool| discovery.pinned().iter().any(|pin| *pin == tool.name))
+                .filter(|tool| discovery.pinned().contains(&tool.name))
                 .map(|tool| (*tool).clone()),
         );
         Ok(Self {
@@ -89,32 +89,32 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
         &self.search
     }
 
-    /// The tool and arguments a `call_tool` call names, or the error result
-    /// to return: arguments of the wrong shape, or an unknown name (with
+    /// The tool and arguments a `call_tool` call names, or the message of
+    /// the error result to return: arguments of the wrong shape, or an unknown name (with
     /// the closest names).
-    pub(crate) fn target(&self, arguments: Option<&JsonObject>) -> Result<Target, CallToolResult> {
+    pub(crate) fn target(&self, arguments: Option<&JsonObject>) -> Result<Target, String> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
         if let Some(extra) = arguments
             .keys()
             .find(|key| !matches!(key.as_str(), "name" | "arguments"))
         {
-            return Err(CallToolResult::error(format!(
+            return Err(format!(
                 "`call_tool` takes `name` and `arguments`, not `{extra}`"
-            )));
+            ));
         }
         let Some(name) = arguments.get("name").and_then(Value::as_str) else {
-            return Err(CallToolResult::error(
-                "`call_tool` needs `name`: the name of a tool found with `search_tools`",
-            ));
+            return Err(
+                "`call_tool` needs `name`: the name of a tool found with `search_tools`".into(),
+            );
         };
         let inner = match arguments.get("arguments") {
             None | Some(Value::Null) => None,
             Some(Value::Object(inner)) => Some(inner.clone()),
             Some(other) => {
-                return Err(CallToolResult::error(format!(
+                return Err(format!(
                     "`arguments` of `call_tool` must be an object, not {other}"
-                )));
+                ));
             }
         };
         if !self.finder.names().any(|known| known == name) {
@@ -125,9 +125,9 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
                 let quoted: Vec<String> = closest.iter().map(|name| format!("`{name}`")).collect();
                 format!("; did you mean {}?", quoted.join(", "))
             };
-            return Err(CallToolResult::error(format!(
+            return Err(format!(
                 "unknown tool `{name}`{hint} (`search_tools` finds tools by task)"
-            )));
+            ));
         }
         Ok(Target {
             name: name.to_owned(),

@@ -177,12 +177,12 @@ pub(crate) fn strip_markup(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if c == '<' {
-            if let Some(end) = rest.find('>') {
-                out.push(' ');
-                rest = &rest[end + 1..];
-                continue;
-            }
+        if c == '<'
+            && let Some(end) = rest.find('>')
+        {
+            out.push(' ');
+            rest = &rest[end + 1..];
+            continue;
         }
         if rest.starts_with("http://") || rest.starts_with("https://") {
             let end = rest

@@ -107,7 +107,8 @@ fn resolve<C: Send + Sync + 'static>(
                     request.name = target.name.into();
                     request.arguments = target.arguments;
                 }
-                Err(result) => {
+                Err(message) => {
+                    let result = mcp_core::CallToolResult::error(message);
                     return Ok(Resolved::Answer(CallToolResponse::Complete(
                         result_to_rmcp(result),
                     )));

@@ -108,10 +108,10 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     /// discovery mode the new tool set's index is made first, so that the
     /// searches after a change do not wait for it.
     fn tell(&self, changes: ListChanges) {
-        if let (true, Some(discovery)) = (changes.tools, &self.discovery) {
-            if let Err(reason) = DiscoveryView::of(&self.catalog(), discovery) {
-                tracing::error!("discovery mode: {reason}");
-            }
+        if let (true, Some(discovery)) = (changes.tools, &self.discovery)
+            && let Err(reason) = DiscoveryView::of(&self.catalog(), discovery)
+        {
+            tracing::error!("discovery mode: {reason}");
         }
         if changes.tools {
             self.listeners.broadcast(&Change::ToolsChanged);

@@ -33,7 +33,7 @@ fn tasks() -> Tasks {
 
 /// The tools generated from the corpus document `name`, as the CLI serves them.
 pub(crate) fn generated_tools(name: &str) -> Vec<ToolDef> {
-    let api = OpenApi::from_path(&testdata::openapi(name)).expect("the document loads");
+    let api = OpenApi::from_path(testdata::openapi(name)).expect("the document loads");
     let generated = api.generator().generate().expect("the tools generate");
     let config = ClientConfig::builder()
         .base_url("http://127.0.0.1:9")
@@ -70,14 +70,6 @@ fn recall(document: &str, server: &Server, tasks: &[Task]) -> (f64, f64) {
             .search(&task.ask, 5)
             .iter()
             .map(|name| ids.get(name).map_or("?", String::as_str))
-            .map(|id| {
-                task.serves
-                    .iter()
-                    .find(|s| *s == id)
-                    .map_or(id, String::as_str)
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
             .collect();
         let rank = found
             .iter()
