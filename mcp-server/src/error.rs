@@ -48,6 +48,20 @@ pub enum BuildError {
         /// The names of the server's sources.
         known: Vec<String>,
     },
+    /// A tool pinned in discovery mode is not hosted.
+    #[error("the pinned tool `{name}` is not hosted{}", closest_names(closest))]
+    UnknownPin {
+        /// The pinned name.
+        name: String,
+        /// The hosted names closest to it.
+        closest: Vec<String>,
+    },
+    /// Discovery mode's meta-tools could not be made.
+    #[error("discovery mode: {reason}")]
+    MetaTools {
+        /// Why.
+        reason: String,
+    },
     /// The page size of `tools/list` is zero.
     #[error("the tools/list page size must be at least 1")]
     ZeroPageSize,
@@ -68,6 +82,15 @@ fn known_sources(names: &[String]) -> String {
     }
     let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
     format!("the sources are {}", quoted.join(", "))
+}
+
+/// The names closest to a name that is none, for a message.
+fn closest_names(names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    format!(" (closest: {})", quoted.join(", "))
 }
 
 /// A prompt could not be added to a server (while building it, or at

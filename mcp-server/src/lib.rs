@@ -50,6 +50,36 @@
 //!   `notifications/tools/list_changed` (and
 //!   `notifications/resources/list_changed`) once per swap.
 //!
+//! # Discovery mode
+//!
+//! An API of hundreds of operations does not fit in a model's context.
+//! With [`ServerBuilder::discovery`], `tools/list` shows two meta-tools,
+//! `search_tools` (rank the tools for a task: `query`, `limit`, `tags`,
+//! `detail`) and `call_tool` (run one by `name` with `arguments`, exactly
+//! as `tools/call` would), plus the tools you pin; every tool stays
+//! callable directly. See [`Discovery`] for what they answer.
+//!
+//! ```
+//! use mcp_server::{Discovery, Server};
+//!
+//! let tool = |name: &str, description: &str| {
+//!     mcp_core::tool(name).description(description).run(|| async { "" }).unwrap()
+//! };
+//! let server = Server::builder()
+//!     .tool(tool("whoami", "The signed-in user."))
+//!     .tool(tool("list_stargazers", "Lists the users who starred a repository."))
+//!     .tool(tool("create_issue", "Opens an issue in a repository."))
+//!     .discovery(Discovery::search().pin(["whoami"]))
+//!     .build()?;
+//! let listed: Vec<String> = server.listed_tools().into_iter().map(|tool| tool.name).collect();
+//! assert_eq!(listed, ["search_tools", "call_tool", "whoami"]);
+//! assert_eq!(server.search("who starred this repo?", 1), ["list_stargazers"]);
+//! # Ok::<(), mcp_server::BuildError>(())
+//! ```
+//!
+//! On the command line: `mcp-server serve --openapi api.json --discovery
+//! [--pin NAME]...`.
+//!
 //! The `mcp-server` binary serves OpenAPI documents:
 //! `mcp-server serve --openapi api.yaml [--route-map routes.toml]`. With
 //! `--watch` it regenerates the tools when a file named by a flag changes
@@ -59,11 +89,14 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+mod discovery;
 mod error;
 mod protocol;
 mod server;
 pub mod transport;
 
+pub use discovery::Discovery;
+pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;

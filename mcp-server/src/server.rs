@@ -23,6 +23,8 @@ use serde_json::{Value, json};
 use self::catalog::ListChanges;
 use self::state::ServerState;
 use self::tool_source::ToolSource;
+use crate::discovery::Discovery;
+use crate::discovery::view::DiscoveryView;
 use crate::error::{AddPromptError, BuildError};
 
 /// An MCP server hosting [`ToolDef`]s from any source (the `#[tool]` macro,
@@ -82,9 +84,62 @@ impl<C: Send + Sync + 'static> Server<C> {
             .collect()
     }
 
-    /// The hosted tool called `name`.
+    /// The tools `tools/list` shows, in order: every hosted tool, or in
+    /// discovery mode (see [`ServerBuilder::discovery`](crate::ServerBuilder::discovery))
+    /// `search_tools`, `call_tool` and the pinned tools.
+    pub fn listed_tools(&self) -> Vec<Tool> {
+        let Some(discovery) = self.state.discovery() else {
+            return self.tools();
+        };
+        match DiscoveryView::of(&self.state.catalog(), discovery) {
+            Ok(view) => view.listed().to_vec(),
+            Err(reason) => {
+                tracing::error!("discovery mode: {reason}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The names of the hosted tools that best serve `query`, best first,
+    /// at most `limit`: the ranking of discovery mode's `search_tools`
+    /// (available with or without discovery mode).
+    ///
+    /// ```
+    /// use mcp_server::Server;
+    ///
+    /// let tool = |name: &str, description: &str| {
+    ///     mcp_core::tool(name).description(description).run(|| async { "" }).unwrap()
+    /// };
+    /// let server = Server::builder()
+    ///     .tool(tool("list_stargazers", "Lists the people that have starred the repository."))
+    ///     .tool(tool("create_issue", "Opens an issue."))
+    ///     .build()?;
+    /// assert_eq!(server.search("who starred my repo?", 1), ["list_stargazers"]);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn search(&self, query: &str, limit: usize) -> Vec<String> {
+        let default = Discovery::search();
+        let discovery = self.state.discovery().unwrap_or(&default);
+        match DiscoveryView::of(&self.state.catalog(), discovery) {
+            Ok(view) => view.search(query, limit),
+            Err(reason) => {
+                tracing::error!("discovery mode: {reason}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The hosted tool called `name`; in discovery mode `search_tools` too
+    /// (`call_tool` has no handler of its own: the server runs the tool it
+    /// names).
     pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
-        self.state.catalog().tools().get(name).cloned()
+        let catalog = self.state.catalog();
+        if let (Some(discovery), crate::SEARCH_TOOLS) = (self.state.discovery(), name) {
+            return DiscoveryView::of(&catalog, discovery)
+                .ok()
+                .map(|view| view.search_tool().clone());
+        }
+        catalog.tools().get(name).cloned()
     }
 
     /// Adds a tool while the server runs, then sends
@@ -204,11 +259,12 @@ impl<C: Send + Sync + 'static> Server<C> {
         self.state.page_size()
     }
 
-    /// Every tool as one `tools/list` result for a 2025-11-25 client
-    /// (`{"tools": [...]}`, unpaginated), as `mcp-server tools` prints it.
+    /// The listed tools (see [`listed_tools`](Self::listed_tools)) as one
+    /// `tools/list` result for a 2025-11-25 client (`{"tools": [...]}`,
+    /// unpaginated), as `mcp-server tools` prints it.
     pub fn tools_json(&self) -> Value {
         let tools: Vec<Value> = self
-            .tools()
+            .listed_tools()
             .iter()
             .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
             .collect();

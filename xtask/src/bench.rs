@@ -42,17 +42,20 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     );
     let server = bench_lines(root, "mcp-server", "roundtrip", &[])?;
     let generated_call = bench_lines(root, "mcp-openapi", "call_overhead", &[])?;
+    let discovery = bench_lines(root, "mcp-server", "discovery", &[])?;
     targets_table(&mut report, &ours, &anchor, &server, &generated_call);
     generation_table(&mut report, &ours, &anchor);
     scaling_table(&mut report, &ours);
     call_tables(&mut report, &server, &generated_call);
+    discovery_table(&mut report, &discovery);
     let _ = writeln!(
         report,
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\
          release build takes about 15 minutes more). Each bench also runs alone:\n\
          `cargo bench -p mcp-openapi --bench generate -- --bench FILE...`,\n\
          `cargo bench -p mcp-server --bench roundtrip -- --bench`,\n\
-         `cargo bench -p mcp-openapi --bench call_overhead -- --bench`; compile times:\n\
+         `cargo bench -p mcp-openapi --bench call_overhead -- --bench`,\n\
+         `cargo bench -p mcp-server --bench discovery -- --bench`; compile times:\n\
          `mcp-macros/scripts/compile_bench.sh`.\n"
     );
     fs::write(root.join("BENCHMARKS.md"), &report)
@@ -135,6 +138,36 @@ fn json_lines(command: &mut Command) -> Result<Vec<Value>, String> {
         .lines()
         .filter_map(|line| serde_json::from_str(line).ok())
         .collect())
+}
+
+/// Discovery mode per document: recall of the ranking on the task set,
+/// `tools/list` and answer sizes, search latency.
+fn discovery_table(report: &mut String, lines: &[Value]) {
+    let _ = writeln!(
+        report,
+        "## Discovery mode\n\n\
+         `serve --discovery`: `tools/list` shows `search_tools` and `call_tool`. Recall is the share of the\n\
+         tasks in `mcp-server/tests/fixtures/discovery_tasks.yaml` whose tool ranks first (@1) or in the\n\
+         top 5 (@5); answer bytes are a whole 5-result `search_tools` result (largest over the tasks);\n\
+         latency is one search, median and 95th percentile over every task (absolute, for context).\n\n\
+         | document | tasks | recall@1 | recall@5 | list bytes | answer bytes (max) | search µs (median / p95) |\n\
+         |---|---:|---:|---:|---:|---:|---:|"
+    );
+    for line in lines.iter().filter(|l| l["bench"] == "discovery") {
+        let _ = writeln!(
+            report,
+            "| {} | {} | {:.0} % | {:.0} % | {} | {} | {:.0} / {:.0} |",
+            line["document"].as_str().unwrap_or("?"),
+            line["tasks"],
+            line["recall_at_1"].as_f64().unwrap_or(0.0) * 100.0,
+            line["recall_at_5"].as_f64().unwrap_or(0.0) * 100.0,
+            line["list_bytes"],
+            line["answer_bytes_max"],
+            line["search_us_median"].as_f64().unwrap_or(0.0),
+            line["search_us_p95"].as_f64().unwrap_or(0.0),
+        );
+    }
+    let _ = writeln!(report);
 }
 
 fn file_name(line: &Value) -> String {

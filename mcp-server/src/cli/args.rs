@@ -158,11 +158,34 @@ pub(crate) struct TransportArgs {
     pub(crate) page_size: usize,
 }
 
+/// Discovery mode.
+#[derive(Debug, Args)]
+pub(crate) struct DiscoveryArgs {
+    /// List only the meta-tools `search_tools` and `call_tool` (plus
+    /// --pin tools): the model searches the tools by task and runs them by
+    /// name; every tool stays callable directly.
+    #[arg(long)]
+    pub(crate) discovery: bool,
+    /// With --discovery, also list this tool. Repeatable.
+    #[arg(long = "pin", value_name = "NAME", requires = "discovery")]
+    pub(crate) pins: Vec<String>,
+}
+
+impl DiscoveryArgs {
+    /// The discovery settings, when --discovery is given.
+    pub(crate) fn settings(&self) -> Option<mcp_server::Discovery> {
+        self.discovery
+            .then(|| mcp_server::Discovery::search().pin(self.pins.iter().cloned()))
+    }
+}
+
 /// `serve`.
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub(crate) specs: SpecArgs,
+    #[command(flatten)]
+    pub(crate) discovery: DiscoveryArgs,
     /// The transport.
     #[arg(long, value_enum, default_value_t = Transport::Stdio)]
     pub(crate) transport: Transport,
@@ -187,6 +210,8 @@ pub(crate) struct ServeArgs {
 pub(crate) struct ToolsArgs {
     #[command(flatten)]
     pub(crate) specs: SpecArgs,
+    #[command(flatten)]
+    pub(crate) discovery: DiscoveryArgs,
     /// Print counts and sizes to stderr as well.
     #[arg(long)]
     pub(crate) stats: bool,

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use mcp_server::{Server, ToolSource};
+use mcp_server::{Discovery, Server, ToolSource};
 
 use super::args::{Cli, Command, Transport};
 use super::error::CliError;
@@ -10,8 +10,15 @@ use super::serve::{announce, http_config};
 use super::{demo, openapi, reload};
 
 /// A server of the sources' tools and resources.
-fn server_of(sources: Vec<ToolSource>, page_size: usize) -> Result<Server, CliError> {
+fn server_of(
+    sources: Vec<ToolSource>,
+    page_size: usize,
+    discovery: Option<Discovery>,
+) -> Result<Server, CliError> {
     let mut builder = Server::builder().page_size(page_size);
+    if let Some(discovery) = discovery {
+        builder = builder.discovery(discovery);
+    }
     for source in sources {
         builder = builder.source(source);
     }
@@ -26,7 +33,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
             if sources.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");
             }
-            let server = server_of(sources, args.serving.page_size)?;
+            let server = server_of(sources, args.serving.page_size, args.discovery.settings())?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,
@@ -46,6 +53,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
             let server = server_of(
                 openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,
+                args.discovery.settings(),
             )?;
             let json = server.tools_json();
             let text = serde_json::to_string_pretty(&json)

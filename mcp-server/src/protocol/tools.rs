@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use futures_util::FutureExt;
 use mcp_core::call::CallToolRequest;
+use mcp_core::{TaskSupport, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
@@ -20,6 +21,8 @@ use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
 use super::tasks::{CallMode, Tasks, call_mode};
 use super::wire_tools::WireTools;
+use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
+use crate::server::catalog::Catalog;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::server::state::ServerState;
 
@@ -31,7 +34,7 @@ pub(crate) fn list<C: Send + Sync + 'static>(
     context: &RequestContext<RoleServer>,
 ) -> Result<ListToolsResult, ErrorData> {
     let cursor = request.and_then(|request| request.cursor);
-    let tools = WireTools::of(&state.catalog());
+    let tools = listed(state)?;
     let page = page_within(
         cursor.as_deref(),
         tools.sizes(),
@@ -46,17 +49,87 @@ pub(crate) fn list<C: Send + Sync + 'static>(
     Ok(result)
 }
 
-/// The tool called `name`, as rmcp's value.
+/// The tools `tools/list` shows: all of them, or in discovery mode the
+/// meta-tools and the pinned tools.
+fn listed<C: Send + Sync + 'static>(state: &ServerState<C>) -> Result<Arc<WireTools>, ErrorData> {
+    let catalog = state.catalog();
+    match state.discovery() {
+        None => Ok(WireTools::of(&catalog)),
+        Some(discovery) => {
+            let view = DiscoveryView::of(&catalog, discovery)
+                .map_err(|reason| ErrorData::internal_error(reason, None))?;
+            Ok(WireTools::listed_in_discovery(&catalog, &view))
+        }
+    }
+}
+
+/// The tool called `name`, as rmcp's value (a meta-tool in discovery mode).
 pub(crate) fn get<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     name: &str,
 ) -> Option<WireTool> {
     let catalog = state.catalog();
+    if state.discovery().is_some() && (name == SEARCH_TOOLS || name == CALL_TOOL) {
+        let tools = listed(state).ok()?;
+        return tools.find(name).cloned();
+    }
     let index = catalog.tools().index_of(name)?;
     WireTools::of(&catalog).get(index).cloned()
 }
 
-/// `tools/call`: an unknown tool is JSON-RPC error -32602; the call runs
+/// The tool a `tools/call` runs and its declared task support, or the
+/// result to answer at once.
+enum Resolved<C> {
+    Run(ToolDef<C>, TaskSupport),
+    Answer(CallToolResponse),
+}
+
+/// Finds the tool `request` names; in discovery mode `search_tools` is the
+/// search, and `call_tool` becomes a call of the tool it names (the request
+/// is rewritten to that tool's name and arguments).
+fn resolve<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    catalog: &Catalog<C>,
+    request: &mut CallToolRequestParams,
+) -> Result<Resolved<C>, ErrorData> {
+    if let Some(discovery) = state.discovery() {
+        let view = DiscoveryView::of(catalog, discovery)
+            .map_err(|reason| ErrorData::internal_error(reason, None))?;
+        if request.name == SEARCH_TOOLS {
+            return Ok(Resolved::Run(
+                view.search_tool().clone(),
+                TaskSupport::Forbidden,
+            ));
+        }
+        if request.name == CALL_TOOL {
+            match view.target(request.arguments.as_ref()) {
+                Ok(target) => {
+                    request.name = target.name.into();
+                    request.arguments = target.arguments;
+                }
+                Err(message) => {
+                    let result = mcp_core::CallToolResult::error(message);
+                    return Ok(Resolved::Answer(CallToolResponse::Complete(
+                        result_to_rmcp(result),
+                    )));
+                }
+            }
+        }
+    }
+    let Some(index) = catalog.tools().index_of(&request.name) else {
+        return Err(ErrorData::invalid_params(
+            format!("unknown tool `{}`", request.name),
+            None,
+        ));
+    };
+    Ok(Resolved::Run(
+        catalog.tools().all()[index].clone(),
+        catalog.tools().declared_task_support(index),
+    ))
+}
+
+/// `tools/call`: an unknown tool is JSON-RPC error -32602 (in discovery
+/// mode, `call_tool` runs the tool it names through all that follows); the call runs
 /// as a task when [`call_mode`] says so, else inline, where a panicking
 /// handler, a cancelled call and (for 2026-07-28 clients) a question for
 /// the client each end the call with a result.
@@ -66,25 +139,21 @@ pub(crate) fn get<C: Send + Sync + 'static>(
 pub(crate) async fn call<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     session: &Arc<SessionState>,
-    request: CallToolRequestParams,
+    mut request: CallToolRequestParams,
     context: RequestContext<RoleServer>,
     session_id: Option<String>,
     session_ctx: impl FnOnce(Option<String>) -> Arc<C>,
 ) -> Result<CallToolResponse, ErrorData> {
     // The call keeps the tool it found, even if the tools change meanwhile.
     let catalog = state.catalog();
-    let Some(index) = catalog.tools().index_of(&request.name) else {
-        return Err(ErrorData::invalid_params(
-            format!("unknown tool `{}`", request.name),
-            None,
-        ));
+    let (def, task_support) = match resolve(state, &catalog, &mut request)? {
+        Resolved::Run(def, task_support) => (def, task_support),
+        Resolved::Answer(response) => return Ok(response),
     };
-    let def = catalog.tools().all()[index].clone();
+    drop(catalog);
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
     let ctx = session_ctx(session_id.clone());
-    let task_support = catalog.tools().declared_task_support(index);
-    drop(catalog);
     match call_mode(task_support, &context)? {
         CallMode::Task => {
             let layers = state.layers().clone();

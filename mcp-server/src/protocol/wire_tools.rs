@@ -1,14 +1,19 @@
 //! The hosted tools in rmcp's form, converted once per catalog.
 
 use std::ops::Range;
+use std::sync::Arc;
 
-use mcp_core::ToolDef;
+use mcp_core::{Tool, ToolDef};
 use rmcp::model::Tool as WireTool;
 use serde_json::Value;
 
 use super::convert::tool_to_rmcp;
 use super::restore_execution::park;
+use crate::discovery::view::DiscoveryView;
 use crate::server::catalog::Catalog;
+
+/// The discovery-mode listing of a catalog, kept apart from its full one.
+struct DiscoveryListing(Arc<WireTools>);
 
 /// The hosted tools as rmcp values, in listing order, plus each tool's
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
@@ -40,26 +45,38 @@ fn serialized_len(value: &impl serde::Serialize) -> usize {
 
 impl WireTools {
     /// The tools of `catalog` in rmcp's form, converted on first use.
-    pub(crate) fn of<C: Send + Sync + 'static>(catalog: &Catalog<C>) -> std::sync::Arc<Self> {
+    pub(crate) fn of<C: Send + Sync + 'static>(catalog: &Catalog<C>) -> Arc<Self> {
         catalog
             .attachments()
-            .get_or_insert_with(|| Self::new(catalog.tools().all()))
+            .get_or_insert_with(|| Self::new(catalog.tools().all().iter().map(ToolDef::tool)))
     }
 
-    fn new<C: Send + Sync + 'static>(defs: &[ToolDef<C>]) -> Self {
-        let tools = defs
-            .iter()
-            .map(|def| tool_to_rmcp(def.tool().clone()))
-            .collect();
-        let executions = defs
-            .iter()
-            .map(|def| {
-                def.tool()
-                    .execution
+    /// What `tools/list` shows of `catalog` in discovery mode (`view`):
+    /// the meta-tools and the pinned tools, converted on first use.
+    pub(crate) fn listed_in_discovery<C: Send + Sync + 'static>(
+        catalog: &Catalog<C>,
+        view: &DiscoveryView<C>,
+    ) -> Arc<Self> {
+        let listed = catalog
+            .attachments()
+            .get_or_insert_with(|| DiscoveryListing(Arc::new(Self::new(view.listed()))));
+        listed.0.clone()
+    }
+
+    fn new<'a>(tools: impl IntoIterator<Item = &'a Tool> + Clone) -> Self {
+        let sizes = tools.clone().into_iter().map(serialized_len).collect();
+        let executions = tools
+            .clone()
+            .into_iter()
+            .map(|tool| {
+                tool.execution
                     .and_then(|execution| serde_json::to_value(execution).ok())
             })
             .collect();
-        let sizes = defs.iter().map(|def| serialized_len(def.tool())).collect();
+        let tools = tools
+            .into_iter()
+            .map(|tool| tool_to_rmcp(tool.clone()))
+            .collect();
         Self {
             tools,
             executions,
@@ -75,6 +92,11 @@ impl WireTools {
     /// The tool at `index`.
     pub(crate) fn get(&self, index: usize) -> Option<&WireTool> {
         self.tools.get(index)
+    }
+
+    /// The tool called `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<&WireTool> {
+        self.tools.iter().find(|tool| tool.name == name)
     }
 
     /// The tools in `range`, with `execution` parked in `_meta` when

@@ -14,6 +14,8 @@ use super::prompt_set::PromptSet;
 use super::session::Session;
 use super::state::{ContextFn, Identity, ServerState};
 use super::tool_source::ToolSource;
+use crate::discovery::Discovery;
+use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
 
 const HAND_WRITTEN: &str = "hand-written tools";
@@ -37,6 +39,7 @@ pub struct ServerBuilder<C = ()> {
     layers: Vec<Layer<C>>,
     context: Option<ContextFn<C>>,
     page_size: usize,
+    discovery: Option<Discovery>,
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {
@@ -73,6 +76,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             layers: Vec::new(),
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
+            discovery: None,
         }
     }
 
@@ -190,12 +194,33 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Turns on discovery mode: `tools/list` shows the meta-tools
+    /// `search_tools` and `call_tool` (plus the tools `discovery` pins)
+    /// instead of every tool, and every tool stays callable. See
+    /// [`Discovery`].
+    ///
+    /// ```
+    /// use mcp_server::{Discovery, Server};
+    ///
+    /// let server = Server::builder()
+    ///     .tool(mcp_core::tool("whoami").run(|| async { "me" })?)
+    ///     .discovery(Discovery::search().pin(["whoami"]))
+    ///     .build()?;
+    /// assert_eq!(server.listed_tools().len(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn discovery(mut self, discovery: Discovery) -> Self {
+        self.discovery = Some(discovery);
+        self
+    }
+
     /// Checks the configuration and builds the server.
     ///
     /// Fails on duplicate tool names (naming both sources), resource URIs or
     /// prompt names, on a prefix that makes a name invalid, on a zero page
-    /// size, and when a context type other than `()` has no
-    /// [`context`](Self::context) function.
+    /// size, when a context type other than `()` has no
+    /// [`context`](Self::context) function, and on a pinned tool that is
+    /// not hosted. In discovery mode the search index is made here.
     pub fn build(self) -> Result<Server<C>, BuildError> {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
@@ -205,6 +230,11 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             None => unit_context::<C>()?,
         };
         let catalog = Catalog::new(self.sources)?;
+        if let Some(discovery) = &self.discovery {
+            check_pins(&catalog, discovery)?;
+            DiscoveryView::of(&catalog, discovery)
+                .map_err(|reason| BuildError::MetaTools { reason })?;
+        }
         let prompts = PromptSet::new(self.prompts)?;
         Ok(Server::new(ServerState::new(
             self.identity,
@@ -213,8 +243,38 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.layers.into(),
             context,
             self.page_size,
+            self.discovery,
         )))
     }
+}
+
+/// Fails on a pinned name that no hosted tool has.
+fn check_pins<C: Send + Sync + 'static>(
+    catalog: &Catalog<C>,
+    discovery: &Discovery,
+) -> Result<(), BuildError> {
+    let Some(unknown) = discovery
+        .pinned()
+        .iter()
+        .find(|name| catalog.tools().get(name).is_none())
+    else {
+        return Ok(());
+    };
+    let mut near: Vec<(usize, &str)> = catalog
+        .tools()
+        .all()
+        .iter()
+        .map(|def| (strsim::levenshtein(unknown, def.name()), def.name()))
+        .collect();
+    near.sort();
+    Err(BuildError::UnknownPin {
+        name: unknown.clone(),
+        closest: near
+            .iter()
+            .take(3)
+            .map(|(_, name)| (*name).to_owned())
+            .collect(),
+    })
 }
 
 /// The context function of a server whose context type is `()`: every
@@ -245,6 +305,7 @@ impl<C> fmt::Debug for ServerBuilder<C> {
             .field("sources", &self.sources.len())
             .field("middleware_layers", &self.layers.len())
             .field("page_size", &self.page_size)
+            .field("discovery", &self.discovery)
             .finish_non_exhaustive()
     }
 }

@@ -12,6 +12,8 @@ use super::notifications::{Change, ChangeListeners};
 use super::prompt_set::PromptSet;
 use super::session::Session;
 use super::tool_source::ToolSource;
+use crate::discovery::Discovery;
+use crate::discovery::view::DiscoveryView;
 use crate::error::{AddPromptError, BuildError};
 
 /// Makes a session's context.
@@ -39,6 +41,7 @@ pub(crate) struct ServerState<C> {
     context: ContextFn<C>,
     page_size: usize,
     attachments: Attachments,
+    discovery: Option<Discovery>,
 }
 
 impl<C: Send + Sync + 'static> ServerState<C> {
@@ -50,6 +53,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
         layers: Arc<[Layer<C>]>,
         context: ContextFn<C>,
         page_size: usize,
+        discovery: Option<Discovery>,
     ) -> Self {
         Self {
             identity,
@@ -60,6 +64,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             context,
             page_size,
             attachments: Attachments::default(),
+            discovery,
         }
     }
 
@@ -99,8 +104,15 @@ impl<C: Send + Sync + 'static> ServerState<C> {
         Ok(changes)
     }
 
-    /// Tells the listeners about `changes`, one notification per list.
+    /// Tells the listeners about `changes`, one notification per list. In
+    /// discovery mode the new tool set's index is made first, so that the
+    /// searches after a change do not wait for it.
     fn tell(&self, changes: ListChanges) {
+        if let (true, Some(discovery)) = (changes.tools, &self.discovery)
+            && let Err(reason) = DiscoveryView::of(&self.catalog(), discovery)
+        {
+            tracing::error!("discovery mode: {reason}");
+        }
         if changes.tools {
             self.listeners.broadcast(&Change::ToolsChanged);
         }
@@ -166,6 +178,11 @@ impl<C> ServerState<C> {
     /// The number of items per list page.
     pub(crate) fn page_size(&self) -> usize {
         self.page_size
+    }
+
+    /// Discovery mode's settings, when it is on.
+    pub(crate) fn discovery(&self) -> Option<&Discovery> {
+        self.discovery.as_ref()
     }
 
     /// Values the serving layers keep for the server's lifetime.

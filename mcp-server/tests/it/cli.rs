@@ -41,6 +41,8 @@ fn help_names_every_subcommand_and_flag() {
         "--output-schema-budget",
         "--watch",
         "SIGHUP",
+        "--discovery",
+        "--pin",
     ] {
         assert!(
             serve.contains(flag),
@@ -219,6 +221,38 @@ fn tools_prints_what_tools_list_returns() {
         names,
         ["pets_listPets", "pets_createPets", "pets_showPetById"]
     );
+}
+
+#[test]
+fn discovery_lists_the_meta_tools_and_the_pinned_ones() {
+    let output = mcp_server(&[
+        "tools",
+        "--openapi",
+        PETSTORE,
+        "--discovery",
+        "--pin",
+        "listPets",
+    ]);
+    assert_eq!(
+        tool_names(&output),
+        ["search_tools", "call_tool", "listPets"]
+    );
+    let unknown = mcp_server(&[
+        "tools",
+        "--openapi",
+        PETSTORE,
+        "--discovery",
+        "--pin",
+        "listPet",
+    ]);
+    assert!(!unknown.status.success());
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        stderr.contains("the pinned tool `listPet` is not hosted (closest: `listPets`"),
+        "{stderr}"
+    );
+    let without = mcp_server(&["tools", "--openapi", PETSTORE, "--pin", "listPets"]);
+    assert!(!without.status.success(), "--pin needs --discovery");
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 mod call_tool;
 mod cli;
+mod discovery;
+mod discovery_quality;
 mod e2e_python;
 mod http;
 mod list_changed;

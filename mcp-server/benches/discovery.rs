@@ -1,0 +1,141 @@
+//! Discovery mode on real documents: recall of the ranking on the task set
+//! (`tests/fixtures/discovery_tasks.yaml`), the bytes of `tools/list` and
+//! of a 5-result `search_tools` answer, and the latency of one search.
+//!
+//! `cargo bench -p mcp-server --bench discovery -- --bench` prints one JSON
+//! line per document (`cargo xtask bench` makes its discovery table of
+//! them). Without `--bench` (as `cargo test --benches` runs it) it is a
+//! smoke test on Petstore: one search, nothing timed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use mcp_core::ToolDef;
+use mcp_openapi::{ClientConfig, OpenApi};
+use mcp_server::{Discovery, Server};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize)]
+struct Task {
+    ask: String,
+    serves: Vec<String>,
+}
+
+/// Searches per latency sample round.
+const ROUNDS: usize = 20;
+
+fn tools(document: &str) -> Vec<ToolDef> {
+    let api = OpenApi::from_path(testdata::openapi(document)).expect("the document loads");
+    let generated = api.generator().generate().expect("the tools generate");
+    let config = ClientConfig::builder()
+        .base_url("http://127.0.0.1:9")
+        .build()
+        .expect("the client config builds");
+    generated
+        .tool_defs(&Arc::new(config))
+        .expect("the tool defs build")
+}
+
+fn server(document: &str) -> Server {
+    Server::builder()
+        .tools(tools(document))
+        .discovery(Discovery::search())
+        .build()
+        .expect("the server builds")
+}
+
+/// The bytes of the `search_tools` answer to `query` (the whole result).
+fn answer_bytes(server: &Server, query: &str) -> usize {
+    let search = server
+        .tool(mcp_server::SEARCH_TOOLS)
+        .expect("discovery mode is on");
+    let result = block_on(search.call_detached(json!({ "query": query })));
+    serde_json::to_string(&result).map_or(0, |text| text.len())
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
+}
+
+fn measure(document: &str, label: &str, tasks: &[Task]) -> Value {
+    let server = server(document);
+    let ids: HashMap<String, String> = server
+        .tools()
+        .into_iter()
+        .filter_map(|tool| {
+            let id = tool
+                .meta
+                .get("rs.mcp-toolkit/openapi")?
+                .get("operationId")?
+                .as_str()?
+                .to_owned();
+            Some((tool.name, id))
+        })
+        .collect();
+    let (mut first, mut top5) = (0, 0);
+    for task in tasks {
+        let found = server.search(&task.ask, 5);
+        let rank = found
+            .iter()
+            .position(|name| ids.get(name).is_some_and(|id| task.serves.contains(id)));
+        first += usize::from(rank == Some(0));
+        top5 += usize::from(rank.is_some());
+    }
+    let list = json!({ "tools": server.listed_tools() });
+    let mut answers: Vec<usize> = tasks
+        .iter()
+        .map(|task| answer_bytes(&server, &task.ask))
+        .collect();
+    answers.sort_unstable();
+    let mut samples: Vec<f64> = Vec::new();
+    for _ in 0..ROUNDS {
+        for task in tasks {
+            let started = Instant::now();
+            std::hint::black_box(server.search(&task.ask, 5));
+            samples.push(started.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    samples.sort_by(f64::total_cmp);
+    let total = tasks.len().max(1) as f64;
+    json!({
+        "bench": "discovery",
+        "document": label,
+        "tasks": tasks.len(),
+        "recall_at_1": first as f64 / total,
+        "recall_at_5": top5 as f64 / total,
+        "list_bytes": list.to_string().len(),
+        "answer_bytes_max": answers.iter().max().copied().unwrap_or(0),
+        "answer_bytes_median": answers.get(answers.len() / 2).copied().unwrap_or(0),
+        "search_us_median": samples.get(samples.len() / 2).copied().unwrap_or(0.0),
+        "search_us_p95": samples.get(samples.len() * 95 / 100).copied().unwrap_or(0.0),
+    })
+}
+
+fn main() {
+    if !std::env::args().any(|arg| arg == "--bench") {
+        let server = server("petstore.yaml");
+        let found = server.search("show one pet by its id", 1);
+        assert_eq!(found.len(), 1, "a search finds a tool");
+        assert!(answer_bytes(&server, "list pets") > 0);
+        return;
+    }
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/discovery_tasks.yaml"
+    );
+    let text = std::fs::read_to_string(path).expect("the task file reads");
+    let mut tasks: HashMap<String, Vec<Task>> =
+        serde_saphyr::from_str(&text).expect("the task file parses");
+    for (document, label) in [
+        ("github-api.github.com.json", "github"),
+        ("stripe-spec3.json", "stripe"),
+    ] {
+        let tasks = tasks.remove(label).unwrap_or_default();
+        println!("{}", measure(document, label, &tasks));
+    }
+}

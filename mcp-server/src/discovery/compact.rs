@@ -1,0 +1,260 @@
+//! The compact form of an input schema that search results carry: each
+//! argument's type, enum values and one-line description, which arguments
+//! are required, and the field names of object arguments one level deep.
+//! Enough to call most tools; `detail` gives the full schema.
+
+use mcp_core::JsonObject;
+use serde_json::{Map, Value, json};
+
+use super::document::{first_sentence, properties};
+use super::words::strip_markup;
+
+/// The size a compact schema aims at, in bytes of JSON: past it, argument
+/// descriptions (then nested field names) are left out, the optional
+/// arguments' first. No argument is ever left out.
+const BUDGET: usize = 900;
+/// The longest one-line description kept, in characters.
+const DESCRIPTION_CHARS: usize = 80;
+/// The most enum values listed; more are cut with a count.
+const ENUM_VALUES: usize = 12;
+
+/// How much of each argument a compact schema says.
+#[derive(Clone, Copy)]
+struct Detail {
+    /// Descriptions of required arguments.
+    required_descriptions: bool,
+    /// Descriptions of optional arguments.
+    optional_descriptions: bool,
+    /// The field names of object arguments.
+    nested: bool,
+}
+
+/// The compact form of `schema` (an object schema whose `$ref`s point into
+/// its own `$defs`), within [`BUDGET`] where leaving out descriptions and
+/// nested names can get it there.
+pub(crate) fn compact_schema(schema: &JsonObject) -> Value {
+    let ladder = [
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: true,
+            nested: true,
+        },
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: false,
+            nested: true,
+        },
+        Detail {
+            required_descriptions: true,
+            optional_descriptions: false,
+            nested: false,
+        },
+        Detail {
+            required_descriptions: false,
+            optional_descriptions: false,
+            nested: false,
+        },
+    ];
+    let mut compact = Value::Null;
+    for detail in ladder {
+        compact = compact_with(schema, detail);
+        if serde_json::to_string(&compact).map_or(0, |text| text.len()) <= BUDGET {
+            break;
+        }
+    }
+    compact
+}
+
+fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut arguments = Map::new();
+    for (name, argument) in properties(schema) {
+        let argument = resolve(schema, argument);
+        let describe = if required.contains(&name) {
+            detail.required_descriptions
+        } else {
+            detail.optional_descriptions
+        };
+        arguments.insert(
+            name.to_owned(),
+            compact_argument(schema, argument, describe, detail.nested),
+        );
+    }
+    let mut compact = Map::new();
+    compact.insert("type".to_owned(), "object".into());
+    compact.insert("properties".to_owned(), Value::Object(arguments));
+    if !required.is_empty() {
+        compact.insert("required".to_owned(), json!(required));
+    }
+    Value::Object(compact)
+}
+
+/// One argument: type, enum, one-line description, field names.
+fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, nested: bool) -> Value {
+    let mut compact = Map::new();
+    if let Some(kind) = type_of(root, argument) {
+        compact.insert("type".to_owned(), kind);
+    }
+    if let Some(values) = argument.get("enum").and_then(Value::as_array) {
+        let mut listed: Vec<Value> = values.iter().take(ENUM_VALUES).cloned().collect();
+        if values.len() > ENUM_VALUES {
+            listed.push(format!("({} more)", values.len() - ENUM_VALUES).into());
+        }
+        compact.insert("enum".to_owned(), Value::Array(listed));
+    }
+    if describe && let Some(description) = argument.get("description").and_then(Value::as_str) {
+        compact.insert("description".to_owned(), one_line(description).into());
+    }
+    if nested {
+        let object = match argument.get("items") {
+            Some(items) => resolve(root, items),
+            None => argument,
+        };
+        let fields: Map<String, Value> = object
+            .as_object()
+            .into_iter()
+            .flat_map(properties)
+            .map(|(name, field)| {
+                let field = resolve(root, field);
+                let kind = type_of(root, field).unwrap_or(Value::Null);
+                (name.to_owned(), json!({ "type": kind }))
+            })
+            .collect();
+        if !fields.is_empty() {
+            let slot = if argument.get("items").is_some() {
+                "items"
+            } else {
+                "properties"
+            };
+            let fields = Value::Object(fields);
+            let value = if slot == "items" {
+                json!({ "type": "object", "properties": fields })
+            } else {
+                fields
+            };
+            compact.insert(slot.to_owned(), value);
+        }
+    }
+    Value::Object(compact)
+}
+
+/// The type of `schema`: its `type`, else the types of its `anyOf`/`oneOf`
+/// branches, else `object` when it has properties.
+fn type_of(root: &JsonObject, schema: &Value) -> Option<Value> {
+    if let Some(kind) = schema.get("type") {
+        return Some(kind.clone());
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(branches) = schema.get(key).and_then(Value::as_array) {
+            let mut kinds: Vec<Value> = Vec::new();
+            for branch in branches {
+                let branch = resolve(root, branch);
+                let found = match type_of(root, branch) {
+                    Some(Value::Array(many)) => many,
+                    Some(one) => vec![one],
+                    None => Vec::new(),
+                };
+                for kind in found {
+                    if !kinds.contains(&kind) {
+                        kinds.push(kind);
+                    }
+                }
+            }
+            return match kinds.len() {
+                0 => None,
+                1 => kinds.pop(),
+                _ => Some(Value::Array(kinds)),
+            };
+        }
+    }
+    schema.get("properties").map(|_| "object".into())
+}
+
+/// `schema`, or what its local `$ref` (`#/$defs/Name`) points to; a few
+/// hops at most, so a reference cycle ends.
+fn resolve<'a>(root: &'a JsonObject, mut schema: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some(name) = target.strip_prefix("#/$defs/") else {
+            break;
+        };
+        match root.get("$defs").and_then(|defs| defs.get(name)) {
+            Some(found) => schema = found,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// The first sentence of `text`, without markup, cut at a word to at most
+/// [`DESCRIPTION_CHARS`].
+pub(crate) fn one_line(text: &str) -> String {
+    cut(first_sentence(strip_markup(text).trim()), DESCRIPTION_CHARS)
+}
+
+/// `text` cut at a word boundary to at most `chars` characters, with `…`
+/// when cut.
+pub(crate) fn cut(text: &str, chars: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= chars {
+        return text;
+    }
+    let end = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(index, _)| index);
+    let head = &text[..end];
+    let head = head.rfind(' ').map_or(head, |space| &head[..space]);
+    format!("{}…", head.trim_end_matches([',', ';', ':']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_keep_type_enum_required_and_one_line() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "owner": {"type": "string", "description": "The account owner. Not case sensitive."},
+                "state": {"type": "string", "enum": ["open", "closed"], "default": "open"},
+                "author": {"$ref": "#/$defs/Author"},
+                "labels": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["owner"],
+            "$defs": {"Author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}}
+        });
+        let compact = compact_schema(schema.as_object().unwrap());
+        assert_eq!(
+            compact,
+            json!({
+                "type": "object",
+                "properties": {
+                    "owner": {"type": "string", "description": "The account owner."},
+                    "state": {"type": "string", "enum": ["open", "closed"]},
+                    "author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"type": ["string", "null"]}}},
+                    "labels": {"type": "array"}
+                },
+                "required": ["owner"]
+            })
+        );
+    }
+
+    #[test]
+    fn long_text_is_cut_at_a_word() {
+        assert_eq!(cut("one two three", 9), "one two…");
+        assert_eq!(
+            one_line("<p>Creates a <b>customer</b>.</p> More."),
+            "Creates a customer ."
+        );
+    }
+}

@@ -1,0 +1,257 @@
+//! What the index reads of a tool: its text in weighted fields, and the
+//! categories it belongs to.
+
+use mcp_core::Tool;
+use serde_json::Value;
+
+/// The `_meta` key of a generated tool's method, path and operationId.
+pub(crate) const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
+/// The `_meta` key of a tool's tags.
+pub(crate) const TAGS_META_KEY: &str = "rs.mcp-toolkit/tags";
+
+/// The fields of a tool the ranking weighs differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Field {
+    /// The name, split into words.
+    Name,
+    /// The title (or `annotations.title`).
+    Title,
+    /// The categories.
+    Tags,
+    /// The words of the OpenAPI path (parameters left out): resource nouns.
+    Path,
+    /// The intent of the OpenAPI method: list, get, create, update, delete.
+    Intent,
+    /// The description's first paragraph.
+    Summary,
+    /// The rest of the description.
+    Description,
+    /// The names and descriptions of the arguments.
+    Arguments,
+}
+
+impl Field {
+    /// Every field, in the order of [`Field::index`].
+    pub(crate) const ALL: [Field; 8] = [
+        Field::Name,
+        Field::Title,
+        Field::Tags,
+        Field::Path,
+        Field::Intent,
+        Field::Summary,
+        Field::Description,
+        Field::Arguments,
+    ];
+
+    /// The field's position in per-field arrays.
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// How much a term found in this field counts, relative to the
+    /// description.
+    pub(crate) fn weight(self) -> f32 {
+        match self {
+            Field::Name => 3.0,
+            Field::Title => 2.0,
+            Field::Tags => 1.0,
+            Field::Path => 2.0,
+            Field::Intent => 2.5,
+            Field::Summary => 1.0,
+            Field::Description => 0.3,
+            Field::Arguments => 0.3,
+        }
+    }
+}
+
+/// A tool's searchable text, field by field, and its categories.
+#[derive(Debug, Default)]
+pub(crate) struct ToolText {
+    /// The raw text of each field, in [`Field::ALL`] order.
+    pub(crate) fields: [String; 8],
+    /// The categories: `_meta` tags, else the namespace of the operationId
+    /// (`repos/get` is in `repos`), else the first resource of the path.
+    pub(crate) tags: Vec<String>,
+}
+
+impl ToolText {
+    /// The searchable text of `tool`.
+    pub(crate) fn of(tool: &Tool) -> Self {
+        let mut text = Self::default();
+        let mut put = |field: Field, value: &str| {
+            let slot = &mut text.fields[field.index()];
+            if !slot.is_empty() {
+                slot.push(' ');
+            }
+            slot.push_str(value);
+        };
+        put(Field::Name, &tool.name);
+        if let Some(title) = tool
+            .title
+            .as_deref()
+            .or_else(|| tool.annotations.as_ref()?.title.as_deref())
+        {
+            put(Field::Title, title);
+        }
+        let description = tool.description.as_deref().unwrap_or_default();
+        let (summary, rest) = split_first_paragraph(description);
+        put(Field::Summary, summary);
+        put(Field::Description, rest);
+        let openapi = tool.meta.get(OPENAPI_META_KEY);
+        let path = openapi.and_then(|o| o.get("path")).and_then(Value::as_str);
+        let method = openapi
+            .and_then(|o| o.get("method"))
+            .and_then(Value::as_str);
+        if let Some(path) = path {
+            for segment in resource_segments(path) {
+                put(Field::Path, segment);
+            }
+        }
+        if let (Some(method), Some(path)) = (method, path) {
+            put(Field::Intent, intent(method, path));
+        }
+        for (name, schema) in properties(&tool.input_schema) {
+            put(Field::Arguments, name);
+            if let Some(description) = schema.get("description").and_then(Value::as_str) {
+                put(Field::Arguments, first_sentence(description));
+            }
+            for value in schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(value) = value.as_str() {
+                    put(Field::Arguments, value);
+                }
+            }
+        }
+        let mut tags: Vec<String> = tool
+            .meta
+            .get(TAGS_META_KEY)
+            .and_then(Value::as_array)
+            .map(|tags| {
+                tags.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if tags.is_empty() {
+            let operation_id = openapi
+                .and_then(|o| o.get("operationId"))
+                .and_then(Value::as_str);
+            let namespace = operation_id
+                .and_then(|id| id.split_once('/'))
+                .map(|(namespace, _)| namespace);
+            let resource = path.and_then(|path| resource_segments(path).next());
+            tags.extend(namespace.or(resource).map(str::to_owned));
+        }
+        for tag in &tags {
+            put(Field::Tags, tag);
+        }
+        text.tags = tags;
+        text
+    }
+}
+
+/// The words an OpenAPI method means on `path`: `GET` of a collection
+/// lists, `GET` of one item gets, and so on.
+fn intent(method: &str, path: &str) -> &'static str {
+    let on_item = path.trim_end_matches('/').ends_with('}');
+    match method.to_ascii_lowercase().as_str() {
+        "get" if on_item => "get retrieve",
+        "get" => "list get",
+        "post" if on_item => "update",
+        "post" => "create",
+        "put" => "update set replace",
+        "patch" => "update",
+        "delete" => "delete remove",
+        _ => "",
+    }
+}
+
+/// The segments of `path` that name resources or actions: not parameters,
+/// not versions (`v1`), not `api`.
+pub(crate) fn resource_segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|segment| {
+        let version = segment.len() <= 3
+            && segment.starts_with('v')
+            && segment[1..].chars().all(|c| c.is_ascii_digit());
+        !segment.is_empty() && !segment.contains('{') && *segment != "api" && !version
+    })
+}
+
+/// The properties of an object schema, in order.
+pub(crate) fn properties(
+    schema: &serde_json::Map<String, Value>,
+) -> impl Iterator<Item = (&str, &Value)> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| (name.as_str(), value))
+}
+
+/// The first paragraph of `text` and the rest.
+pub(crate) fn split_first_paragraph(text: &str) -> (&str, &str) {
+    let text = text.trim();
+    let end = [text.find("\n\n"), text.find("</p>")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(text.len());
+    (&text[..end], &text[end..])
+}
+
+/// The first sentence of `text` (up to a period followed by a space or a
+/// line break, or the first line break).
+pub(crate) fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let line_end = text.find('\n').unwrap_or(text.len());
+    let line = &text[..line_end];
+    match line.find(". ") {
+        Some(end) => &line[..=end],
+        None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn methods_name_intents_by_path_shape() {
+        assert_eq!(
+            intent("GET", "/repos/{owner}/{repo}/stargazers"),
+            "list get"
+        );
+        assert_eq!(intent("get", "/v1/customers/{customer}"), "get retrieve");
+        assert_eq!(intent("post", "/v1/customers"), "create");
+        assert_eq!(intent("delete", "/gists/{id}"), "delete remove");
+    }
+
+    #[test]
+    fn resources_leave_out_parameters_and_versions() {
+        let segments: Vec<_> =
+            resource_segments("/v1/customers/{customer}/payment_methods").collect();
+        assert_eq!(segments, ["customers", "payment_methods"]);
+    }
+
+    #[test]
+    fn paragraphs_and_sentences() {
+        assert_eq!(
+            split_first_paragraph("Lists.\n\nMore."),
+            ("Lists.", "\n\nMore.")
+        );
+        assert_eq!(
+            split_first_paragraph("<p>Lists.</p><p>More</p>").0,
+            "<p>Lists."
+        );
+        assert_eq!(
+            first_sentence("The owner. Not case sensitive."),
+            "The owner."
+        );
+    }
+}

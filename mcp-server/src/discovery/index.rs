@@ -1,0 +1,253 @@
+//! The ranking: a field-weighted BM25 (BM25F) over each tool's text, with
+//! every term of a request widened to its synonyms and to the words it is
+//! a part of (`star` finds `stargazers`, `repo` finds `repositories`).
+//!
+//! Built once per tool set; a search reads it only. Scores of one request
+//! term are the best of its widenings, so a tool is not favoured for
+//! matching many spellings of the same word.
+
+use std::collections::HashMap;
+
+use mcp_core::Tool;
+
+use super::document::{Field, ToolText};
+use super::synonyms::Synonyms;
+use super::words::Words;
+
+/// BM25's term-frequency saturation.
+const K1: f32 = 1.2;
+/// BM25's length normalization, per field.
+const B: f32 = 0.75;
+/// How much a synonym of a request term counts.
+const SYNONYM_WEIGHT: f32 = 0.6;
+/// How much a longer word starting with a request term (or a shorter one
+/// it starts with) counts.
+const PART_WEIGHT: f32 = 0.6;
+/// How much a plural in the request counts as asking for a list.
+const PLURAL_LIST_WEIGHT: f32 = 0.4;
+/// How strongly the share of request words a tool matches scales its score.
+const COVERAGE_POWER: f32 = 1.0;
+/// The least number of letters a request term must add to (or take from) an
+/// indexed word to be matched as a part of it, so that inflections the
+/// stemmer missed (`star`, `start`) do not count as parts.
+const PART_MIN_EXTRA: usize = 3;
+
+/// The searchable form of a tool set: postings of stemmed terms with their
+/// field-weighted frequencies, and each tool's categories.
+pub(crate) struct SearchIndex {
+    words: Words,
+    synonyms: Synonyms,
+    term_ids: HashMap<String, u32>,
+    terms: Vec<String>,
+    /// Per term: the tools containing it and the term's weighted,
+    /// length-normalized frequency in each.
+    postings: Vec<Vec<(u32, f32)>>,
+    idf: Vec<f32>,
+    /// Each tool's categories, in tool order.
+    tags: Vec<Vec<String>>,
+    /// Each tool's name, lowercase, in tool order.
+    names: Vec<String>,
+}
+
+/// One tool found, by its position in the indexed tool set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Hit {
+    pub(crate) tool: usize,
+    pub(crate) score: f32,
+}
+
+impl SearchIndex {
+    /// The index of `tools`, in their order.
+    pub(crate) fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>) -> Self {
+        let words = Words::new();
+        let synonyms = Synonyms::new(&words);
+        let texts: Vec<ToolText> = tools.into_iter().map(ToolText::of).collect();
+        // Each tool's terms per field.
+        let fields: Vec<Vec<Vec<String>>> = texts
+            .iter()
+            .map(|text| text.fields.iter().map(|raw| words.terms(raw)).collect())
+            .collect();
+        let count = fields.len().max(1) as f32;
+        let mut average = [0.0_f32; 8];
+        for tool in &fields {
+            for (sum, terms) in average.iter_mut().zip(tool) {
+                *sum += terms.len() as f32 / count;
+            }
+        }
+        let mut index = Self {
+            words,
+            synonyms,
+            term_ids: HashMap::new(),
+            terms: Vec::new(),
+            postings: Vec::new(),
+            idf: Vec::new(),
+            tags: texts.iter().map(|text| text.tags.clone()).collect(),
+            names: Vec::new(),
+        };
+        for (tool, terms) in fields.iter().enumerate() {
+            let mut weighted: HashMap<&str, f32> = HashMap::new();
+            for field in Field::ALL {
+                let terms = &terms[field.index()];
+                let average = average[field.index()].max(1.0);
+                let norm = 1.0 - B + B * terms.len() as f32 / average;
+                for term in terms {
+                    *weighted.entry(term).or_default() += field.weight() / norm;
+                }
+            }
+            let mut weighted: Vec<_> = weighted.into_iter().collect();
+            weighted.sort_by(|a, b| a.0.cmp(b.0));
+            for (term, frequency) in weighted {
+                let id = index.term_id(term);
+                index.postings[id as usize].push((tool as u32, frequency));
+            }
+        }
+        index.idf = index
+            .postings
+            .iter()
+            .map(|posting| {
+                let df = posting.len() as f32;
+                (1.0 + (count - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        index.names = texts
+            .iter()
+            .map(|text| text.fields[Field::Name.index()].to_lowercase())
+            .collect();
+        index
+    }
+
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.term_ids.get(term) {
+            return id;
+        }
+        let id = self.terms.len() as u32;
+        self.term_ids.insert(term.to_owned(), id);
+        self.terms.push(term.to_owned());
+        self.postings.push(Vec::new());
+        id
+    }
+
+    /// The number of indexed tools.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The categories of the tool at `tool`.
+    pub(crate) fn tags_of(&self, tool: usize) -> &[String] {
+        self.tags.get(tool).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every category with its number of tools, most tools first (then by
+    /// name).
+    pub(crate) fn categories(&self) -> Vec<(String, usize)> {
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for tags in &self.tags {
+            for tag in tags {
+                *counts.entry(tag).or_default() += 1;
+            }
+        }
+        let mut categories: Vec<(String, usize)> = counts
+            .into_iter()
+            .map(|(tag, count)| (tag.to_owned(), count))
+            .collect();
+        categories.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        categories
+    }
+
+    /// The tools for `query`, best first, at most `limit`, among those
+    /// `keep` accepts. A query that is exactly a tool's name finds that
+    /// tool first.
+    pub(crate) fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<Hit> {
+        let mut scores = vec![0.0_f32; self.len()];
+        let mut best = vec![0.0_f32; self.len()];
+        let mut seen: Vec<String> = Vec::new();
+        let (terms, plural) = self.words.request_terms(query);
+        let mut groups: Vec<(String, f32)> = terms.into_iter().map(|term| (term, 1.0)).collect();
+        if plural {
+            groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
+        }
+        let mut matched = vec![0_u32; self.len()];
+        let mut asked = 0;
+        for (term, group_weight) in groups {
+            if seen.contains(&term) {
+                continue;
+            }
+            if group_weight >= 1.0 {
+                asked += 1;
+            }
+            best.iter_mut().for_each(|score| *score = 0.0);
+            for (id, weight) in self.widen(&term) {
+                let weight = weight * group_weight;
+                let idf = self.idf[id as usize];
+                for &(tool, frequency) in &self.postings[id as usize] {
+                    let score = weight * idf * frequency * (K1 + 1.0) / (K1 + frequency);
+                    let slot = &mut best[tool as usize];
+                    *slot = slot.max(score);
+                }
+            }
+            for ((total, score), matched) in scores.iter_mut().zip(&best).zip(&mut matched) {
+                *total += score;
+                if *score > 0.0 && group_weight >= 1.0 {
+                    *matched += 1;
+                }
+            }
+            seen.push(term);
+        }
+        // Tools matching more of the request's words come first.
+        if asked > 1 {
+            for (total, matched) in scores.iter_mut().zip(&matched) {
+                *total *= (*matched as f32 / asked as f32).powf(COVERAGE_POWER);
+            }
+        }
+        let exact = query.trim().to_lowercase();
+        if let Some(tool) = self.names.iter().position(|name| *name == exact) {
+            scores[tool] = f32::MAX;
+        }
+        let mut hits: Vec<Hit> = scores
+            .into_iter()
+            .enumerate()
+            .filter(|&(tool, score)| score > 0.0 && keep(tool))
+            .map(|(tool, score)| Hit { tool, score })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.tool.cmp(&b.tool)));
+        hits.truncate(limit);
+        hits
+    }
+
+    /// The indexed terms a request term stands for, with their weights: the
+    /// term itself, its synonyms, and the words it is a part of.
+    fn widen(&self, term: &str) -> Vec<(u32, f32)> {
+        let mut widened: Vec<(u32, f32)> = Vec::new();
+        let mut add = |id: u32, weight: f32| match widened.iter_mut().find(|(seen, _)| *seen == id)
+        {
+            Some(entry) => entry.1 = entry.1.max(weight),
+            None => widened.push((id, weight)),
+        };
+        if let Some(&id) = self.term_ids.get(term) {
+            add(id, 1.0);
+        }
+        for synonym in self.synonyms.of(term) {
+            if let Some(&id) = self.term_ids.get(synonym) {
+                add(id, SYNONYM_WEIGHT);
+            }
+        }
+        if term.len() >= 3 {
+            for (id, indexed) in self.terms.iter().enumerate() {
+                let part = (indexed.len() >= term.len() + PART_MIN_EXTRA
+                    && indexed.starts_with(term))
+                    || (indexed.len() >= 4
+                        && term.len() >= indexed.len() + PART_MIN_EXTRA
+                        && term.starts_with(indexed.as_str()));
+                if part {
+                    add(id as u32, PART_WEIGHT);
+                }
+            }
+        }
+        widened
+    }
+}

@@ -1,0 +1,132 @@
+//! Words people use for what APIs name otherwise: a small table of general
+//! API vocabulary (verbs of intent, common abbreviations, everyday words
+//! for payment and code-hosting terms). Each row is a group; a word of a
+//! request also finds the other words of its groups, at a lower weight.
+
+use std::collections::HashMap;
+
+use super::words::Words;
+
+/// Groups of words that may stand for one another in a request. The first
+/// word of a row stands for the rest; the rest do not stand for each
+/// other (`show` finds `get` and `list`, but `get` does not find `list`).
+const GROUPS: &[&[&str]] = &[
+    // Intent: the method of an operation names it as list, get, create,
+    // update or delete (see `document`).
+    &["show", "get", "list", "view"],
+    &["view", "get", "show"],
+    &["see", "get", "list"],
+    &["find", "search", "list", "get"],
+    &["fetch", "get", "retrieve"],
+    &["read", "get"],
+    &["detail", "get"],
+    &["browse", "list"],
+    &["add", "create", "new"],
+    &["new", "create"],
+    &["make", "create"],
+    &["open", "create"],
+    &["start", "create"],
+    &["publish", "create", "release"],
+    &["register", "create"],
+    &["sign", "create"],
+    &["onboard", "create"],
+    &["upload", "create", "file"],
+    &["write", "create", "update"],
+    &["change", "update", "set"],
+    &["edit", "update"],
+    &["modify", "update"],
+    &["rename", "update"],
+    &["set", "update"],
+    &["put", "set", "add"],
+    &["store", "create", "set"],
+    &["remove", "delete"],
+    &["drop", "delete"],
+    &["destroy", "delete"],
+    &["cancel", "delete", "void"],
+    &["stop", "cancel", "delete"],
+    &["close", "update", "delete"],
+    &["rerun", "run"],
+    // Who and what.
+    &["who", "user", "member"],
+    &["me", "authenticated"],
+    &["my", "authenticated"],
+    &["i", "authenticated"],
+    &["people", "user", "member"],
+    &["person", "user"],
+    &["login", "authenticated"],
+    &["whoami", "authenticated", "user"],
+    &["happen", "event"],
+    &["recent", "event", "list"],
+    &["history", "list", "event", "log"],
+    &["share", "create"],
+    &["ask", "request"],
+    // Abbreviations and everyday words for API terms.
+    &["repo", "repository"],
+    &["repository", "repo"],
+    &["org", "organization"],
+    &["organization", "org"],
+    &["pr", "pull"],
+    &["branch", "ref"],
+    &["tag", "label"],
+    &["label", "tag"],
+    &["ci", "action", "workflow"],
+    &["pipeline", "workflow", "action"],
+    &["build", "workflow", "run"],
+    &["job", "run", "workflow"],
+    &["config", "set"],
+    &["key", "secret", "token"],
+    &["password", "secret", "credential"],
+    &["snippet", "gist"],
+    &["money", "balance", "fund", "payout"],
+    &["cash", "balance", "fund"],
+    &["fund", "balance"],
+    &["available", "balance"],
+    &["pay", "payment", "charge"],
+    &["payment", "charge"],
+    &["charge", "payment"],
+    &["bill", "invoice"],
+    &["email", "send"],
+    &["mail", "send"],
+    &["send", "transfer"],
+    &["fee", "balance", "transaction"],
+    &["chargeback", "dispute"],
+    &["seller", "account", "connect"],
+    &["merchant", "account", "connect"],
+    &["card", "payment", "method", "source"],
+    &["discount", "coupon", "promotion"],
+    &["plan", "price", "product"],
+    &["link", "url"],
+    &["cart", "checkout", "session"],
+    &["webhook", "endpoint"],
+];
+
+/// The table, stemmed: each term to the terms it stands for.
+pub(crate) struct Synonyms {
+    by_term: HashMap<String, Vec<String>>,
+}
+
+impl Synonyms {
+    /// The table above in the stems `words` makes.
+    pub(crate) fn new(words: &Words) -> Self {
+        let mut by_term: HashMap<String, Vec<String>> = HashMap::new();
+        for group in GROUPS {
+            let Some((head, rest)) = group.split_first() else {
+                continue;
+            };
+            let stem = |word: &str| words.term(word).unwrap_or_else(|| word.to_owned());
+            let entry = by_term.entry(stem(head)).or_default();
+            for word in rest {
+                let term = stem(word);
+                if !entry.contains(&term) {
+                    entry.push(term);
+                }
+            }
+        }
+        Self { by_term }
+    }
+
+    /// The terms `term` stands for (not itself).
+    pub(crate) fn of(&self, term: &str) -> &[String] {
+        self.by_term.get(term).map_or(&[], Vec::as_slice)
+    }
+}
