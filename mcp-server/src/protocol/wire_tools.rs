@@ -1,8 +1,10 @@
-//! The hosted tools in rmcp's form, converted once per catalog.
+//! The hosted tools in rmcp's form, each converted once per catalog, when
+//! first listed or asked for.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
-use mcp_core::ToolDef;
+use mcp_core::{Tool, ToolDef};
 use rmcp::model::Tool as WireTool;
 use serde_json::Value;
 
@@ -12,9 +14,14 @@ use crate::server::catalog::Catalog;
 
 /// The hosted tools as rmcp values, in listing order, plus each tool's
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
+///
+/// rmcp holds schemas as whole objects: a tool whose schema shares its
+/// definitions with others is assembled when a page first shows it, so a
+/// client that reads only the first page of a large API never pays for all.
 #[derive(Debug, Default)]
 pub(crate) struct WireTools {
-    tools: Vec<WireTool>,
+    sources: Vec<Tool>,
+    tools: Vec<OnceLock<WireTool>>,
     executions: Vec<Option<Value>>,
     /// Each tool's serialized size in bytes, for byte-bounded pages.
     sizes: Vec<usize>,
@@ -47,10 +54,8 @@ impl WireTools {
     }
 
     fn new<C: Send + Sync + 'static>(defs: &[ToolDef<C>]) -> Self {
-        let tools = defs
-            .iter()
-            .map(|def| tool_to_rmcp(def.tool().clone()))
-            .collect();
+        let sources: Vec<Tool> = defs.iter().map(|def| def.tool().clone()).collect();
+        let tools = sources.iter().map(|_| OnceLock::new()).collect();
         let executions = defs
             .iter()
             .map(|def| {
@@ -61,6 +66,7 @@ impl WireTools {
             .collect();
         let sizes = defs.iter().map(|def| serialized_len(def.tool())).collect();
         Self {
+            sources,
             tools,
             executions,
             sizes,
@@ -74,26 +80,25 @@ impl WireTools {
 
     /// The tool at `index`.
     pub(crate) fn get(&self, index: usize) -> Option<&WireTool> {
-        self.tools.get(index)
+        let source = self.sources.get(index)?;
+        let tool = self.tools.get(index)?;
+        Some(tool.get_or_init(|| tool_to_rmcp(source.clone())))
     }
 
     /// The tools in `range`, with `execution` parked in `_meta` when
     /// `with_execution` (see [`super::restore_execution`]).
     pub(crate) fn page(&self, range: Range<usize>, with_execution: bool) -> Vec<WireTool> {
-        let (Some(tools), Some(executions)) =
-            (self.tools.get(range.clone()), self.executions.get(range))
-        else {
+        let Some(executions) = self.executions.get(range.clone()) else {
             return Vec::new();
         };
-        tools
-            .iter()
+        range
             .zip(executions)
-            .map(|(tool, execution)| {
-                let mut tool = tool.clone();
+            .filter_map(|(index, execution)| {
+                let mut tool = self.get(index)?.clone();
                 if let (true, Some(execution)) = (with_execution, execution) {
                     park(&mut tool, execution.clone());
                 }
-                tool
+                Some(tool)
             })
             .collect()
     }
