@@ -96,5 +96,5 @@ pub use json::JsonObject;
 pub use meta::Meta;
 pub use metadata::Metadata;
 pub use tool::{
-    Hint, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution, tool,
+    Hint, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution, ToolSchema, tool,
 };

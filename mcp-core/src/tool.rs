@@ -10,6 +10,7 @@ pub(crate) mod execution;
 pub(crate) mod handler;
 pub(crate) mod input;
 pub(crate) mod output;
+pub(crate) mod schema;
 pub(crate) mod value;
 
 pub use annotations::{Hint, ToolAnnotations};
@@ -19,4 +20,5 @@ pub use execution::{TaskSupport, ToolExecution};
 pub use handler::{ToolFn, ToolHandler};
 pub use input::ToolInput;
 pub use output::{IntoToolResult, ToolOutput, Unstructured};
+pub use schema::ToolSchema;
 pub use value::Tool;

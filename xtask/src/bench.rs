@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use crate::synth;
 
+mod process;
+
 /// Operation counts of the synthetic documents (scaling benchmark).
 const SYNTHETIC: [usize; 4] = [10, 100, 1_000, 10_000];
 
@@ -40,11 +42,25 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         "Made by `cargo xtask bench` on this machine (2 cores, shared and noisy). Every figure that\n\
          matters is a ratio against a baseline measured in the same run; absolute times are context.\n"
     );
+    let process_files: Vec<String> = files
+        .iter()
+        .filter(|f| process::DOCUMENTS.iter().any(|d| f.ends_with(d)))
+        .cloned()
+        .collect();
+    let processes = bench_lines(root, "mcp-server", "process", &process_files)?;
     let server = bench_lines(root, "mcp-server", "roundtrip", &[])?;
     let generated_call = bench_lines(root, "mcp-openapi", "call_overhead", &[])?;
     let discovery = bench_lines(root, "mcp-server", "discovery", &[])?;
-    targets_table(&mut report, &ours, &anchor, &server, &generated_call);
+    targets_table(
+        &mut report,
+        &ours,
+        &anchor,
+        &server,
+        &generated_call,
+        &processes,
+    );
     generation_table(&mut report, &ours, &anchor);
+    process::table(&mut report, &processes);
     scaling_table(&mut report, &ours);
     call_tables(&mut report, &server, &generated_call);
     discovery_table(&mut report, &discovery);
@@ -53,6 +69,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\
          release build takes about 15 minutes more). Each bench also runs alone:\n\
          `cargo bench -p mcp-openapi --bench generate -- --bench FILE...`,\n\
+         `cargo bench -p mcp-server --bench process -- --bench FILE...`,\n\
          `cargo bench -p mcp-server --bench roundtrip -- --bench`,\n\
          `cargo bench -p mcp-openapi --bench call_overhead -- --bench`,\n\
          `cargo bench -p mcp-server --bench discovery -- --bench`; compile times:\n\
@@ -188,6 +205,7 @@ fn targets_table(
     anchor: &[Value],
     server: &[Value],
     generated_call: &[Value],
+    processes: &[Value],
 ) {
     let find = |lines: &[Value], name: &str| -> Option<Value> {
         lines.iter().find(|l| file_name(l) == name).cloned()
@@ -204,6 +222,23 @@ fn targets_table(
             .and_then(|l| ratio(l, "ours_ns", "floor_ns"))
             .map_or("n/a".into(), |r| format!("{r:.2}")),
     ));
+    let json_worst_floor = ours
+        .iter()
+        .filter(|l| l["floor"] == "serde_json")
+        .filter_map(|l| ratio(l, "ours_ns", "floor_ns").map(|r| (r, file_name(l))))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    rows.push((
+        "worst JSON document generation / serde_json floor".into(),
+        "≤ 5".into(),
+        json_worst_floor.map_or("n/a".into(), |(r, n)| format!("{r:.2} ({n})")),
+    ));
+    let stripe_rss = find(ours, "stripe-spec3.json").and_then(|l| l["peak_rss_kib"].as_f64());
+    rows.push((
+        "Stripe (stripe-spec3.json) generation peak RSS (MiB)".into(),
+        "≤ 250".into(),
+        stripe_rss.map_or("n/a".into(), |k| format!("{:.0}", k / 1024.0)),
+    ));
+    rows.extend(process::target_rows(processes));
     // rmcp-openapi / ours, floor to floor, on every document both load.
     let mut json_worst: Option<(f64, String)> = None;
     let mut yaml_worst: Option<(f64, String)> = None;

@@ -19,6 +19,7 @@ use crate::tool::execution::ToolExecution;
 use crate::tool::handler::{ToolFn, ToolFnHandler};
 use crate::tool::input::ToolInput;
 use crate::tool::output::{IntoToolResult, ToolOutput, Unstructured};
+use crate::tool::schema::ToolSchema;
 use crate::tool::value::Tool;
 
 /// Starts building the tool `name`. Required things are arguments here;
@@ -240,8 +241,8 @@ impl<In, Out> ToolBuilder<In, Out> {
             name: self.name.clone(),
             title: self.title.clone(),
             description: self.description.clone(),
-            input_schema: Arc::new(self.input_schema.clone()),
-            output_schema: self.output_schema.clone().map(Arc::new),
+            input_schema: ToolSchema::new(self.input_schema.clone()),
+            output_schema: self.output_schema.clone().map(ToolSchema::new),
             annotations: self.annotations.clone(),
             icons: self.icons.clone(),
             execution: self.execution,

@@ -1,14 +1,12 @@
 //! The protocol value of a tool.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
 use crate::icon::Icon;
-use crate::json::JsonObject;
 use crate::meta::Meta;
 use crate::tool::annotations::ToolAnnotations;
 use crate::tool::execution::ToolExecution;
+use crate::tool::schema::ToolSchema;
 
 /// A tool as the MCP 2025-11-25 specification puts it on the wire.
 ///
@@ -51,10 +49,10 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The JSON Schema of the arguments; its root is `"type": "object"`.
-    pub input_schema: Arc<JsonObject>,
+    pub input_schema: ToolSchema,
     /// The JSON Schema of `structuredContent`, when the tool returns one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<Arc<JsonObject>>,
+    pub output_schema: Option<ToolSchema>,
     /// Behavioural hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,

@@ -17,6 +17,7 @@ use crate::name::validate_tool_name;
 use crate::schema::check_object_schema;
 use crate::tool::annotations::ToolAnnotations;
 use crate::tool::def::ToolDef;
+use crate::tool::schema::ToolSchema;
 use crate::transform::arg::ArgTransform;
 use crate::transform::error::TransformError;
 use crate::transform::forward::Forward;
@@ -272,7 +273,7 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
             tool.meta = Meta::from_wire(meta);
         }
         let rewritten = rewrite_input(&original_name, &tool.name, &tool.input_schema, &self.args)?;
-        tool.input_schema = Arc::new(rewritten.schema);
+        tool.input_schema = ToolSchema::new(rewritten.schema);
 
         let keep = match self.keep {
             None => None,
@@ -285,9 +286,9 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
                     source,
                 })
             })?;
-            tool.output_schema = Some(Arc::new(schema));
+            tool.output_schema = Some(ToolSchema::new(schema));
         } else if let (Some(keep), Some(schema)) = (&keep, &tool.output_schema) {
-            tool.output_schema = Some(Arc::new(keep.schema(schema)));
+            tool.output_schema = Some(ToolSchema::new(keep.schema(schema)));
         }
 
         let handler = TransformHandler {

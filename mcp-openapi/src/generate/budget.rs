@@ -33,9 +33,10 @@ mod loosen;
 mod walk;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::sync::Arc;
 
 use serde_json::{Map, Value};
+
+use mcp_core::ToolSchema;
 
 use crate::ir::JsonObject;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
@@ -325,13 +326,13 @@ fn byte_len(value: &(impl serde::Serialize + ?Sized)) -> usize {
 }
 
 /// Applies a budget to the output schemas of one generation run: each
-/// distinct schema (by `Arc`) is trimmed once and the result shared.
+/// distinct schema (by address) is trimmed once and the result shared.
 #[derive(Debug)]
 pub(crate) struct OutputBudget {
     max_bytes: Option<usize>,
     /// Trimmed schemas by the address of the schema they trim; the schema
     /// itself is held so the address is not reused during the run.
-    done: HashMap<usize, (Arc<JsonObject>, Arc<JsonObject>)>,
+    done: HashMap<usize, (ToolSchema, ToolSchema)>,
 }
 
 impl OutputBudget {
@@ -343,17 +344,23 @@ impl OutputBudget {
         }
     }
 
-    /// `schema` within the budget.
-    pub(crate) fn apply(&mut self, schema: Arc<JsonObject>) -> Arc<JsonObject> {
+    /// `schema` within the budget. A schema that fits stays as it is (its
+    /// shared definitions stay shared); only one over the budget is
+    /// assembled and trimmed.
+    pub(crate) fn apply(&mut self, schema: ToolSchema) -> ToolSchema {
         let Some(max_bytes) = self.max_bytes else {
             return schema;
         };
-        let address = Arc::as_ptr(&schema) as usize;
+        let address = schema.as_ptr() as usize;
         if let Some((_, trimmed)) = self.done.get(&address) {
             return trimmed.clone();
         }
-        let trimmed =
-            trimmed_output_schema(&schema, max_bytes).map_or_else(|| schema.clone(), Arc::new);
+        let trimmed = if byte_len(&schema) <= max_bytes {
+            schema.clone()
+        } else {
+            trimmed_output_schema(&schema.to_arc(), max_bytes)
+                .map_or_else(|| schema.clone(), ToolSchema::from)
+        };
         self.done.insert(address, (schema, trimmed.clone()));
         trimmed
     }

@@ -3,15 +3,15 @@
 //! [`RequestBinding`] that maps input properties back to the request.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
 
+use mcp_core::ToolSchema;
 use serde_json::{Map, Value, json};
 
 use crate::error::SpecError;
 use crate::ir::{ArgumentBinding, HttpRoute, MediaTypeInfo, RequestBinding, RequestPart};
 use crate::media_type::{essence, is_json_media_type};
 use crate::schema::convert::as_object_schema;
-use crate::schema::defs::{DefCopier, Mode};
+use crate::schema::defs::{DefCopier, Finished, Mode};
 use crate::schema::profile::SchemaProfile;
 use crate::schema::registry::DefRegistry;
 
@@ -22,9 +22,9 @@ const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 #[derive(Debug)]
 pub(crate) struct Lowered {
     /// The finished input schema (profile applied).
-    pub(crate) input_schema: Arc<Map<String, Value>>,
+    pub(crate) input_schema: ToolSchema,
     /// The finished output schema, shared by every route answering with the same schema.
-    pub(crate) output_schema: Option<Arc<Map<String, Value>>>,
+    pub(crate) output_schema: Option<ToolSchema>,
     /// Where each input property goes in the request.
     pub(crate) binding: RequestBinding,
 }
@@ -94,7 +94,7 @@ pub(crate) fn lower(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Lowered,
         None => (None, false),
     };
     Ok(Lowered {
-        input_schema: Arc::new(apply_profile(input_schema, cx.profile)),
+        input_schema: apply_profile(input_schema, cx.profile),
         output_schema,
         binding: RequestBinding {
             arguments: binding_args,
@@ -136,9 +136,9 @@ fn is_json(media: &str) -> bool {
 }
 
 /// A finished output schema and whether it wraps the result as `{"result": ...}`.
-type Output = (Arc<Map<String, Value>>, bool);
+type Output = (ToolSchema, bool);
 
-type Input = (Map<String, Value>, Vec<ArgumentBinding>, Option<String>);
+type Input = (Finished, Vec<ArgumentBinding>, Option<String>);
 
 /// The input property that lets the caller choose the body's media type.
 const CONTENT_TYPE_PROPERTY: &str = "body_content_type";
@@ -327,22 +327,24 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
     let schema = copier
         .finish(root, Mode::Output)
         .map_err(|reason| SpecError::invalid(&route.pointer, reason))?;
-    let finished = (Arc::new(apply_profile(schema, cx.profile)), wrapped);
+    let finished = (apply_profile(schema, cx.profile), wrapped);
     if let Some(key) = key {
         cx.outputs.insert(key, finished.clone());
     }
     Ok(Some(finished))
 }
 
-/// The schema profile's finishing touch on a root schema that already has its `$defs`.
-fn apply_profile(schema: Map<String, Value>, profile: SchemaProfile) -> Map<String, Value> {
-    match profile {
+/// The schema profile's finishing touch on a root schema, and its
+/// definitions shared with the other tools' schemas as its `$defs`.
+fn apply_profile((root, defs): Finished, profile: SchemaProfile) -> ToolSchema {
+    let root = match profile {
         SchemaProfile::Standard => {
-            let mut out = Map::with_capacity(schema.len() + 1);
+            let mut out = Map::with_capacity(root.len() + 2);
             out.insert("$schema".to_owned(), DIALECT.into());
-            out.extend(schema);
+            out.extend(root);
             out
         }
-        SchemaProfile::Inline => schema,
-    }
+        SchemaProfile::Inline => root,
+    };
+    ToolSchema::with_shared_defs(root, defs)
 }

@@ -57,12 +57,9 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
     let mut per_tool: Vec<ToolSize> = tools
         .into_iter()
         .map(|tool| {
-            let size = |v: &serde_json::Map<String, serde_json::Value>| {
-                serde_json::to_vec(v).map_or(0, |b| b.len())
-            };
-            let bytes = serde_json::to_vec(tool).map_or(0, |b| b.len());
-            let input_bytes = size(&tool.input_schema);
-            let output_bytes = tool.output_schema.as_deref().map_or(0, size);
+            let bytes = json_len(tool);
+            let input_bytes = json_len(&tool.input_schema);
+            let output_bytes = tool.output_schema.as_ref().map_or(0, json_len);
             ToolSize {
                 name: tool.name.clone(),
                 bytes,
@@ -82,6 +79,27 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
         total_bytes,
         total_tokens: estimate_tokens(total_bytes),
         per_tool,
+    }
+}
+
+/// The length of `value`'s compact JSON, counted without keeping the text
+/// (schemas with shared definitions are not assembled for it).
+fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail; an unserializable value counts as empty.
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => 0,
     }
 }
 

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_core::{
-    JsonObject, Tool, ToolCallContext, ToolDef,
+    JsonObject, Tool, ToolCallContext, ToolDef, ToolSchema,
     call::CallToolRequest,
     handler::ToolHandler,
     resource::{Resource, ResourceBuilder, ResourceDef, ResourceRequest, ResourceTemplate},
@@ -53,19 +53,19 @@ impl GeneratedTool {
     }
 }
 
-/// Tolerant output schemas by the address of the declared schema they wrap:
-/// generated tools that share an output schema share its tolerant form too.
+/// Tolerant output schemas of the declared schemas they wrap: generated
+/// tools that share an output schema share its tolerant form too, and the
+/// definitions of both stay shared (only the roots are rewritten).
 #[derive(Default)]
-struct TolerantSchemas(HashMap<usize, Arc<JsonObject>>);
+struct TolerantSchemas(HashMap<*const (), ToolSchema>);
 
 impl TolerantSchemas {
-    fn of(&mut self, declared: &Arc<JsonObject>) -> Arc<JsonObject> {
+    fn of(&mut self, declared: &ToolSchema) -> ToolSchema {
         // The address identifies the schema while `declared` lives (the
         // generated tools hold it for the whole `tool_defs` call).
-        let address = Arc::as_ptr(declared) as usize;
         self.0
-            .entry(address)
-            .or_insert_with(|| Arc::new(tolerant_output_schema(declared)))
+            .entry(declared.as_ptr())
+            .or_insert_with(|| declared.map_root(|root| tolerant_output_schema(&root)))
             .clone()
     }
 }

@@ -5,8 +5,8 @@
 mod inline;
 mod shape;
 
-use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -45,20 +45,24 @@ const NAME_MAPS: &[&str] = &[
 
 /// A definition prepared for one mode, with the definitions it refers to.
 #[derive(Debug)]
-struct Prepared<'a> {
-    /// Borrowed from the registry when nothing is hidden in this mode.
-    value: Result<Cow<'a, Value>, String>,
+struct Prepared {
+    /// Shared by every tool schema that reaches the definition.
+    value: Result<Arc<Value>, String>,
     refs: BTreeSet<String>,
 }
 
-/// Copies definitions into tool schemas; caches each (definition, mode) once.
+/// A root schema and the definitions it reaches, by name, sorted.
+pub(crate) type Finished = (Map<String, Value>, Vec<(String, Arc<Value>)>);
+
+/// Gives tool schemas the definitions they reach; prepares each
+/// (definition, mode) once and shares it between tools.
 #[derive(Debug)]
 pub(crate) struct DefCopier<'a> {
     registry: &'a DefRegistry,
     profile: SchemaProfile,
     cycle_depth: usize,
     /// Prepared definitions by name, one map per mode (looked up by `&str`).
-    prepared: [HashMap<String, Prepared<'a>>; 2],
+    prepared: [HashMap<String, Prepared>; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
 }
@@ -154,7 +158,7 @@ impl<'a> DefCopier<'a> {
         None
     }
 
-    fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared<'a> {
+    fn prepared(&mut self, name: &str, mode: Mode) -> &Prepared {
         let index = mode as usize;
         if !self.prepared[index].contains_key(name) {
             let registry: &'a DefRegistry = self.registry;
@@ -169,11 +173,11 @@ impl<'a> DefCopier<'a> {
                         refs: BTreeSet::new(),
                     },
                     Ok(schema) => {
-                        let value = if mentions(schema, mode.hidden_flag()) {
-                            Cow::Owned(self.strip(schema, mode))
+                        let value = Arc::new(if mentions(schema, mode.hidden_flag()) {
+                            self.strip(schema, mode)
                         } else {
-                            Cow::Borrowed(schema)
-                        };
+                            schema.clone()
+                        });
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
@@ -188,13 +192,14 @@ impl<'a> DefCopier<'a> {
         &self.prepared[index][name]
     }
 
-    /// Completes a root schema for the profile: `$defs` with exactly the
-    /// definitions it reaches (`standard`), or references inlined (`inline`).
+    /// Completes a root schema for the profile: with exactly the definitions
+    /// it reaches, to be written as its `$defs` (`standard`), or with
+    /// references inlined and no definitions (`inline`).
     pub(crate) fn finish(
         &mut self,
         root: Map<String, Value>,
         mode: Mode,
-    ) -> Result<Map<String, Value>, String> {
+    ) -> Result<Finished, String> {
         let mut pending = BTreeSet::new();
         collect_refs_in(&root, &mut pending);
         let mut reached = BTreeSet::new();
@@ -216,23 +221,19 @@ impl<'a> DefCopier<'a> {
         }
         match self.profile {
             SchemaProfile::Standard => {
-                let mut root = root;
-                if !reached.is_empty() {
-                    let mut defs = Map::with_capacity(reached.len());
-                    for name in reached {
-                        if let Ok(value) = &self.prepared(&name, mode).value {
-                            defs.insert(name, value.clone().into_owned());
-                        }
+                let mut defs = Vec::with_capacity(reached.len());
+                for name in reached {
+                    if let Ok(value) = &self.prepared(&name, mode).value {
+                        defs.push((name, value.clone()));
                     }
-                    root.insert("$defs".to_owned(), Value::Object(defs));
                 }
-                Ok(root)
+                Ok((root, defs))
             }
             SchemaProfile::Inline => {
                 let mut stack = Vec::new();
                 self.budget = INLINE_BUDGET;
                 match self.inline(&Value::Object(root), mode, &mut stack) {
-                    Value::Object(out) => Ok(out),
+                    Value::Object(out) => Ok((out, Vec::new())),
                     _ => Err("an inlined root schema is not an object".to_owned()),
                 }
             }

@@ -489,7 +489,7 @@ fn generated_tools_become_tool_defs_with_http_handlers() {
     // The served tool is the generated one, its output schema made tolerant.
     let mut expected = generated.tools[0].tool.clone();
     if let Some(declared) = &expected.output_schema {
-        expected.output_schema = Some(std::sync::Arc::new(
+        expected.output_schema = Some(mcp_core::ToolSchema::new(
             mcp_openapi::call::tolerant_output_schema(declared),
         ));
     }
@@ -624,20 +624,20 @@ components:
     .parse()
     .unwrap();
     let generated = api.generator().generate().unwrap();
-    let outputs: Vec<&std::sync::Arc<mcp_core::JsonObject>> = generated
+    let outputs: Vec<&mcp_core::ToolSchema> = generated
         .tools
         .iter()
         .map(|t| t.tool.output_schema.as_ref().expect("an output schema"))
         .collect();
     // Same source schema: one value; a different one (the array): its own.
-    assert!(std::sync::Arc::ptr_eq(outputs[0], outputs[1]));
-    assert!(!std::sync::Arc::ptr_eq(outputs[0], outputs[2]));
+    assert!(outputs[0].ptr_eq(outputs[1]));
+    assert!(!outputs[0].ptr_eq(outputs[2]));
     assert_eq!(outputs[2]["properties"]["result"]["type"], "array");
     // Serving keeps the sharing: one tolerant schema for both.
     let config = unreachable_api_config();
     let defs = generated.tool_defs::<()>(&config).unwrap();
     let served = |i: usize| defs[i].tool().output_schema.clone().unwrap();
-    assert!(std::sync::Arc::ptr_eq(&served(0), &served(1)));
+    assert!(served(0).ptr_eq(&served(1)));
     assert_eq!(
         *served(0),
         mcp_openapi::call::tolerant_output_schema(outputs[0])

@@ -14,6 +14,7 @@ mod request_snapshots;
 mod resource_defs;
 mod sample_args;
 mod security;
+mod shared_defs;
 mod snapshots;
 mod style_table;
 

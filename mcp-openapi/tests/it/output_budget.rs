@@ -302,11 +302,11 @@ fn github_examples_valid_against_full_output_schemas_stay_valid_when_trimmed() {
     let full = api.generator().output_budget(None).generate().unwrap();
     let trimmed = api.generator().generate().unwrap();
     assert_eq!(full.tools.len(), trimmed.tools.len());
-    let mut validators: HashMap<*const Map<String, Value>, jsonschema::Validator> = HashMap::new();
-    let validator = |validators: &mut HashMap<_, _>, schema: &Arc<Map<String, Value>>| {
-        let address = Arc::as_ptr(schema);
+    let mut validators: HashMap<*const (), jsonschema::Validator> = HashMap::new();
+    let validator = |validators: &mut HashMap<_, _>, schema: &mcp_core::ToolSchema| {
+        let address = schema.as_ptr();
         validators.entry(address).or_insert_with(|| {
-            jsonschema::validator_for(&Value::Object((**schema).clone())).unwrap()
+            jsonschema::validator_for(&Value::Object((*schema.to_arc()).clone())).unwrap()
         });
         address
     };

@@ -174,7 +174,7 @@ async fn call_all(
             );
             let unchecked: ToolDef = ToolDef::new(generated.tool.clone(), handler)
                 .expect("tool def")
-                .map_tool(|t| t.input_schema = Arc::new(serde_json::Map::new()));
+                .map_tool(|t| t.input_schema = serde_json::Map::new().into());
             let result = unchecked.call_detached(control.1.clone()).await;
             let text = result.text_content();
             flagged = result.is_error()

@@ -28,7 +28,8 @@ pub(crate) enum Command {
     /// On Unix, SIGHUP regenerates the tools from the files (with or without
     /// --watch) and swaps them in.
     Serve(ServeArgs),
-    /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit.
+    /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit
+    /// (indented on a terminal, compact JSON otherwise).
     Tools(ToolsArgs),
     /// Print the routes (the intermediate representation) of a document, one a line.
     Routes(RoutesArgs),

@@ -1,6 +1,8 @@
 //! Running a parsed command.
 
-use std::io::Write;
+use std::io::{BufWriter, IsTerminal, Write};
+
+use mcp_core::Tool;
 
 use mcp_server::{Discovery, Server, ToolSource};
 
@@ -8,6 +10,28 @@ use super::args::{Cli, Command, Transport};
 use super::error::CliError;
 use super::serve::{announce, http_config};
 use super::{demo, openapi, reload};
+
+/// `{"tools":[...]}` as `tools/list` has it, written to stdout as it is
+/// serialized: indented for a person at a terminal, compact JSON for a
+/// program (shared schema definitions are written, never assembled).
+fn print_tools(tools: &[Tool]) -> Result<(), CliError> {
+    #[derive(serde::Serialize)]
+    struct ToolsList<'a> {
+        tools: &'a [Tool],
+    }
+    let stdout = std::io::stdout();
+    let pretty = stdout.is_terminal();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let list = ToolsList { tools };
+    let written = if pretty {
+        serde_json::to_writer_pretty(&mut out, &list)
+    } else {
+        serde_json::to_writer(&mut out, &list)
+    };
+    written.map_err(|error| CliError::Output(error.into()))?;
+    writeln!(out).map_err(CliError::Output)?;
+    out.flush().map_err(CliError::Output)
+}
 
 /// A server of the sources' tools and resources.
 fn server_of(
@@ -55,11 +79,8 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                 mcp_server::DEFAULT_PAGE_SIZE,
                 args.discovery.settings(),
             )?;
-            let json = server.tools_json();
-            let text = serde_json::to_string_pretty(&json)
-                .map_err(|error| CliError::Output(error.into()))?;
-            let mut stdout = std::io::stdout().lock();
-            writeln!(stdout, "{text}").map_err(CliError::Output)?;
+            let tools = server.tools();
+            print_tools(&tools)?;
             if args.stats {
                 eprintln!("{}", mcp_openapi::generate::tool_stats(&server.tools()));
             }

@@ -1,9 +1,7 @@
 //! Answers to `search_tools`: the index of one tool set plus what results
 //! show of each tool.
 
-use std::sync::Arc;
-
-use mcp_core::{CallToolResult, JsonObject, Tool, content::Content};
+use mcp_core::{CallToolResult, Tool, ToolSchema, content::Content};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -44,7 +42,7 @@ struct Entry {
     title: Option<String>,
     /// The first paragraph of the description, without markup, cut.
     description: String,
-    input_schema: Arc<JsonObject>,
+    input_schema: ToolSchema,
 }
 
 /// The index of a tool set and the entries results are made of.

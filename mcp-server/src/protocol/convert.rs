@@ -10,8 +10,8 @@
 //! ([`via_wire_json`]); the rest are converted field by field.
 
 use mcp_core::{
-    CallToolResult, Icon, Meta, Tool, ToolAnnotations, client::ChannelError, content::Content,
-    icon::IconTheme,
+    CallToolResult, Icon, Meta, Tool, ToolAnnotations, ToolSchema, client::ChannelError,
+    content::Content, icon::IconTheme,
 };
 use rmcp::ErrorData;
 use rmcp::model as rm;
@@ -25,8 +25,8 @@ pub(crate) fn tool_to_rmcp(tool: Tool) -> rm::Tool {
     out.name = tool.name.into();
     out.title = tool.title;
     out.description = tool.description.map(Into::into);
-    out.input_schema = tool.input_schema;
-    out.output_schema = tool.output_schema;
+    out.input_schema = tool.input_schema.to_arc();
+    out.output_schema = tool.output_schema.as_ref().map(ToolSchema::to_arc);
     out.annotations = tool.annotations.map(annotations_to_rmcp);
     out.icons =
         (!tool.icons.is_empty()).then(|| tool.icons.into_iter().map(icon_to_rmcp).collect());
@@ -131,8 +131,8 @@ mod tests {
             serde_json::from_value(json!({"name": tool.name, "inputSchema": {}})).unwrap();
         out.title = tool.title;
         out.description = tool.description.map(|d| d.into_owned());
-        out.input_schema = tool.input_schema;
-        out.output_schema = tool.output_schema;
+        out.input_schema = tool.input_schema.into();
+        out.output_schema = tool.output_schema.map(Into::into);
         out.annotations = tool.annotations.map(|a| {
             let mut out = ToolAnnotations::default();
             out.title = a.title;

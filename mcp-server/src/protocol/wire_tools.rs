@@ -1,7 +1,8 @@
-//! The hosted tools in rmcp's form, converted once per catalog.
+//! The hosted tools in rmcp's form, each converted once per catalog, when
+//! first listed or asked for.
 
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use mcp_core::{Tool, ToolDef};
 use rmcp::model::Tool as WireTool;
@@ -17,9 +18,14 @@ struct DiscoveryListing(Arc<WireTools>);
 
 /// The hosted tools as rmcp values, in listing order, plus each tool's
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
+///
+/// rmcp holds schemas as whole objects: a tool whose schema shares its
+/// definitions with others is assembled when a page first shows it, so a
+/// client that reads only the first page of a large API never pays for all.
 #[derive(Debug, Default)]
 pub(crate) struct WireTools {
-    tools: Vec<WireTool>,
+    sources: Vec<Tool>,
+    tools: Vec<OnceLock<WireTool>>,
     executions: Vec<Option<Value>>,
     /// Each tool's serialized size in bytes, for byte-bounded pages.
     sizes: Vec<usize>,
@@ -63,21 +69,19 @@ impl WireTools {
         listed.0.clone()
     }
 
-    fn new<'a>(tools: impl IntoIterator<Item = &'a Tool> + Clone) -> Self {
-        let sizes = tools.clone().into_iter().map(serialized_len).collect();
-        let executions = tools
-            .clone()
-            .into_iter()
+    fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>) -> Self {
+        let sources: Vec<Tool> = tools.into_iter().cloned().collect();
+        let tools = sources.iter().map(|_| OnceLock::new()).collect();
+        let executions = sources
+            .iter()
             .map(|tool| {
                 tool.execution
                     .and_then(|execution| serde_json::to_value(execution).ok())
             })
             .collect();
-        let tools = tools
-            .into_iter()
-            .map(|tool| tool_to_rmcp(tool.clone()))
-            .collect();
+        let sizes = sources.iter().map(serialized_len).collect();
         Self {
+            sources,
             tools,
             executions,
             sizes,
@@ -91,31 +95,31 @@ impl WireTools {
 
     /// The tool at `index`.
     pub(crate) fn get(&self, index: usize) -> Option<&WireTool> {
-        self.tools.get(index)
+        let source = self.sources.get(index)?;
+        let tool = self.tools.get(index)?;
+        Some(tool.get_or_init(|| tool_to_rmcp(source.clone())))
     }
 
     /// The tool called `name`.
     pub(crate) fn find(&self, name: &str) -> Option<&WireTool> {
-        self.tools.iter().find(|tool| tool.name == name)
+        let index = self.sources.iter().position(|tool| tool.name == name)?;
+        self.get(index)
     }
 
     /// The tools in `range`, with `execution` parked in `_meta` when
     /// `with_execution` (see [`super::restore_execution`]).
     pub(crate) fn page(&self, range: Range<usize>, with_execution: bool) -> Vec<WireTool> {
-        let (Some(tools), Some(executions)) =
-            (self.tools.get(range.clone()), self.executions.get(range))
-        else {
+        let Some(executions) = self.executions.get(range.clone()) else {
             return Vec::new();
         };
-        tools
-            .iter()
+        range
             .zip(executions)
-            .map(|(tool, execution)| {
-                let mut tool = tool.clone();
+            .filter_map(|(index, execution)| {
+                let mut tool = self.get(index)?.clone();
                 if let (true, Some(execution)) = (with_execution, execution) {
                     park(&mut tool, execution.clone());
                 }
-                tool
+                Some(tool)
             })
             .collect()
     }

@@ -40,7 +40,7 @@ impl DefCopier<'_> {
                         } else {
                             self.budget -= 1;
                             let content = match &self.prepared(&name, mode).value {
-                                Ok(value) => value.clone().into_owned(),
+                                Ok(value) => Value::clone(value),
                                 Err(_) => Value::Object(Map::new()),
                             };
                             stack.push(name);

@@ -1,0 +1,328 @@
+//! The JSON Schema of a tool's input or output, which may share its
+//! `$defs` entries with other tools' schemas.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::json::JsonObject;
+
+/// The key under which shared definitions are written.
+const DEFS: &str = "$defs";
+
+/// A tool's input or output schema: a JSON object, cheap to clone.
+///
+/// Large generated APIs give hundreds of tools schemas that reach the same
+/// definitions. [`ToolSchema::with_shared_defs`] keeps those definitions
+/// once, each behind an [`Arc`], and writes them under `$defs` when the
+/// schema is serialized: the JSON is the same as that of the whole object,
+/// without a copy per tool. Reading the schema as a [`JsonObject`] (through
+/// [`Deref`]) assembles that object once, on first use.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_core::ToolSchema;
+/// use serde_json::json;
+///
+/// let pet = Arc::new(json!({"type": "object", "properties": {"name": {"type": "string"}}}));
+/// let root = json!({"type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}}});
+/// let schema = ToolSchema::with_shared_defs(
+///     root.as_object().cloned().unwrap_or_default(),
+///     [("Pet".to_owned(), pet)],
+/// );
+/// let expected = json!({
+///     "type": "object",
+///     "properties": {"pet": {"$ref": "#/$defs/Pet"}},
+///     "$defs": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
+/// });
+/// assert_eq!(serde_json::to_value(&schema).unwrap(), expected);
+/// assert_eq!(schema["$defs"]["Pet"]["type"], "object");
+/// ```
+#[derive(Clone)]
+pub struct ToolSchema(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// A whole object.
+    Whole(Arc<JsonObject>),
+    /// A root whose `$defs` entry (`null` in `root`) stands for `defs`.
+    Shared(Arc<Shared>),
+}
+
+struct Shared {
+    root: JsonObject,
+    defs: Vec<(String, Arc<Value>)>,
+    /// The whole object, assembled on first read.
+    whole: OnceLock<Arc<JsonObject>>,
+}
+
+impl ToolSchema {
+    /// A schema that is `object` as it is.
+    pub fn new(object: JsonObject) -> Self {
+        Self(Repr::Whole(Arc::new(object)))
+    }
+
+    /// A schema made of `root` and the definitions `defs`, written (in this
+    /// order) as its last entry `$defs`; without definitions it is `root`.
+    ///
+    /// An entry `$defs` already in `root` is replaced.
+    pub fn with_shared_defs(
+        mut root: JsonObject,
+        defs: impl IntoIterator<Item = (String, Arc<Value>)>,
+    ) -> Self {
+        let defs: Vec<_> = defs.into_iter().collect();
+        root.shift_remove(DEFS);
+        if defs.is_empty() {
+            return Self::new(root);
+        }
+        root.insert(DEFS.to_owned(), Value::Null);
+        Self(Repr::Shared(Arc::new(Shared {
+            root,
+            defs,
+            whole: OnceLock::new(),
+        })))
+    }
+
+    /// A schema with the same shared definitions and a root rewritten by `f`.
+    ///
+    /// `f` sees the root with its `$defs` entry as `null` when the
+    /// definitions are shared: where `f` leaves that entry is where they are
+    /// written, and removing it drops them. A schema without shared
+    /// definitions is given to `f` whole.
+    ///
+    /// ```
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new(json!({"type": "object"}).as_object().cloned().unwrap_or_default());
+    /// let titled = schema.map_root(|mut root| {
+    ///     root.insert("title".to_owned(), "Pet".into());
+    ///     root
+    /// });
+    /// assert_eq!(titled["title"], "Pet");
+    /// ```
+    pub fn map_root(&self, f: impl FnOnce(JsonObject) -> JsonObject) -> Self {
+        match &self.0 {
+            Repr::Whole(object) => Self::new(f(JsonObject::clone(object))),
+            Repr::Shared(shared) => {
+                let root = f(shared.root.clone());
+                if root.get(DEFS).is_some_and(Value::is_null) {
+                    Self(Repr::Shared(Arc::new(Shared {
+                        root,
+                        defs: shared.defs.clone(),
+                        whole: OnceLock::new(),
+                    })))
+                } else {
+                    Self::new(root)
+                }
+            }
+        }
+    }
+
+    /// The definitions shared with other schemas, by name, in `$defs` order
+    /// (empty when the schema holds all of itself).
+    pub fn shared_defs(&self) -> &[(String, Arc<Value>)] {
+        match &self.0 {
+            Repr::Whole(_) => &[],
+            Repr::Shared(shared) => &shared.defs,
+        }
+    }
+
+    /// The whole schema as one shared object (assembled once when its
+    /// definitions are shared).
+    pub fn to_arc(&self) -> Arc<JsonObject> {
+        match &self.0 {
+            Repr::Whole(object) => object.clone(),
+            Repr::Shared(shared) => shared.whole().clone(),
+        }
+    }
+
+    /// The address of the shared value: clones have the same one, and it
+    /// identifies the schema while a clone lives.
+    pub fn as_ptr(&self) -> *const () {
+        match &self.0 {
+            Repr::Whole(object) => Arc::as_ptr(object).cast(),
+            Repr::Shared(shared) => Arc::as_ptr(shared).cast(),
+        }
+    }
+
+    /// Whether `self` and `other` are the same value in memory (not only equal).
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        self.as_ptr() == other.as_ptr()
+    }
+}
+
+impl Shared {
+    fn whole(&self) -> &Arc<JsonObject> {
+        self.whole.get_or_init(|| {
+            let defs: JsonObject = self
+                .defs
+                .iter()
+                .map(|(name, value)| (name.clone(), Value::clone(value)))
+                .collect();
+            let mut whole = self.root.clone();
+            if let Some(slot) = whole.get_mut(DEFS) {
+                *slot = Value::Object(defs);
+            }
+            Arc::new(whole)
+        })
+    }
+}
+
+impl Deref for ToolSchema {
+    type Target = JsonObject;
+
+    fn deref(&self) -> &JsonObject {
+        match &self.0 {
+            Repr::Whole(object) => object,
+            Repr::Shared(shared) => shared.whole(),
+        }
+    }
+}
+
+impl AsRef<JsonObject> for ToolSchema {
+    fn as_ref(&self) -> &JsonObject {
+        self
+    }
+}
+
+impl From<JsonObject> for ToolSchema {
+    fn from(object: JsonObject) -> Self {
+        Self::new(object)
+    }
+}
+
+impl From<Arc<JsonObject>> for ToolSchema {
+    fn from(object: Arc<JsonObject>) -> Self {
+        Self(Repr::Whole(object))
+    }
+}
+
+impl PartialEq for ToolSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.ptr_eq(other) || **self == **other
+    }
+}
+
+impl fmt::Debug for ToolSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Whole(object) => object.fmt(f),
+            Repr::Shared(shared) => f
+                .debug_struct("ToolSchema")
+                .field("root", &shared.root)
+                .field(
+                    "shared_defs",
+                    &shared.defs.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+                )
+                .finish(),
+        }
+    }
+}
+
+/// The shared definitions, written as the object `$defs` would be.
+struct DefsMap<'a>(&'a [(String, Arc<Value>)]);
+
+impl Serialize for DefsMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(name, &**value)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for ToolSchema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Whole(object) => object.serialize(serializer),
+            Repr::Shared(shared) => {
+                let mut map = serializer.serialize_map(Some(shared.root.len()))?;
+                for (key, value) in &shared.root {
+                    if key == DEFS {
+                        map.serialize_entry(key, &DefsMap(&shared.defs))?;
+                    } else {
+                        map.serialize_entry(key, value)?;
+                    }
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolSchema {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        JsonObject::deserialize(deserializer).map(Self::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn object(value: Value) -> JsonObject {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn shared_definitions_serialize_like_the_whole_object() {
+        let a = Arc::new(json!({"type": "string"}));
+        let root = object(json!({"$schema": "s", "type": "object", "$defs": {"old": {}}}));
+        let schema = ToolSchema::with_shared_defs(root, [("A".to_owned(), a.clone())]);
+        let text = serde_json::to_string(&schema).unwrap();
+        assert_eq!(
+            text,
+            r#"{"$schema":"s","type":"object","$defs":{"A":{"type":"string"}}}"#
+        );
+        assert_eq!(serde_json::to_string(&*schema).unwrap(), text);
+        assert!(Arc::ptr_eq(&schema.shared_defs()[0].1, &a));
+    }
+
+    #[test]
+    fn map_root_keeps_definitions_where_the_placeholder_goes() {
+        let root = object(json!({"type": "object", "properties": {}}));
+        let schema = ToolSchema::with_shared_defs(
+            root,
+            [("A".to_owned(), Arc::new(json!({"type": "null"})))],
+        );
+        let moved = schema.map_root(|root| {
+            let mut out = JsonObject::new();
+            out.insert("$defs".to_owned(), root["$defs"].clone());
+            out.insert("anyOf".to_owned(), json!([{"type": "object"}]));
+            out
+        });
+        assert_eq!(
+            serde_json::to_string(&moved).unwrap(),
+            r#"{"$defs":{"A":{"type":"null"}},"anyOf":[{"type":"object"}]}"#
+        );
+        let dropped = schema.map_root(|mut root| {
+            root.shift_remove("$defs");
+            root
+        });
+        assert!(dropped.shared_defs().is_empty());
+        assert_eq!(
+            *dropped,
+            object(json!({"type": "object", "properties": {}}))
+        );
+    }
+
+    #[test]
+    fn equality_and_reading_see_the_whole_object() {
+        let shared = ToolSchema::with_shared_defs(
+            object(json!({"type": "object"})),
+            [("A".to_owned(), Arc::new(json!(true)))],
+        );
+        let whole = ToolSchema::new(object(json!({"type": "object", "$defs": {"A": true}})));
+        assert_eq!(shared, whole);
+        assert_eq!(shared.to_arc(), whole.to_arc());
+        let empty = ToolSchema::with_shared_defs(object(json!({"type": "object"})), []);
+        assert!(!empty.contains_key("$defs"));
+    }
+}
