@@ -79,10 +79,11 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                 mcp_server::DEFAULT_PAGE_SIZE,
                 args.discovery.settings(),
             )?;
-            let tools = server.tools();
+            // What `tools/list` returns: in discovery mode, the meta-tools and pins.
+            let tools = server.listed_tools();
             print_tools(&tools)?;
             if args.stats {
-                eprintln!("{}", mcp_openapi::generate::tool_stats(&server.tools()));
+                eprintln!("{}", mcp_openapi::generate::tool_stats(&tools));
             }
             Ok(())
         }
