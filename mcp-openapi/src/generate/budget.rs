@@ -73,7 +73,7 @@ const MAX_KEPT_DEPTH: usize = 6;
 ///         "name": {"type": "string", "description": "The customer's full name or business name."}
 ///     }}}
 /// });
-/// let trimmed = mcp_openapi::generate::trimmed_output_schema(schema.as_object().unwrap(), 100).unwrap();
+/// let trimmed = mcp_openapi::generate::trimmed_output_schema(schema.as_object().unwrap(), 200).unwrap();
 /// assert_eq!(
 ///     serde_json::Value::Object(trimmed),
 ///     json!({"type": "object", "properties": {"customer": {
