@@ -11,7 +11,7 @@
 //! - Self-contained: no tracked file names a relative path that leaves the
 //!   repository ([`paths`]).
 //! - No process notes in code, manifests or docs: no tracker references
-//!   by number ([`breadcrumbs`], whose own examples are exempt).
+//!   by number ([`breadcrumbs`]).
 
 mod breadcrumbs;
 mod lexer;
@@ -123,7 +123,7 @@ fn tracked_text(root: &Path) -> Result<Vec<String>, String> {
         for escaping in paths::escaping_paths(&text, &base) {
             out.push(format!("{file} names `{escaping}`, outside the repository"));
         }
-        if !file.ends_with(".snap") && !file.ends_with(breadcrumbs::OWN_FILE) {
+        if !file.ends_with(".snap") {
             for line in breadcrumbs::lines_with_notes(&text) {
                 out.push(format!(
                     "{file}:{line}: a process note (say it in the commit message)"
