@@ -139,6 +139,32 @@ pub fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// The length in bytes of `value` as compact JSON, counted without building
+/// the text: what a tool or schema weighs in a `tools/list` answer.
+///
+/// ```
+/// use mcp_core::schema::json_len;
+///
+/// assert_eq!(json_len(&serde_json::json!({"a": [1, 2]})), r#"{"a":[1,2]}"#.len());
+/// ```
+pub fn json_len(value: &(impl serde::Serialize + ?Sized)) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail; a value that cannot be serialized
+    // counts what was written before the failure.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use serde_json::{Map, Value};
 
 use mcp_core::ToolSchema;
+use mcp_core::schema::json_len;
 
 use crate::ir::JsonObject;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
@@ -83,7 +84,7 @@ const MAX_KEPT_DEPTH: usize = 6;
 /// );
 /// ```
 pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
-    if byte_len(schema) <= max_bytes {
+    if json_len(schema) <= max_bytes {
         return None;
     }
     let mut root = schema.clone();
@@ -106,7 +107,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
         Some(def)
     });
     let out = assembled(&root, &defs);
-    if byte_len(&out) <= max_bytes {
+    if json_len(&out) <= max_bytes {
         return Some(out);
     }
     // Descriptions below the root are annotations: their first sentence is
@@ -116,7 +117,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
         shorten_descriptions(def, false);
     }
     let out = assembled(&root, &defs);
-    if byte_len(&out) <= max_bytes {
+    if json_len(&out) <= max_bytes {
         return Some(out);
     }
     // Step 2: keep definitions breadth first while they fit.
@@ -132,7 +133,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
     }
     let defs = reached(&root, |name| defs.get(name).cloned());
     let out = assembled(&root, &defs);
-    if byte_len(&out) <= max_bytes {
+    if json_len(&out) <= max_bytes {
         return Some(out);
     }
     // Step 3: cut the root's nesting, deepest first.
@@ -142,7 +143,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
         cut_below(&mut cut, depth);
         let kept = reached(&cut, |name| defs.get(name).cloned());
         best = assembled(&cut, &kept);
-        if byte_len(&best) <= max_bytes {
+        if json_len(&best) <= max_bytes {
             break;
         }
     }
@@ -254,8 +255,8 @@ fn left_out(
     fixed: &BTreeSet<String>,
     max_bytes: usize,
 ) -> HashSet<String> {
-    let entry = |name: &str, def: &Value| byte_len(def) + name.len() + 4;
-    let mut total = byte_len(root) + "\"$defs\":{},".len();
+    let entry = |name: &str, def: &Value| json_len(def) + name.len() + 4;
+    let mut total = json_len(root) + "\"$defs\":{},".len();
     for (name, def) in defs.iter().filter(|(name, _)| fixed.contains(*name)) {
         total += entry(name, def);
     }
@@ -307,24 +308,6 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
     });
 }
 
-/// The length of `value` as compact JSON.
-fn byte_len(value: &(impl serde::Serialize + ?Sized)) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing a `Value` to a counter cannot fail.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
-}
-
 /// Applies a budget to the output schemas of one generation run: each
 /// distinct schema (by address) is trimmed once and the result shared.
 #[derive(Debug)]
@@ -355,7 +338,7 @@ impl OutputBudget {
         if let Some((_, trimmed)) = self.done.get(&address) {
             return trimmed.clone();
         }
-        let trimmed = if byte_len(&schema) <= max_bytes {
+        let trimmed = if json_len(&schema) <= max_bytes {
             schema.clone()
         } else {
             trimmed_output_schema(&schema.to_arc(), max_bytes)

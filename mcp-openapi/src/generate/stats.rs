@@ -1,6 +1,7 @@
 //! Size statistics of generated tools: what `tools/list` costs a model's context.
 
 use mcp_core::Tool;
+use mcp_core::schema::json_len;
 
 /// The size of one tool on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -79,27 +80,6 @@ pub fn tool_stats<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> ToolStats {
         total_bytes,
         total_tokens: estimate_tokens(total_bytes),
         per_tool,
-    }
-}
-
-/// The length of `value`'s compact JSON, counted without keeping the text
-/// (schemas with shared definitions are not assembled for it).
-fn json_len(value: &impl serde::Serialize) -> usize {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    // Writing to a counter cannot fail; an unserializable value counts as empty.
-    match serde_json::to_writer(&mut counter, value) {
-        Ok(()) => counter.0,
-        Err(_) => 0,
     }
 }
 

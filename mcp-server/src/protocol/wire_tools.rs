@@ -4,6 +4,7 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use mcp_core::schema::json_len;
 use mcp_core::{Tool, ToolDef};
 use rmcp::model::Tool as WireTool;
 use serde_json::Value;
@@ -29,24 +30,6 @@ pub(crate) struct WireTools {
     executions: Vec<Option<Value>>,
     /// Each tool's serialized size in bytes, for byte-bounded pages.
     sizes: Vec<usize>,
-}
-
-/// The length of `value`'s JSON, counted without building the string.
-fn serialized_len(value: &impl serde::Serialize) -> usize {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    // Writing to a counter cannot fail; an unserializable value counts as empty.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
 }
 
 impl WireTools {
@@ -79,7 +62,7 @@ impl WireTools {
                     .and_then(|execution| serde_json::to_value(execution).ok())
             })
             .collect();
-        let sizes = sources.iter().map(serialized_len).collect();
+        let sizes = sources.iter().map(json_len).collect();
         Self {
             sources,
             tools,
