@@ -15,6 +15,8 @@ mod prompts;
 mod resources;
 pub(crate) mod restore_execution;
 mod session_state;
+pub(crate) mod task_param;
 mod tasks;
+mod tasks_2025;
 mod tools;
 mod wire_tools;

@@ -1,9 +1,13 @@
 //! What the server tells a client about itself: identity, instructions and
 //! capabilities.
 
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, TASKS_EXTENSION_ID};
+use rmcp::model::{
+    Implementation, InitializeResult, ProtocolVersion, ServerCapabilities, ServerConfig,
+    TASKS_EXTENSION_ID,
+};
 use serde_json::json;
 
+use super::restore_execution::park_tasks_capability;
 use crate::server::state::ServerState;
 
 /// The server's answer to `initialize` (and `server/discover`).
@@ -68,4 +72,18 @@ fn add_tasks_extension(capabilities: &mut ServerCapabilities) {
         .extensions
         .get_or_insert_with(Default::default)
         .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
+}
+
+/// Declares the 2025-11-25 `tasks` capability (`tools/call` as a task,
+/// `tasks/list`, `tasks/cancel`) in an `initialize` result that negotiated
+/// 2025-11-25, when some tool may run as a task. rmcp's capabilities have
+/// no slot for it: it is parked for the transport to restore.
+pub(crate) fn add_tasks_2025<C: 'static>(state: &ServerState<C>, result: &mut InitializeResult) {
+    let legacy = result.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str();
+    if legacy && state.catalog().tools().has_task_tools() {
+        park_tasks_capability(
+            result,
+            json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        );
+    }
 }

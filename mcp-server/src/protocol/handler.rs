@@ -1,6 +1,7 @@
 //! Our `rmcp::ServerHandler`: one session's view of the server state. Each
 //! request goes to the module that serves it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rmcp::ErrorData;
@@ -8,7 +9,8 @@ use rmcp::handler::server::ServerHandler;
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
-    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
+    CompleteResult, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
     SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool as WireTool,
@@ -17,9 +19,12 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
 use super::convert::{request_meta, via_wire_json};
+use super::restore_execution::park_result;
 use super::session_state::SessionState;
+use super::task_param::{CANCEL_2025, GET_2025};
 use super::tasks::Tasks;
-use super::{capabilities, completion, listen, prompts, resources, tools};
+use super::tools::{Called, Caller};
+use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
 use crate::server::session::{Session, TransportKind};
 use crate::server::state::ServerState;
 
@@ -32,6 +37,9 @@ pub(crate) struct SessionHandler<C> {
     ctx: OnceLock<Arc<C>>,
     /// The logging level, subscriptions and the peer for notifications.
     session: Arc<SessionState>,
+    /// Tells this session's tasks from others' in `tasks/list` when there
+    /// is no HTTP session id (stdio and other streams).
+    local_key: u64,
 }
 
 impl<C: Send + Sync + 'static> SessionHandler<C> {
@@ -40,12 +48,27 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
     pub(crate) fn new(state: Arc<ServerState<C>>, transport: TransportKind) -> Self {
         let session = Arc::new(SessionState::new());
         state.listeners().register(&session);
+        static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
         Self {
             state,
             transport,
             ctx: OnceLock::new(),
             session,
+            local_key: NEXT_KEY.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// Who sends the request `context`: the HTTP session id, and the key of
+    /// the session's tasks (none in stateless HTTP, where every request is
+    /// a session of its own).
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Caller {
+        let session_id = session_id(context);
+        let owner = match (&session_id, self.transport) {
+            (Some(id), _) => Some(id.clone()),
+            (None, TransportKind::Http) => None,
+            (None, _) => Some(format!("local-{}", self.local_key)),
+        };
+        Caller { session_id, owner }
     }
 
     /// The session's context, made on first use.
@@ -71,6 +94,17 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         capabilities::server_config(&self.state)
     }
 
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        capabilities::add_tasks_2025(&self.state, &mut result);
+        Ok(result)
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.session.attach(&context.peer);
     }
@@ -94,16 +128,51 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let session_id = session_id(&context);
-        tools::call(
+        let caller = self.caller(&context);
+        let called = tools::call(
             &self.state,
             &self.session,
             request,
             context,
-            session_id,
+            caller,
             |session_id| self.session_ctx(session_id),
         )
-        .await
+        .await?;
+        Ok(match called {
+            Called::Response(response) => response,
+            // rmcp has no type for the 2025-11-25 `CreateTaskResult`: it
+            // travels parked in a result and the transport puts it in place.
+            Called::Task2025(created) => CallToolResponse::Complete(park_result(created)),
+        })
+    }
+
+    /// The 2025-11-25 task requests rmcp does not model (see
+    /// [`super::task_param`]): `tasks/result`, `tasks/list`, and
+    /// `tasks/get` and `tasks/cancel` under their private names.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let tasks = Tasks::of(&self.state);
+        let CustomRequest { method, params, .. } = request;
+        let result = match method.as_str() {
+            "tasks/result" => tasks_2025::result(&tasks, params).await,
+            "tasks/list" => {
+                let owner = self.caller(&context).owner;
+                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size())
+            }
+            GET_2025 => tasks_2025::get(&tasks, params),
+            CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
+            _ => {
+                return Err(ErrorData::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    format!("unknown method `{method}`"),
+                    None,
+                ));
+            }
+        };
+        result.map(CustomResult)
     }
 
     async fn get_task(

@@ -1,4 +1,5 @@
-//! `Tool.execution` on the wire for 2025-11-25 clients.
+//! `Tool.execution` and the `tasks` server capability on the wire for
+//! 2025-11-25 clients.
 //!
 //! rmcp 3.11's `Tool` has no `execution` field (the 2026-07-28 protocol moved
 //! tasks into an extension). When the handler lists tools for a 2025-11-25
@@ -8,7 +9,8 @@
 //! typed messages (stdio and other byte streams),
 //! [`restore_in_http_response`] rewrites HTTP bodies (JSON or SSE events).
 //! Clients of other versions never get the key, so no rewrite happens for
-//! them and nothing private reaches any wire.
+//! them and nothing private reaches any wire. The `tasks` capability of an
+//! `initialize` result travels the same way ([`park_tasks_capability`]).
 
 use std::future::Future;
 
@@ -17,13 +19,81 @@ use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
 use http::header;
-use rmcp::model::{CustomResult, ServerJsonRpcMessage, ServerResult, Tool as WireTool};
+use rmcp::model::{
+    CustomResult, InitializeResult, ServerJsonRpcMessage, ServerResult, Tool as WireTool,
+};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 
 /// The private `_meta` key a tool's execution is parked under.
 const PARKED_EXECUTION_KEY: &str = "rs.mcp-toolkit/execution";
+
+/// The private `_meta` key a whole 2025-11-25 result rmcp has no type for
+/// (a `CreateTaskResult`) is parked under, in a tool result.
+const PARKED_RESULT_KEY: &str = "rs.mcp-toolkit/result";
+
+/// A tool result that carries `result`, for a transport to put in its place.
+pub(crate) fn park_result(result: Value) -> rmcp::model::CallToolResult {
+    let mut carrier = rmcp::model::CallToolResult::success(Vec::new());
+    let mut meta = rmcp::model::MetaObject::default();
+    meta.0.insert(PARKED_RESULT_KEY.to_owned(), result);
+    carrier.meta = Some(meta);
+    carrier
+}
+
+/// Replaces a result carrying a parked result with that result; returns
+/// whether it did.
+fn restore_result(result: &mut Value) -> bool {
+    let parked = result
+        .get_mut("_meta")
+        .and_then(Value::as_object_mut)
+        .and_then(|meta| meta.remove(PARKED_RESULT_KEY));
+    match parked {
+        Some(parked) => {
+            *result = parked;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The private `_meta` key the `tasks` capability is parked under.
+const PARKED_TASKS_KEY: &str = "rs.mcp-toolkit/tasks-capability";
+
+/// Parks the `tasks` capability in an `initialize` result's `_meta`, for a
+/// transport to restore into `capabilities.tasks`.
+pub(crate) fn park_tasks_capability(result: &mut InitializeResult, tasks: Value) {
+    result
+        .meta
+        .get_or_insert_with(Default::default)
+        .0
+        .insert(PARKED_TASKS_KEY.to_owned(), tasks);
+}
+
+/// Moves a parked `tasks` capability into `capabilities.tasks`; returns
+/// whether it moved.
+fn restore_capability(result: &mut Value) -> bool {
+    let Some(object) = result.as_object_mut() else {
+        return false;
+    };
+    let Some(meta) = object.get_mut("_meta").and_then(Value::as_object_mut) else {
+        return false;
+    };
+    let Some(tasks) = meta.remove(PARKED_TASKS_KEY) else {
+        return false;
+    };
+    if meta.is_empty() {
+        object.remove("_meta");
+    }
+    if let Some(capabilities) = object
+        .get_mut("capabilities")
+        .and_then(Value::as_object_mut)
+    {
+        capabilities.insert("tasks".to_owned(), tasks);
+    }
+    true
+}
 
 /// Parks `execution` in `tool`'s `_meta`, for a transport to restore.
 pub(crate) fn park(tool: &mut WireTool, execution: Value) {
@@ -58,14 +128,20 @@ fn restore_in_result(result: &mut Value) -> bool {
 
 /// Restores parked executions in a JSON-RPC message (its `result`).
 fn restore_in_message(message: &mut Value) -> bool {
-    message.get_mut("result").is_some_and(restore_in_result)
+    message.get_mut("result").is_some_and(|result| {
+        restore_result(result) || (restore_in_result(result) | restore_capability(result))
+    })
 }
 
 /// Whether `bytes` may hold a parked execution (a cheap pre-check).
 fn mentions_parked(bytes: &[u8]) -> bool {
-    bytes
-        .windows(PARKED_EXECUTION_KEY.len())
-        .any(|window| window == PARKED_EXECUTION_KEY.as_bytes())
+    [PARKED_EXECUTION_KEY, PARKED_TASKS_KEY, PARKED_RESULT_KEY]
+        .iter()
+        .any(|key| {
+            bytes
+                .windows(key.len())
+                .any(|window| window == key.as_bytes())
+        })
 }
 
 /// Wraps a transport so 2025-11-25 clients see `Tool.execution`.
@@ -103,6 +179,28 @@ fn restore_in_response(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
     let ServerJsonRpcMessage::Response(mut response) = message else {
         return message;
     };
+    if let ServerResult::CallToolResult(result) = &response.result
+        && let Some(parked) = result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get(PARKED_RESULT_KEY))
+    {
+        response.result = ServerResult::CustomResult(CustomResult(parked.clone()));
+    }
+    if let ServerResult::InitializeResult(result) = &response.result
+        && result
+            .meta
+            .as_ref()
+            .is_some_and(|meta| meta.0.contains_key(PARKED_TASKS_KEY))
+    {
+        match serde_json::to_value(result) {
+            Ok(mut value) => {
+                restore_capability(&mut value);
+                response.result = ServerResult::CustomResult(CustomResult(value));
+            }
+            Err(error) => tracing::error!(%error, "cannot serialize an initialize result"),
+        }
+    }
     if let ServerResult::ListToolsResult(result) = &response.result {
         let parked = result.tools.iter().any(|tool| {
             tool.meta

@@ -6,20 +6,24 @@ use std::sync::Arc;
 
 use futures_util::FutureExt;
 use mcp_core::call::CallToolRequest;
-use mcp_core::{TaskSupport, ToolDef};
+use mcp_core::handler::BoxFuture;
+use mcp_core::{CallToolResult, TaskSupport, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, Tool as WireTool,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
 
 use super::channel::PeerChannel;
 use super::convert::{request_meta, result_to_rmcp};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
-use super::tasks::{CallMode, Tasks, call_mode};
+use super::task_param::take_parked;
+use super::tasks::{CallMode, Requestor, TaskChannel, TaskStart, Tasks, call_mode};
+use super::tasks_2025::{self, TaskParam};
 use super::wire_tools::WireTools;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
 use crate::server::catalog::Catalog;
@@ -128,11 +132,27 @@ fn resolve<C: Send + Sync + 'static>(
     ))
 }
 
+/// What a `tools/call` answers.
+pub(crate) enum Called {
+    /// rmcp's response: a result, a 2026-07-28 task or an input-required result.
+    Response(CallToolResponse),
+    /// A 2025-11-25 `CreateTaskResult`, as JSON (rmcp has no type for it).
+    Task2025(Value),
+}
+
+/// Who is calling: the session's peer, its id (an HTTP session) and its key
+/// for `tasks/list`.
+pub(crate) struct Caller {
+    pub(crate) session_id: Option<String>,
+    pub(crate) owner: Option<String>,
+}
+
 /// `tools/call`: an unknown tool is JSON-RPC error -32602 (in discovery
 /// mode, `call_tool` runs the tool it names through all that follows); the call runs
-/// as a task when [`call_mode`] says so, else inline, where a panicking
-/// handler, a cancelled call and (for 2026-07-28 clients) a question for
-/// the client each end the call with a result.
+/// as a task when [`call_mode`] says so (`params.task` of a 2025-11-25 client
+/// arrives parked in `_meta`, see [`super::task_param`]), else inline, where
+/// a panicking handler, a cancelled call and (for 2026-07-28 clients) a
+/// question for the client each end the call with a result.
 ///
 /// `session_ctx` makes (or finds) the session's context once the tool is
 /// known.
@@ -140,40 +160,40 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     session: &Arc<SessionState>,
     mut request: CallToolRequestParams,
-    context: RequestContext<RoleServer>,
-    session_id: Option<String>,
+    mut context: RequestContext<RoleServer>,
+    caller: Caller,
     session_ctx: impl FnOnce(Option<String>) -> Arc<C>,
-) -> Result<CallToolResponse, ErrorData> {
+) -> Result<Called, ErrorData> {
+    let asked: Option<TaskParam> = take_parked(&mut request.meta, &mut context.meta);
     // The call keeps the tool it found, even if the tools change meanwhile.
     let catalog = state.catalog();
     let (def, task_support) = match resolve(state, &catalog, &mut request)? {
         Resolved::Run(def, task_support) => (def, task_support),
-        Resolved::Answer(response) => return Ok(response),
+        Resolved::Answer(response) => return Ok(Called::Response(response)),
     };
     drop(catalog);
+    let session_id = caller.session_id;
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
+    let mode = call_mode(task_support, &context, asked.is_some())?;
     let ctx = session_ctx(session_id.clone());
-    match call_mode(task_support, &context)? {
+    match mode {
         CallMode::Task => {
-            let layers = state.layers().clone();
-            let name = request.name.clone();
-            let created = Tasks::of(state).spawn(move |channel| {
-                let mut cx = def.context(call, ctx).channel(Arc::new(channel));
-                if let Some(id) = session_id {
-                    cx = cx.session_id(id);
-                }
-                let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
-                Box::pin(async move {
-                    running.await.unwrap_or_else(|_| {
-                        tracing::error!(tool = %name, "the tool handler panicked");
-                        mcp_core::CallToolResult::error(format!(
-                            "tool `{name}` failed unexpectedly"
-                        ))
-                    })
-                })
-            });
-            return Ok(CallToolResponse::Task(created));
+            let run = run_in_task(def, call, ctx, session_id, state);
+            let created = Tasks::of(state).spawn_2026(run);
+            return Ok(Called::Response(CallToolResponse::Task(created)));
+        }
+        CallMode::Task2025 => {
+            let run = run_in_task(def, call, ctx, session_id, state);
+            let start = TaskStart {
+                ttl_ms: asked.and_then(|task| task.ttl),
+                requestor: Some(Requestor {
+                    peer: context.peer.clone(),
+                    owner: caller.owner,
+                }),
+            };
+            let task = Tasks::of(state).spawn(start, run);
+            return Ok(Called::Task2025(tasks_2025::created(&task)));
         }
         CallMode::Inline => {}
     }
@@ -196,7 +216,9 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     let result = tokio::select! {
         result = running => match result {
             Ok(Ok(result)) => result,
-            Ok(Err(input_required)) => return Ok(CallToolResponse::InputRequired(input_required)),
+            Ok(Err(input_required)) => {
+                return Ok(Called::Response(CallToolResponse::InputRequired(input_required)));
+            }
             Err(_) => {
                 tracing::error!(tool = %request.name, "the tool handler panicked");
                 mcp_core::CallToolResult::error(format!("tool `{}` failed unexpectedly", request.name))
@@ -217,5 +239,33 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     {
         return Err(error);
     }
-    Ok(CallToolResponse::Complete(result_to_rmcp(result)))
+    Ok(Called::Response(CallToolResponse::Complete(
+        result_to_rmcp(result),
+    )))
+}
+
+/// The handler run of a task: the tool through the middleware, on the
+/// task's channel; a panic ends it with an error result.
+fn run_in_task<C: Send + Sync + 'static>(
+    def: ToolDef<C>,
+    call: CallToolRequest,
+    ctx: Arc<C>,
+    session_id: Option<String>,
+    state: &ServerState<C>,
+) -> impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static {
+    let layers = state.layers().clone();
+    move |channel| {
+        let name = def.name().to_owned();
+        let mut cx = def.context(call, ctx).channel(Arc::new(channel));
+        if let Some(id) = session_id {
+            cx = cx.session_id(id);
+        }
+        let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
+        Box::pin(async move {
+            running.await.unwrap_or_else(|_| {
+                tracing::error!(tool = %name, "the tool handler panicked");
+                CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
+            })
+        })
+    }
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mcp_core::{TaskSupport, ToolDef, ToolExecution};
+use mcp_core::{TaskSupport, ToolDef};
 
 use super::tool_source::ResolvedSource;
 use crate::error::BuildError;
@@ -12,8 +12,7 @@ use crate::error::BuildError;
 /// from (for clash messages).
 pub(crate) struct ToolSet<C> {
     defs: Vec<ToolDef<C>>,
-    /// The task support each tool declared (its advertised `execution` may
-    /// say less: see [`advertise_only_what_runs`]).
+    /// The task support each tool declared (as its `execution` says).
     declared: Vec<TaskSupport>,
     labels: Vec<Arc<str>>,
     by_name: HashMap<String, usize>,
@@ -49,7 +48,6 @@ impl<C: Send + Sync + 'static> ToolSet<C> {
                 second: label.to_string(),
             });
         }
-        let def = advertise_only_what_runs(def);
         self.by_name.insert(def.name().to_owned(), self.defs.len());
         self.defs.push(def);
         self.declared.push(declared);
@@ -84,29 +82,5 @@ impl<C> ToolSet<C> {
     /// All tools in listing order.
     pub(crate) fn all(&self) -> &[ToolDef<C>] {
         &self.defs
-    }
-}
-
-/// This server runs tasks only for 2026-07-28 clients that declare the
-/// `io.modelcontextprotocol/tasks` extension (through rmcp's `TaskManager`);
-/// it implements none of the 2025-11-25 task requests. So on the 2025-11-25
-/// wire, where `execution` lives, a tool declaring `optional` or `required`
-/// task support is advertised as `forbidden`: a client must never be told it
-/// may create a task the server cannot run for it.
-fn advertise_only_what_runs<C: Send + Sync + 'static>(def: ToolDef<C>) -> ToolDef<C> {
-    let declared = def
-        .tool()
-        .execution
-        .as_ref()
-        .map(|execution| execution.task_support);
-    match declared {
-        Some(TaskSupport::Optional | TaskSupport::Required) => {
-            tracing::debug!(
-                tool = def.name(),
-                "the tool declares task support: it runs as a task for 2026-07-28 clients with the tasks extension; 2025-11-25 clients see `forbidden`"
-            );
-            def.map_tool(|tool| tool.execution = Some(ToolExecution::forbidden()))
-        }
-        _ => def,
     }
 }

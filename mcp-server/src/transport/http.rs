@@ -17,6 +17,7 @@ pub use self::config::HttpConfig;
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
 use crate::protocol::restore_execution::restore_in_http_response;
+use crate::protocol::task_param::park_in_http_request;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
@@ -44,9 +45,13 @@ impl<C: Send + Sync + 'static> Server<C> {
             Arc::new(LocalSessionManager::default()),
             rmcp_config,
         );
+        let limit = config.max_body_bytes;
         let router = Router::new()
             .route_service(&config.path, service)
             .layer(axum::middleware::map_response(restore_in_http_response))
+            .layer(axum::middleware::from_fn(move |request, next| {
+                park_in_http_request(limit, request, next)
+            }))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
         match &config.bearer_token {
             Some(token) => router.layer(axum::middleware::from_fn_with_state(

@@ -7,6 +7,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
 use crate::protocol::restore_execution::RestoringTransport;
+use crate::protocol::task_param::ParkingReader;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
@@ -39,9 +40,11 @@ impl<C: Send + Sync + 'static> Server<C> {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = RestoringTransport::new(
-            IntoTransport::<_, std::io::Error, _>::into_transport((reader, writer)),
-        );
+        let transport =
+            RestoringTransport::new(IntoTransport::<_, std::io::Error, _>::into_transport((
+                ParkingReader::new(reader),
+                writer,
+            )));
         let running = SessionHandler::new(self.state().clone(), kind)
             .serve(transport)
             .await

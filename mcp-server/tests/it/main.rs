@@ -18,4 +18,5 @@ mod resources;
 mod rmcp_roundtrip;
 mod support;
 mod tasks;
+mod tasks_2025;
 mod tool_execution;

@@ -24,22 +24,23 @@ pub(crate) fn server() -> Server {
 }
 
 #[tokio::test]
-async fn execution_is_on_the_2025_11_25_wire_and_never_promises_tasks() {
+async fn execution_is_on_the_2025_11_25_wire_as_declared() {
     let mut raw = Raw::new(server());
     let init = raw.initialize_2025().await;
     assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
-    assert!(
-        init["result"]["capabilities"].get("tasks").is_none(),
+    assert_eq!(
+        init["result"]["capabilities"]["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
         "{init}"
     );
+    assert!(!init.to_string().contains("rs.mcp-toolkit/"), "{init}");
     let reply = raw.request(1, "tools/list", json!({})).await;
     insta::assert_json_snapshot!("tools_list_2025_11_25", reply["result"]);
     let tools = &reply["result"]["tools"];
     assert!(tools[0].get("execution").is_none());
     assert_eq!(tools[1]["execution"], json!({"taskSupport": "forbidden"}));
     assert_eq!(tools[1]["_meta"], json!({"com.example/kept": 1}));
-    // No 2025-11-25 task requests here: a declared `optional` is advertised as `forbidden`.
-    assert_eq!(tools[2]["execution"], json!({"taskSupport": "forbidden"}));
+    assert_eq!(tools[2]["execution"], json!({"taskSupport": "optional"}));
     assert!(!reply.to_string().contains("rs.mcp-toolkit/execution"));
 }
 

@@ -1,0 +1,250 @@
+//! The 2025-11-25 task requests on the shared engine ([`super::tasks`]):
+//! `tools/call` with `params.task` answers `{task}` at once, `tasks/get`
+//! reads a task, `tasks/result` waits for the end and answers the tool's
+//! result (or the JSON-RPC error the task failed with), `tasks/list` pages
+//! through the session's tasks, `tasks/cancel` cancels a running one.
+//! Messages about a task carry `io.modelcontextprotocol/related-task` in
+//! their `_meta`.
+//!
+//! rmcp 3.11 models only the 2026-07-28 task extension, so these requests
+//! and results travel as JSON here (see [`super::task_param`] for how they
+//! get past rmcp's parser).
+
+use mcp_core::client::ChannelError;
+use rmcp::ErrorData;
+use rmcp::model::{DetailedTask, ErrorCode, ServerRequest, TaskPayload, TaskStatus};
+use rmcp::service::{Peer, RoleServer, ServiceError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::tasks::Tasks;
+use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
+
+/// The `_meta` key that ties a message to a task.
+pub(crate) const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
+
+/// The `params.task` of a task-augmented request (`TaskMetadata`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub(crate) struct TaskParam {
+    /// The retention the client asks for, in milliseconds.
+    pub(crate) ttl: Option<u64>,
+}
+
+/// The params of `tasks/get`, `tasks/result` and `tasks/cancel`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TaskIdParams {
+    task_id: String,
+}
+
+/// The params of `tasks/list`.
+#[derive(Debug, Default, Deserialize)]
+struct ListParams {
+    cursor: Option<String>,
+}
+
+/// A task as the 2025-11-25 `Task` (`ttl` and `pollInterval` in ms).
+pub(crate) fn task_json(task: &DetailedTask) -> Value {
+    let base = &task.task;
+    let mut out = Map::new();
+    out.insert("taskId".into(), json!(base.task_id));
+    out.insert("status".into(), json!(base.status));
+    let message = base.status_message.clone().or_else(|| match &task.payload {
+        TaskPayload::Failed { error } => error
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        _ => None,
+    });
+    if let Some(message) = message {
+        out.insert("statusMessage".into(), json!(message));
+    }
+    out.insert("createdAt".into(), json!(base.created_at));
+    out.insert("lastUpdatedAt".into(), json!(base.last_updated_at));
+    out.insert("ttl".into(), json!(base.ttl_ms));
+    if let Some(poll) = base.poll_interval_ms {
+        out.insert("pollInterval".into(), json!(poll));
+    }
+    Value::Object(out)
+}
+
+/// The `CreateTaskResult` of a just-created task.
+pub(crate) fn created(task: &rmcp::model::Task) -> Value {
+    let detailed = DetailedTask::new(task.clone(), TaskPayload::Working);
+    json!({"task": task_json(&detailed)})
+}
+
+/// Adds the related-task `_meta` entry for `task_id` to `params` (an object).
+pub(crate) fn relate(params: &mut Value, task_id: &str) {
+    if let Some(params) = params.as_object_mut() {
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(meta) = meta.as_object_mut() {
+            meta.insert(RELATED_TASK_KEY.into(), json!({"taskId": task_id}));
+        }
+    }
+}
+
+/// Sends `request` to the client and returns its answer as JSON.
+pub(crate) async fn ask_peer(
+    peer: &Peer<RoleServer>,
+    request: ServerRequest,
+) -> Result<Value, ChannelError> {
+    let answer = peer
+        .send_request(request)
+        .await
+        .map_err(|error| match error {
+            ServiceError::TransportClosed => ChannelError::Closed,
+            ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
+            other => ChannelError::Transport(other.to_string()),
+        })?;
+    serde_json::to_value(answer)
+        .map_err(|error| ChannelError::Transport(format!("cannot read an answer: {error}")))
+}
+
+fn params<T: for<'de> Deserialize<'de>>(
+    params: Option<Value>,
+    method: &str,
+) -> Result<T, ErrorData> {
+    serde_json::from_value(params.unwrap_or_else(|| json!({}))).map_err(|error| {
+        ErrorData::invalid_params(format!("invalid params of {method}: {error}"), None)
+    })
+}
+
+/// `tasks/get`: the task; -32602 for an unknown (or expired) task.
+pub(crate) fn get(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
+    let TaskIdParams { task_id } = params(params_json, "tasks/get")?;
+    tasks.get(&task_id).map(|task| task_json(&task))
+}
+
+/// `tasks/result`: waits until the task is terminal, then the tool's result
+/// (a completed task), the JSON-RPC error it failed with, or error -32602
+/// for a cancelled task, which has no result.
+pub(crate) async fn result(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
+    let TaskIdParams { task_id } = params(params_json, "tasks/result")?;
+    let task = tasks.settled(&task_id).await?;
+    match task.payload {
+        TaskPayload::Completed { result } => {
+            let mut result = Value::Object(result);
+            relate(&mut result, &task_id);
+            Ok(result)
+        }
+        TaskPayload::Failed { error } => Err(inlined_error(error, &task_id)),
+        _ => Err(ErrorData::invalid_params(
+            format!("task {task_id} was cancelled and has no result"),
+            Some(json!({RELATED_TASK_KEY: {"taskId": task_id}})),
+        )),
+    }
+}
+
+/// A task's inlined JSON-RPC error as the error of `tasks/result`.
+fn inlined_error(error: Map<String, Value>, task_id: &str) -> ErrorData {
+    let code = error
+        .get("code")
+        .and_then(Value::as_i64)
+        .and_then(|code| i32::try_from(code).ok())
+        .unwrap_or(ErrorCode::INTERNAL_ERROR.0);
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the task failed")
+        .to_owned();
+    let data = error
+        .get("data")
+        .cloned()
+        .or_else(|| Some(json!({RELATED_TASK_KEY: {"taskId": task_id}})));
+    ErrorData::new(ErrorCode(code), message, data)
+}
+
+/// `tasks/list`: the tasks `owner` created, oldest first, a page at a time.
+pub(crate) fn list(
+    tasks: &Tasks,
+    owner: Option<&str>,
+    params_json: Option<Value>,
+    page_size: usize,
+) -> Result<Value, ErrorData> {
+    let ListParams { cursor } = params(params_json, "tasks/list")?;
+    let listed: Vec<Value> = tasks
+        .ids_of(owner)
+        .iter()
+        .filter_map(|id| tasks.get(id).ok())
+        .map(|task| task_json(&task))
+        .collect();
+    let sizes: Vec<usize> = listed.iter().map(|task| task.to_string().len()).collect();
+    let page = page_within(cursor.as_deref(), &sizes, page_size, MAX_PAGE_BYTES)
+        .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+    let mut out = json!({"tasks": listed[page.range].to_vec()});
+    if let Some(next) = page.next_cursor {
+        out["nextCursor"] = json!(next);
+    }
+    Ok(out)
+}
+
+/// `tasks/cancel`: cancels a running task and answers it once it settled
+/// (`cancelled`, unless it finished first); -32602 for an unknown task or
+/// one already terminal.
+pub(crate) async fn cancel(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
+    let TaskIdParams { task_id } = params(params_json, "tasks/cancel")?;
+    let task = tasks.get(&task_id)?;
+    if task.status().is_terminal() {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "task {task_id} is already {}: only a running task can be cancelled",
+                status_name(task.status())
+            ),
+            None,
+        ));
+    }
+    tasks.cancel(&task_id)?;
+    let task = tasks.settled(&task_id).await?;
+    Ok(task_json(&task))
+}
+
+fn status_name(status: TaskStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::Task;
+
+    use super::*;
+
+    #[test]
+    fn a_task_has_the_2025_shape() {
+        let mut base = Task::new(
+            "t1",
+            TaskStatus::Working,
+            "2025-11-25T00:00:00Z",
+            "2025-11-25T00:00:01Z",
+        );
+        base.ttl_ms = Some(60_000);
+        base.poll_interval_ms = Some(100);
+        let failed = DetailedTask::new(
+            base,
+            TaskPayload::Failed {
+                error: serde_json::from_value(json!({"code": -32603, "message": "boom"})).unwrap(),
+            },
+        );
+        assert_eq!(
+            task_json(&failed),
+            json!({"taskId": "t1", "status": "failed", "statusMessage": "boom",
+                   "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z",
+                   "ttl": 60000, "pollInterval": 100})
+        );
+    }
+
+    #[test]
+    fn related_task_meta_joins_existing_meta() {
+        let mut params = json!({"message": "hi", "_meta": {"a": 1}});
+        relate(&mut params, "t1");
+        assert_eq!(
+            params["_meta"],
+            json!({"a": 1, RELATED_TASK_KEY: {"taskId": "t1"}})
+        );
+    }
+}
