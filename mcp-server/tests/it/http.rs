@@ -125,6 +125,30 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
         "{list}"
     );
     assert!(!list.to_string().contains("rs.mcp-toolkit/execution"));
+    // A 2025-11-25 task over HTTP: `params.task` and `tasks/get` get past
+    // rmcp's parser through the request rewrite.
+    let post = |body: Value| {
+        running
+            .request(&http, &body)
+            .header("mcp-session-id", session.clone())
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+    };
+    let created = post(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "wants_tasks", "arguments": {}, "task": {"ttl": 30000}}}));
+    let created = message(created.await.unwrap()).await;
+    let task_id = created["result"]["task"]["taskId"].clone();
+    assert!(task_id.is_string(), "{created}");
+    assert_eq!(created["result"]["task"]["ttl"], 30000);
+    let result = post(json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/result",
+        "params": {"taskId": task_id}}));
+    let result = message(result.await.unwrap()).await;
+    assert_eq!(result["result"]["content"][0]["text"], "ok", "{result}");
+    let got = post(json!({"jsonrpc": "2.0", "id": 5, "method": "tasks/get",
+        "params": {"taskId": task_id}}));
+    let got = message(got.await.unwrap()).await;
+    assert_eq!(got["result"]["status"], "completed", "{got}");
+    assert!(!format!("{created}{result}{got}").contains("rs.mcp-toolkit/"));
     let ended = http
         .delete(&running.url)
         .header("mcp-session-id", session)
