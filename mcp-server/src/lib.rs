@@ -37,11 +37,14 @@
 //!   progress through [`mcp_core::ToolCallContext::progress`];
 //! - `Tool.execution` appears for 2025-11-25 clients and not for 2026-07-28
 //!   ones. Tools that declare `optional` or `required` task support run as
-//!   tasks (rmcp's `TaskManager`: `tools/call` returns the task, then
-//!   `tasks/get`, `tasks/cancel`) for 2026-07-28 clients that declare the
-//!   `io.modelcontextprotocol/tasks` extension; the 2025-11-25 task requests
-//!   are not implemented, so 2025-11-25 clients see `forbidden` and get
-//!   results inline;
+//!   tasks on one engine (rmcp's `TaskManager`) for both generations:
+//!   2026-07-28 clients that declare the `io.modelcontextprotocol/tasks`
+//!   extension get the task from `tools/call`, then `tasks/get`,
+//!   `tasks/update`, `tasks/cancel`; 2025-11-25 clients send `params.task`
+//!   (with an optional `ttl`) and use `tasks/get`, `tasks/result` (waits for
+//!   the end), `tasks/list`, `tasks/cancel`, and hear
+//!   `notifications/tasks/status`. A `required` tool called without a task
+//!   is an error (-32601 for 2025-11-25, -32021 for 2026-07-28);
 //! - tools can be added and removed while serving ([`Server::add_tool`],
 //!   [`Server::remove_tool`]), and whole [`ToolSource`]s (tools plus their
 //!   resources) replaced in one atomic swap ([`Server::replace_source`]):
