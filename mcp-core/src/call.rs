@@ -19,9 +19,11 @@
 //! ```
 
 pub(crate) mod context;
+pub(crate) mod protocol_error;
 pub(crate) mod request;
 pub(crate) mod result;
 
 pub use context::ToolCallContext;
+pub use protocol_error::ProtocolError;
 pub use request::CallToolRequest;
 pub use result::{CallToolResult, IntoCallToolResult};

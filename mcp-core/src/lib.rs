@@ -89,7 +89,7 @@ pub mod __private;
 #[cfg(feature = "macros")]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use call::{CallToolResult, ToolCallContext};
+pub use call::{CallToolResult, ProtocolError, ToolCallContext};
 pub use error::{SchemaError, ToolError};
 pub use icon::Icon;
 pub use json::JsonObject;

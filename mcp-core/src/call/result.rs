@@ -1,17 +1,21 @@
 //! The result of a tool call, and what a handler may return.
 
+use std::any::Any;
 use std::fmt::Display;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::protocol_error::ProtocolError;
 use crate::content::block::Content;
 use crate::meta::Meta;
 
 /// The result of a tool call (`CallToolResult` of the MCP specification).
 ///
 /// A failing tool is a result with `isError: true`, not a protocol error, so
-/// the model sees what went wrong and can correct itself.
+/// the model sees what went wrong and can correct itself; a handler whose
+/// server broke down returns a [`ProtocolError`] instead (see there for when
+/// to use which), which this result then carries in place of content.
 ///
 /// ```
 /// use mcp_core::CallToolResult;
@@ -41,9 +45,29 @@ pub struct CallToolResult {
     /// Extension metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
     pub meta: Meta,
+    /// Set when the handler raised a JSON-RPC error: the server answers that
+    /// error instead of this result. Never on the wire as part of a result.
+    #[serde(skip)]
+    protocol_error: Option<Box<ProtocolError>>,
 }
 
 impl CallToolResult {
+    /// The result of a handler that raised `error`: the call is answered
+    /// with that JSON-RPC error (a task ends `failed` with it).
+    pub fn from_protocol_error(error: ProtocolError) -> Self {
+        Self {
+            content: vec![Content::text(error.message.clone())],
+            is_error: Some(true),
+            protocol_error: Some(Box::new(error)),
+            ..Self::default()
+        }
+    }
+
+    /// The JSON-RPC error the handler raised, if it raised one.
+    pub fn protocol_error(&self) -> Option<&ProtocolError> {
+        self.protocol_error.as_deref()
+    }
+
     /// A successful result with the given content blocks.
     pub fn success(content: Vec<Content>) -> Self {
         Self {
@@ -96,7 +120,8 @@ impl CallToolResult {
 /// `String` and `&str` become one text block, [`Content`] and `Vec<Content>`
 /// the blocks as they are, [`CallToolResult`] itself passes through, `()` an
 /// empty success, and `Result<T, E>` is `T`'s result or, for `Err`, a result
-/// with `isError: true` and the error's message.
+/// with `isError: true` and the error's message (a [`ProtocolError`] makes
+/// the call a JSON-RPC error instead).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool handler without a declared output",
     note = "return `String`, `Content`, `CallToolResult` or `Result` of those, or declare a structured output with `.output::<T>()` (T: Serialize + JsonSchema)"
@@ -142,11 +167,20 @@ impl IntoCallToolResult for () {
     }
 }
 
-impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+impl<T: IntoCallToolResult, E: Display + 'static> IntoCallToolResult for Result<T, E> {
     fn into_call_tool_result(self) -> CallToolResult {
         match self {
             Ok(value) => value.into_call_tool_result(),
-            Err(error) => CallToolResult::error(error.to_string()),
+            Err(error) => error_result(error),
         }
+    }
+}
+
+/// The result of a handler's `Err`: a [`ProtocolError`] as itself, anything
+/// else as `isError: true` with its message.
+pub(crate) fn error_result<E: Display + 'static>(error: E) -> CallToolResult {
+    match (&error as &dyn Any).downcast_ref::<ProtocolError>() {
+        Some(raised) => CallToolResult::from_protocol_error(raised.clone()),
+        None => CallToolResult::error(error.to_string()),
     }
 }

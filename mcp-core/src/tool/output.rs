@@ -6,7 +6,7 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::call::result::{CallToolResult, IntoCallToolResult};
+use crate::call::result::{CallToolResult, IntoCallToolResult, error_result};
 use crate::json::JsonObject;
 
 /// The structured output of a tool.
@@ -51,11 +51,11 @@ impl<T: Serialize> IntoToolResult<T> for T {
     }
 }
 
-impl<T: Serialize, E: Display> IntoToolResult<T> for Result<T, E> {
+impl<T: Serialize, E: Display + 'static> IntoToolResult<T> for Result<T, E> {
     fn into_tool_result(self, wrapped: bool) -> CallToolResult {
         match self {
             Ok(value) => structured(&value, wrapped),
-            Err(error) => CallToolResult::error(error.to_string()),
+            Err(error) => error_result(error),
         }
     }
 }

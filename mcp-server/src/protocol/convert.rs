@@ -57,6 +57,15 @@ fn icon_to_rmcp(icon: Icon) -> rm::Icon {
     out
 }
 
+/// The JSON-RPC error a handler raised, as rmcp's value.
+pub(crate) fn protocol_error_to_rmcp(error: &mcp_core::ProtocolError) -> ErrorData {
+    ErrorData::new(
+        rm::ErrorCode(error.code),
+        error.message.clone(),
+        error.data.clone(),
+    )
+}
+
 /// A tool result as rmcp's value.
 pub(crate) fn result_to_rmcp(result: CallToolResult) -> rm::CallToolResult {
     let content = result.content.into_iter().map(content_to_rmcp).collect();

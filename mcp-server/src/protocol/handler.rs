@@ -22,7 +22,7 @@ use super::convert::{request_meta, via_wire_json};
 use super::restore_execution::park_result;
 use super::session_state::SessionState;
 use super::task_param::{CANCEL_2025, GET_2025};
-use super::tasks::Tasks;
+use super::tasks::{Tasks, is_modern};
 use super::tools::{Called, Caller};
 use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
 use crate::server::session::{Session, TransportKind};
@@ -80,6 +80,14 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
             })
             .clone()
     }
+}
+
+fn method_not_found(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("unknown method `{method}`"),
+        None,
+    )
 }
 
 /// The `Mcp-Session-Id` of an HTTP request.
@@ -156,7 +164,10 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<CustomResult, ErrorData> {
         let tasks = Tasks::of(&self.state);
         let CustomRequest { method, params, .. } = request;
+        // The 2026-07-28 protocol removed `tasks/result` and `tasks/list`.
+        let legacy = !is_modern(&context);
         let result = match method.as_str() {
+            _ if !legacy => Err(method_not_found(&method)),
             "tasks/result" => tasks_2025::result(&tasks, params).await,
             "tasks/list" => {
                 let owner = self.caller(&context).owner;
@@ -164,13 +175,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             }
             GET_2025 => tasks_2025::get(&tasks, params),
             CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
-            _ => {
-                return Err(ErrorData::new(
-                    ErrorCode::METHOD_NOT_FOUND,
-                    format!("unknown method `{method}`"),
-                    None,
-                ));
-            }
+            _ => Err(method_not_found(&method)),
         };
         result.map(CustomResult)
     }

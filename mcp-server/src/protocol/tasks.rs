@@ -35,7 +35,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use super::channel::PeerChannel;
-use super::convert::{request_params, result_to_rmcp};
+use super::convert::{protocol_error_to_rmcp, request_params, result_to_rmcp};
 use crate::server::state::ServerState;
 
 /// How one `tools/call` runs.
@@ -180,9 +180,11 @@ impl Tasks {
                 let outcome = tokio::select! {
                     biased;
                     () = context.cancelled() => Err(TaskExit::Cancelled),
-                    result = running => match context.is_cancel_requested() {
-                        true => Err(TaskExit::Cancelled),
-                        false => Ok(result_to_rmcp(result)),
+                    result = running => match (context.is_cancel_requested(), result.protocol_error()) {
+                        (true, _) => Err(TaskExit::Cancelled),
+                        // The handler raised a JSON-RPC error: the task fails with it.
+                        (false, Some(error)) => Err(TaskExit::Error(protocol_error_to_rmcp(error))),
+                        (false, None) => Ok(result_to_rmcp(result)),
                     },
                 };
                 let _ = finished_tx.send(true);

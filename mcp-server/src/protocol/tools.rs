@@ -17,7 +17,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::channel::PeerChannel;
-use super::convert::{request_meta, result_to_rmcp};
+use super::convert::{protocol_error_to_rmcp, request_meta, result_to_rmcp};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
@@ -231,6 +231,9 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             mcp_core::CallToolResult::error("the call was cancelled")
         }
     };
+    if let Some(error) = result.protocol_error() {
+        return Err(protocol_error_to_rmcp(error));
+    }
     // A 2026-07-28 call that failed for want of an undeclared client
     // capability is JSON-RPC error -32021.
     if let Some(error) = round

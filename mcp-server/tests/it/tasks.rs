@@ -24,8 +24,12 @@ fn server() -> Server {
             "cancelled"
         })
         .unwrap();
+    let broken: ToolDef = tool("broken")
+        .execution(ToolExecution::optional())
+        .run(|| async { Err::<String, _>(mcp_core::ProtocolError::internal("broke down")) })
+        .unwrap();
     Server::builder()
-        .tools([optional, required])
+        .tools([optional, required, broken])
         .build()
         .unwrap()
 }
@@ -87,6 +91,25 @@ async fn a_client_with_the_tasks_extension_gets_a_task_and_its_result() {
         done["result"]["result"]["content"][0]["text"], "coffee",
         "{done}"
     );
+}
+
+#[tokio::test]
+async fn a_handler_protocol_error_fails_the_task_with_the_error_inlined() {
+    let mut raw = Raw::new(server());
+    raw.request(1, "server/discover", json!({"_meta": meta_with_tasks()}))
+        .await;
+    let created = raw
+        .request(
+            2,
+            "tools/call",
+            json!({"name": "broken", "arguments": {}, "_meta": meta_with_tasks()}),
+        )
+        .await;
+    let task_id = created["result"]["taskId"].clone();
+    let done = poll_until_terminal(&mut raw, 10, &task_id).await;
+    assert_eq!(done["result"]["status"], "failed", "{done}");
+    assert_eq!(done["result"]["error"]["code"], -32603, "{done}");
+    assert_eq!(done["result"]["error"]["message"], "broke down");
 }
 
 #[tokio::test]

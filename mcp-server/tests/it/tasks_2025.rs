@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use mcp_core::client::ElicitRequest;
-use mcp_core::{JsonObject, ToolCallContext, ToolDef, ToolExecution, tool};
+use mcp_core::{JsonObject, ProtocolError, ToolCallContext, ToolDef, ToolExecution, tool};
 use mcp_server::Server;
 use serde_json::{Value, json};
 
@@ -39,7 +39,11 @@ fn tools() -> Vec<ToolDef> {
             Ok::<_, String>(format!("hello {}", name.as_str().unwrap_or("?")))
         })
         .unwrap();
-    vec![brew, wait, plain, ask]
+    let broken: ToolDef = tool("broken")
+        .execution(ToolExecution::optional())
+        .run(|| async { Err::<String, _>(ProtocolError::internal("the cache is unreachable")) })
+        .unwrap();
+    vec![brew, wait, plain, ask, broken]
 }
 
 fn server() -> Server {
@@ -250,4 +254,29 @@ async fn a_question_inside_a_task_goes_to_the_client_tagged_with_the_task() {
         result["result"]["content"][0]["text"], "hello Ada",
         "{result}"
     );
+}
+
+#[tokio::test]
+async fn a_protocol_error_is_the_answer_inline_and_fails_a_task() {
+    let mut raw = session().await;
+    let inline = raw
+        .request(
+            100,
+            "tools/call",
+            json!({"name": "broken", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(inline["error"]["code"], -32603, "{inline}");
+    assert_eq!(inline["error"]["message"], "the cache is unreachable");
+
+    let task = create(&mut raw, 101, "broken", json!({})).await;
+    let id = task["taskId"].clone();
+    let result = raw
+        .request(102, "tasks/result", json!({"taskId": id}))
+        .await;
+    assert_eq!(result["error"]["code"], -32603, "{result}");
+    assert_eq!(result["error"]["message"], "the cache is unreachable");
+    let got = raw.request(103, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(got["result"]["status"], "failed", "{got}");
+    assert_eq!(got["result"]["statusMessage"], "the cache is unreachable");
 }

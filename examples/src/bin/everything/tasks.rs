@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use futures_util::future::join;
-use mcp_core::{ToolCallContext, ToolDef, ToolError, ToolExecution, client::ElicitRequest, tool};
+use mcp_core::{
+    ProtocolError, ToolCallContext, ToolDef, ToolError, ToolExecution, client::ElicitRequest, tool,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -101,7 +103,7 @@ pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
             .execution(task())
             .run(|| async {
                 let broken: Option<String> = None;
-                broken.ok_or_else(|| std::io::Error::other("internal failure"))
+                broken.ok_or_else(|| ProtocolError::internal("internal failure"))
             })?,
         tool("confirm_delete")
             .description("Asks for a confirmation; may run as a task.")
