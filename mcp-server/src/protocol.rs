@@ -7,6 +7,7 @@ mod capabilities;
 mod channel;
 mod completion;
 mod convert;
+mod escalation;
 pub(crate) mod handler;
 mod input_round;
 mod interaction;

@@ -43,9 +43,37 @@ pub struct ElicitRequest {
     /// JSON.
     #[serde(skip)]
     pub input_key: Option<String>,
+    /// Whether the answer is gathered before the call becomes a task (see
+    /// [`before_task`](Self::before_task)). Not part of the request's JSON.
+    #[serde(skip)]
+    pub before_task: bool,
 }
 
 impl ElicitRequest {
+    /// Asks this before the call becomes a task: when a 2026-07-28 client
+    /// calls a tool that may run as a task, a question marked so and asked
+    /// before the handler first waits on anything else is gathered through
+    /// an input-required round of the `tools/call` itself; once answered,
+    /// the call continues (and escalates to a task when the handler waits
+    /// on work). Other questions of a task wait in the task (`tasks/get`
+    /// lists them, `tasks/update` answers). Elsewhere the mark changes
+    /// nothing.
+    ///
+    /// ```
+    /// use mcp_core::client::ElicitRequest;
+    /// use serde_json::json;
+    ///
+    /// let request = ElicitRequest::new("Name?", json!({"type": "object"}))?
+    ///     .input_key("user_name")
+    ///     .before_task();
+    /// assert!(request.before_task);
+    /// # Ok::<(), mcp_core::SchemaError>(())
+    /// ```
+    pub fn before_task(mut self) -> Self {
+        self.before_task = true;
+        self
+    }
+
     /// Names this request in a 2026-07-28 input-required result, where the
     /// client answers it under the same key.
     pub fn input_key(mut self, key: impl Into<String>) -> Self {
@@ -67,6 +95,7 @@ impl ElicitRequest {
             requested_schema: schema,
             meta: Meta::new(),
             input_key: None,
+            before_task: false,
         })
     }
 }

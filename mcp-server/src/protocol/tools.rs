@@ -4,6 +4,8 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
+use std::task::Poll;
+
 use futures_util::FutureExt;
 use mcp_core::call::CallToolRequest;
 use mcp_core::handler::BoxFuture;
@@ -18,7 +20,8 @@ use serde_json::Value;
 
 use super::channel::PeerChannel;
 use super::convert::{protocol_error_to_rmcp, request_meta, result_to_rmcp};
-use super::input_round::{input_round, until_input_required};
+use super::escalation::EscalatingChannel;
+use super::input_round::{InputRound, input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
 use super::task_param::take_parked;
@@ -174,14 +177,14 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     drop(catalog);
     let session_id = caller.session_id;
     let meta = request_meta(&context.meta, request.meta.as_ref());
-    let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
+    let call = CallToolRequest::new(request.name.clone(), request.arguments.take()).meta(meta);
     let mode = call_mode(task_support, &context, asked.is_some())?;
     let ctx = session_ctx(session_id.clone());
     match mode {
         CallMode::Task => {
-            let run = run_in_task(def, call, ctx, session_id, state);
-            let created = Tasks::of(state).spawn_2026(run);
-            return Ok(Called::Response(CallToolResponse::Task(created)));
+            return gather_then_escalate(
+                state, session, &request, &context, def, call, ctx, session_id,
+            );
         }
         CallMode::Task2025 => {
             let run = run_in_task(def, call, ctx, session_id, state);
@@ -231,11 +234,16 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             mcp_core::CallToolResult::error("the call was cancelled")
         }
     };
+    answer(result, round)
+}
+
+/// The answer of a call that ended in the request: the JSON-RPC error the
+/// handler raised, -32021 for a 2026-07-28 call that failed for want of an
+/// undeclared client capability, else the result.
+fn answer(result: CallToolResult, round: Option<Arc<InputRound>>) -> Result<Called, ErrorData> {
     if let Some(error) = result.protocol_error() {
         return Err(protocol_error_to_rmcp(error));
     }
-    // A 2026-07-28 call that failed for want of an undeclared client
-    // capability is JSON-RPC error -32021.
     if let Some(error) = round
         .filter(|_| result.is_error())
         .and_then(|round| round.missing_capability_error())
@@ -245,6 +253,67 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     Ok(Called::Response(CallToolResponse::Complete(
         result_to_rmcp(result),
     )))
+}
+
+/// A 2026-07-28 call that may run as a task (see [`super::escalation`]):
+/// the handler starts in the request; unanswered `before_task` questions
+/// end the request with an input-required result, otherwise the handler
+/// (waiting on anything else, or already done) moves into a task, which is
+/// the answer.
+#[allow(clippy::too_many_arguments)]
+fn gather_then_escalate<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    session: &Arc<SessionState>,
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+    def: ToolDef<C>,
+    call: CallToolRequest,
+    ctx: Arc<C>,
+    session_id: Option<String>,
+) -> Result<Called, ErrorData> {
+    let round = input_round(
+        context,
+        request.input_responses.as_ref(),
+        request.request_state.as_deref(),
+    )?;
+    let peer = PeerChannel::new(context.peer.clone(), context.ct.clone());
+    let inline = InteractionChannel::new(peer, context, session.clone(), round.clone());
+    let channel = Arc::new(EscalatingChannel::new(inline));
+    let mut cx = def.context(call, ctx).channel(channel.clone());
+    if let Some(id) = session_id {
+        cx = cx.session_id(id);
+    }
+    let name = request.name.to_string();
+    let mut running = AssertUnwindSafe(def.call_inside(state.layers().clone(), cx))
+        .catch_unwind()
+        .boxed();
+    let waker = std::task::Waker::noop();
+    let first = running
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(waker));
+    if let Poll::Pending = first
+        && let Some(required) = round.as_ref().and_then(|round| round.input_required())
+    {
+        return Ok(Called::Response(CallToolResponse::InputRequired(required)));
+    }
+    // A handler that finished at once still answers through its task, so
+    // the client sees one way to get the result of this tool.
+    let created = Tasks::of(state).spawn_2026(move |task| {
+        channel.escalate(task);
+        Box::pin(async move {
+            let outcome = match first {
+                Poll::Ready(outcome) => outcome,
+                Poll::Pending => running.await,
+            };
+            outcome.unwrap_or_else(|_| panicked(&name))
+        })
+    });
+    Ok(Called::Response(CallToolResponse::Task(created)))
+}
+
+fn panicked(name: &str) -> CallToolResult {
+    tracing::error!(tool = %name, "the tool handler panicked");
+    CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
 }
 
 /// The handler run of a task: the tool through the middleware, on the

@@ -28,8 +28,22 @@ fn server() -> Server {
         .execution(ToolExecution::optional())
         .run(|| async { Err::<String, _>(mcp_core::ProtocolError::internal("broke down")) })
         .unwrap();
+    let greet_later: ToolDef = tool("greet_later")
+        .execution(ToolExecution::required())
+        .run(|_: mcp_core::JsonObject, cx: ToolCallContext| async move {
+            let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+            let request = mcp_core::client::ElicitRequest::new("Name?", schema)
+                .map_err(|e| e.to_string())?
+                .input_key("user_name")
+                .before_task();
+            let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let name = answer.content.unwrap_or_default()["name"].clone();
+            Ok::<_, String>(format!("later, {}", name.as_str().unwrap_or("?")))
+        })
+        .unwrap();
     Server::builder()
-        .tools([optional, required, broken])
+        .tools([optional, required, broken, greet_later])
         .build()
         .unwrap()
 }
@@ -110,6 +124,45 @@ async fn a_handler_protocol_error_fails_the_task_with_the_error_inlined() {
     assert_eq!(done["result"]["status"], "failed", "{done}");
     assert_eq!(done["result"]["error"]["code"], -32603, "{done}");
     assert_eq!(done["result"]["error"]["message"], "broke down");
+}
+
+#[tokio::test]
+async fn a_question_asked_before_the_task_is_gathered_inline_then_the_call_escalates() {
+    let mut raw = Raw::new(server());
+    let mut meta = meta_with_tasks();
+    meta["io.modelcontextprotocol/clientCapabilities"]["elicitation"] = json!({});
+    raw.request(1, "server/discover", json!({"_meta": meta}))
+        .await;
+    let round_1 = raw
+        .request(
+            2,
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {}, "_meta": meta}),
+        )
+        .await;
+    assert_eq!(
+        round_1["result"]["resultType"], "input_required",
+        "{round_1}"
+    );
+    assert!(round_1["result"].get("taskId").is_none());
+    assert!(
+        round_1["result"]["inputRequests"]
+            .get("user_name")
+            .is_some()
+    );
+    let mut retry = json!({"name": "greet_later", "arguments": {}, "_meta": meta,
+        "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Alice"}}}});
+    if let Some(state) = round_1["result"].get("requestState") {
+        retry["requestState"] = state.clone();
+    }
+    let round_2 = raw.request(3, "tools/call", retry).await;
+    assert_eq!(round_2["result"]["resultType"], "task", "{round_2}");
+    let task_id = round_2["result"]["taskId"].clone();
+    let done = poll_until_terminal(&mut raw, 10, &task_id).await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "later, Alice",
+        "{done}"
+    );
 }
 
 #[tokio::test]

@@ -62,7 +62,8 @@ async fn with_task(cx: ToolCallContext) -> Result<String, String> {
         json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
     let request = ElicitRequest::new("What is your name?", schema)
         .map_err(|e| e.to_string())?
-        .input_key("user_name");
+        .input_key("user_name")
+        .before_task();
     let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
     let name = answer
         .content
