@@ -16,6 +16,7 @@ mod prompts;
 mod resources;
 pub(crate) mod restore_execution;
 mod session_state;
+pub(crate) mod sse_stream;
 pub(crate) mod task_param;
 mod tasks;
 mod tasks_2025;

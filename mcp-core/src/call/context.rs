@@ -166,6 +166,33 @@ impl<C> ToolCallContext<C> {
         self.channel.elicit(request).await
     }
 
+    /// Over Streamable HTTP, closes the SSE stream of this request while the
+    /// call goes on (SEP-1699 polling): the client reconnects with
+    /// `Last-Event-ID` after `retry` and receives the call's later messages
+    /// and its result there. Useful before long waits, so no connection is
+    /// held open. Other transports (and tasks) answer
+    /// [`ChannelError::Unsupported`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use mcp_core::{JsonObject, ToolCallContext, ToolDef, tool};
+    /// use serde_json::json;
+    ///
+    /// let wait: ToolDef = tool("wait")
+    ///     .run(|_: JsonObject, cx: ToolCallContext| async move {
+    ///         // Outside a server there is no stream: carry on regardless.
+    ///         let closed = cx.close_sse_stream(Duration::from_millis(500)).await.is_ok();
+    ///         format!("stream closed: {closed}")
+    ///     })
+    ///     .unwrap();
+    /// let result = futures_executor::block_on(wait.call_detached(json!({})));
+    /// assert_eq!(result.text_content(), "stream closed: false");
+    /// ```
+    pub async fn close_sse_stream(&self, retry: std::time::Duration) -> Result<(), ChannelError> {
+        self.channel.close_sse_stream(retry).await
+    }
+
     /// Lists the client's roots (`roots/list`), for clients of both
     /// protocol generations like [`sample`](Self::sample).
     pub async fn roots(&self) -> Result<Vec<Root>, ChannelError> {

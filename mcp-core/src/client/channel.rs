@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,6 +76,17 @@ pub trait CallChannel: Send + Sync + fmt::Debug {
         let _ = request;
         Box::pin(std::future::ready(Err(ChannelError::Unsupported {
             capability: "elicitation",
+        })))
+    }
+
+    /// Closes the SSE stream this call answers on (Streamable HTTP polling):
+    /// the client reconnects with `Last-Event-ID` after `retry` and gets
+    /// what the call sent meanwhile, its result included. The default
+    /// reports that the channel has no such stream.
+    fn close_sse_stream(&self, retry: Duration) -> BoxFuture<'_, Result<(), ChannelError>> {
+        let _ = retry;
+        Box::pin(std::future::ready(Err(ChannelError::Unsupported {
+            capability: "SSE stream",
         })))
     }
 }

@@ -89,6 +89,16 @@ impl CallChannel for EscalatingChannel {
         })
     }
 
+    fn close_sse_stream(
+        &self,
+        retry: std::time::Duration,
+    ) -> BoxFuture<'_, Result<(), ChannelError>> {
+        match self.task.get() {
+            Some(task) => task.close_sse_stream(retry),
+            None => self.inline.close_sse_stream(retry),
+        }
+    }
+
     fn log(&self, message: LogMessage) -> BoxFuture<'_, Result<(), ChannelError>> {
         self.inline.log(message)
     }

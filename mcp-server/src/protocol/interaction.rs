@@ -30,6 +30,7 @@ use super::channel::PeerChannel;
 use super::convert::request_params;
 use super::input_round::InputRound;
 use super::session_state::{SessionState, log_param};
+use super::sse_stream::RequestStream;
 
 /// The channel of one call: progress and cancellation through the
 /// transport's [`PeerChannel`], plus logging and client requests.
@@ -41,6 +42,8 @@ pub(crate) struct InteractionChannel {
     round: Option<Arc<InputRound>>,
     /// The request's `_meta` log level (2026-07-28 has no `logging/setLevel`).
     request_level: Option<LoggingLevel>,
+    /// The request's SSE stream (Streamable HTTP with sessions).
+    stream: Option<RequestStream>,
 }
 
 /// Where a 2026-07-28 request asks for log messages.
@@ -62,6 +65,7 @@ impl InteractionChannel {
             session,
             capabilities: context.client_capabilities().unwrap_or_default(),
             round,
+            stream: RequestStream::of(context),
             request_level: context
                 .meta
                 .0
@@ -111,6 +115,20 @@ impl InteractionChannel {
 }
 
 impl CallChannel for InteractionChannel {
+    fn close_sse_stream(
+        &self,
+        retry: std::time::Duration,
+    ) -> BoxFuture<'_, Result<(), ChannelError>> {
+        Box::pin(async move {
+            match &self.stream {
+                Some(stream) => stream.close(retry).await.map_err(ChannelError::Transport),
+                None => Err(ChannelError::Unsupported {
+                    capability: "SSE stream",
+                }),
+            }
+        })
+    }
+
     fn notify_progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), ChannelError>> {
         self.progress.notify_progress(progress)
     }

@@ -2,6 +2,7 @@
 
 mod auth;
 mod config;
+mod streams;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -40,9 +41,10 @@ impl<C: Send + Sync + 'static> Server<C> {
         if config.allowed_hosts.is_empty() {
             rmcp_config = rmcp_config.disable_allowed_hosts();
         }
+        let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || Ok(SessionHandler::new(state.clone(), TransportKind::Http)),
-            Arc::new(LocalSessionManager::default()),
+            sessions.clone(),
             rmcp_config,
         );
         let limit = config.max_body_bytes;
@@ -51,6 +53,9 @@ impl<C: Send + Sync + 'static> Server<C> {
             .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(move |request, next| {
                 park_in_http_request(limit, request, next)
+            }))
+            .layer(axum::middleware::from_fn(move |request, next| {
+                streams::track_request_streams(sessions.clone(), request, next)
             }))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
         match &config.bearer_token {

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 
+use futures_util::StreamExt;
 use mcp_server::{HttpConfig, Server};
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
@@ -309,4 +310,69 @@ async fn shutdown_lets_in_flight_calls_finish() {
             .await
             .is_err()
     );
+}
+
+#[tokio::test]
+async fn a_handler_closes_its_sse_stream_and_the_client_resumes_with_last_event_id() {
+    let poll: mcp_core::ToolDef = mcp_core::tool("poll_later")
+        .run(
+            |_: mcp_core::JsonObject, cx: mcp_core::ToolCallContext| async move {
+                let closed = cx
+                    .close_sse_stream(std::time::Duration::from_millis(50))
+                    .await;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                format!("closed: {}", closed.is_ok())
+            },
+        )
+        .unwrap();
+    let server = Server::builder().tool(poll).build().unwrap();
+    let running = start(server, HttpConfig::new()).await;
+    let http = reqwest::Client::new();
+    let init = running.request(&http, &initialize()).send().await.unwrap();
+    let session = init.headers()["mcp-session-id"].clone();
+    let post = |body: Value| {
+        running
+            .request(&http, &body)
+            .header("mcp-session-id", session.clone())
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+    };
+    post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await
+        .unwrap();
+    let call = post(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "poll_later", "arguments": {}}}))
+    .await
+    .unwrap();
+    // The POST's stream ends without the result: only priming events.
+    let events = call.text().await.unwrap();
+    assert!(!events.contains("\"result\""), "{events}");
+    let last_id = events
+        .lines()
+        .filter_map(|line| line.strip_prefix("id:"))
+        .map(str::trim)
+        .last()
+        .expect("an event id")
+        .to_owned();
+    let resumed = http
+        .get(&running.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", session.clone())
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("last-event-id", last_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), 200);
+    let mut body = resumed.bytes_stream();
+    let mut seen = String::new();
+    while let Ok(Some(Ok(chunk))) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), body.next()).await
+    {
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if seen.contains("closed: true") {
+            return;
+        }
+    }
+    panic!("the result never came on the resumed stream: {seen}");
 }

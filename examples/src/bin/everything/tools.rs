@@ -183,6 +183,16 @@ pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
         test_tool_with_progress_tool()?,
         test_sampling_tool()?,
         test_elicitation_tool()?,
+        tool("test_reconnection")
+            .description("Closes its SSE stream mid-call, then answers on the stream the client resumes with Last-Event-ID.")
+            .run(|_: JsonObject, cx: ToolCallContext| async move {
+                let closed = cx.close_sse_stream(Duration::from_millis(100)).await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                match closed {
+                    Ok(()) => "answered after the reconnection".to_owned(),
+                    Err(error) => format!("answered on the open stream ({error})"),
+                }
+            })?,
         tool("test_error_handling")
             .description("Always fails.")
             .run(raw("This tool intentionally returns an error for testing"))?,
