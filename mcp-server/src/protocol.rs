@@ -18,6 +18,7 @@ pub(crate) mod restore_execution;
 mod session_state;
 pub(crate) mod sse_stream;
 pub(crate) mod task_param;
+mod task_wire_2025;
 mod tasks;
 mod tasks_2025;
 mod tools;

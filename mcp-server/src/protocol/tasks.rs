@@ -225,7 +225,7 @@ impl Tasks {
             let Ok(task) = tasks.settled(&task_id).await else {
                 return;
             };
-            let params = super::tasks_2025::task_json(&task);
+            let params = super::task_wire_2025::task_json(&task);
             let notification =
                 rmcp::model::CustomNotification::new("notifications/tasks/status", Some(params));
             if let Err(error) = peer
@@ -405,10 +405,10 @@ impl TaskChannel {
         let answer = match &self.requestor {
             None => waiting.await.map_err(exit_error)?,
             Some(requestor) => {
-                super::tasks_2025::relate(&mut params, self.context.task_id());
+                super::task_wire_2025::relate(&mut params, self.context.task_id());
                 let request = serde_json::from_value(json!({"method": method, "params": params}))
                     .map_err(encode)?;
-                let asked = super::tasks_2025::ask_peer(&requestor.peer, request);
+                let asked = super::task_wire_2025::ask_peer(&requestor.peer, request);
                 tokio::select! {
                     answer = asked => {
                         let answer = answer?;

@@ -10,18 +10,14 @@
 //! and results travel as JSON here (see [`super::task_param`] for how they
 //! get past rmcp's parser).
 
-use mcp_core::client::ChannelError;
 use rmcp::ErrorData;
-use rmcp::model::{DetailedTask, ErrorCode, ServerRequest, TaskPayload, TaskStatus};
-use rmcp::service::{Peer, RoleServer, ServiceError};
+use rmcp::model::{DetailedTask, ErrorCode, TaskPayload, TaskStatus};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::task_wire_2025::{RELATED_TASK_KEY, relate, task_json};
 use super::tasks::Tasks;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
-
-/// The `_meta` key that ties a message to a task.
-pub(crate) const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
 
 /// The `params.task` of a task-augmented request (`TaskMetadata`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -43,64 +39,10 @@ struct ListParams {
     cursor: Option<String>,
 }
 
-/// A task as the 2025-11-25 `Task` (`ttl` and `pollInterval` in ms).
-pub(crate) fn task_json(task: &DetailedTask) -> Value {
-    let base = &task.task;
-    let mut out = Map::new();
-    out.insert("taskId".into(), json!(base.task_id));
-    out.insert("status".into(), json!(base.status));
-    let message = base.status_message.clone().or_else(|| match &task.payload {
-        TaskPayload::Failed { error } => error
-            .get("message")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        _ => None,
-    });
-    if let Some(message) = message {
-        out.insert("statusMessage".into(), json!(message));
-    }
-    out.insert("createdAt".into(), json!(base.created_at));
-    out.insert("lastUpdatedAt".into(), json!(base.last_updated_at));
-    out.insert("ttl".into(), json!(base.ttl_ms));
-    if let Some(poll) = base.poll_interval_ms {
-        out.insert("pollInterval".into(), json!(poll));
-    }
-    Value::Object(out)
-}
-
 /// The `CreateTaskResult` of a just-created task.
 pub(crate) fn created(task: &rmcp::model::Task) -> Value {
     let detailed = DetailedTask::new(task.clone(), TaskPayload::Working);
     json!({"task": task_json(&detailed)})
-}
-
-/// Adds the related-task `_meta` entry for `task_id` to `params` (an object).
-pub(crate) fn relate(params: &mut Value, task_id: &str) {
-    if let Some(params) = params.as_object_mut() {
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(meta) = meta.as_object_mut() {
-            meta.insert(RELATED_TASK_KEY.into(), json!({"taskId": task_id}));
-        }
-    }
-}
-
-/// Sends `request` to the client and returns its answer as JSON.
-pub(crate) async fn ask_peer(
-    peer: &Peer<RoleServer>,
-    request: ServerRequest,
-) -> Result<Value, ChannelError> {
-    let answer = peer
-        .send_request(request)
-        .await
-        .map_err(|error| match error {
-            ServiceError::TransportClosed => ChannelError::Closed,
-            ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
-            other => ChannelError::Transport(other.to_string()),
-        })?;
-    serde_json::to_value(answer)
-        .map_err(|error| ChannelError::Transport(format!("cannot read an answer: {error}")))
 }
 
 fn params<T: for<'de> Deserialize<'de>>(
@@ -210,41 +152,14 @@ fn status_name(status: TaskStatus) -> String {
 
 #[cfg(test)]
 mod tests {
-    use rmcp::model::Task;
-
     use super::*;
 
     #[test]
-    fn a_task_has_the_2025_shape() {
-        let mut base = Task::new(
-            "t1",
-            TaskStatus::Working,
-            "2025-11-25T00:00:00Z",
-            "2025-11-25T00:00:01Z",
-        );
-        base.ttl_ms = Some(60_000);
-        base.poll_interval_ms = Some(100);
-        let failed = DetailedTask::new(
-            base,
-            TaskPayload::Failed {
-                error: serde_json::from_value(json!({"code": -32603, "message": "boom"})).unwrap(),
-            },
-        );
-        assert_eq!(
-            task_json(&failed),
-            json!({"taskId": "t1", "status": "failed", "statusMessage": "boom",
-                   "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z",
-                   "ttl": 60000, "pollInterval": 100})
-        );
-    }
-
-    #[test]
-    fn related_task_meta_joins_existing_meta() {
-        let mut params = json!({"message": "hi", "_meta": {"a": 1}});
-        relate(&mut params, "t1");
-        assert_eq!(
-            params["_meta"],
-            json!({"a": 1, RELATED_TASK_KEY: {"taskId": "t1"}})
-        );
+    fn a_failed_task_answers_its_own_error() {
+        let error = serde_json::from_value(json!({"code": -32000, "message": "quota"})).unwrap();
+        let error = inlined_error(error, "t1");
+        assert_eq!(error.code, ErrorCode(-32000));
+        assert_eq!(error.message, "quota");
+        assert_eq!(error.data, Some(json!({RELATED_TASK_KEY: {"taskId": "t1"}})));
     }
 }

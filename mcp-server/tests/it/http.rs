@@ -351,7 +351,7 @@ async fn a_handler_closes_its_sse_stream_and_the_client_resumes_with_last_event_
         .lines()
         .filter_map(|line| line.strip_prefix("id:"))
         .map(str::trim)
-        .last()
+        .next_back()
         .expect("an event id")
         .to_owned();
     let resumed = http
