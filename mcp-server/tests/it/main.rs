@@ -7,6 +7,7 @@ mod cli;
 mod discovery;
 mod discovery_quality;
 mod e2e_python;
+mod e2e_typescript;
 mod http;
 mod list_changed;
 mod middleware_order;
