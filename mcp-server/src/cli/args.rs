@@ -154,6 +154,16 @@ pub(crate) struct TransportArgs {
     /// The largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub(crate) max_body_bytes: usize,
+    /// The most live HTTP sessions; a new one beyond is refused with 503.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub(crate) max_sessions: usize,
+    /// End an HTTP session after this many seconds without a message (its
+    /// id then answers 404 and the client initializes again).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30 * 60)]
+    pub(crate) session_idle_secs: u64,
+    /// The most requests one HTTP session may have in flight (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub(crate) max_pending_requests: usize,
     /// The number of tools per `tools/list` page.
     #[arg(long, value_name = "N", default_value_t = mcp_server::DEFAULT_PAGE_SIZE)]
     pub(crate) page_size: usize,

@@ -11,7 +11,10 @@ use super::args::TransportArgs;
 pub(crate) fn http_config(args: &TransportArgs) -> HttpConfig {
     let mut config = HttpConfig::new()
         .stateless(args.stateless)
-        .max_body_bytes(args.max_body_bytes);
+        .max_body_bytes(args.max_body_bytes)
+        .max_sessions(args.max_sessions)
+        .session_idle_timeout(std::time::Duration::from_secs(args.session_idle_secs))
+        .max_pending_requests(args.max_pending_requests);
     for host in &args.allow_hosts {
         config = config.allow_host(host.clone());
     }

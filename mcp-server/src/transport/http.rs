@@ -2,6 +2,7 @@
 
 mod auth;
 mod config;
+mod limits;
 mod streams;
 
 use std::future::Future;
@@ -25,7 +26,8 @@ use crate::server::session::TransportKind;
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
     /// (serving [`HttpConfig::path`], `/mcp` by default), with the Host,
-    /// Origin, bearer-token and body-size checks of `config`.
+    /// Origin, bearer-token and body-size checks of `config`, and its limits
+    /// on sessions and requests in flight.
     ///
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
     pub fn router(&self, config: &HttpConfig) -> Router {
@@ -41,7 +43,15 @@ impl<C: Send + Sync + 'static> Server<C> {
         if config.allowed_hosts.is_empty() {
             rmcp_config = rmcp_config.disable_allowed_hosts();
         }
-        let sessions = Arc::new(LocalSessionManager::default());
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(config.session_idle_timeout);
+        let sessions = Arc::new(sessions);
+        let limits = Arc::new(limits::Limits::new(
+            sessions.clone(),
+            config.stateless,
+            config.max_sessions,
+            config.max_pending_requests,
+        ));
         let service = StreamableHttpService::new(
             move || Ok(SessionHandler::new(state.clone(), TransportKind::Http)),
             sessions.clone(),
@@ -51,6 +61,9 @@ impl<C: Send + Sync + 'static> Server<C> {
         let router = Router::new()
             .route_service(&config.path, service)
             .layer(axum::middleware::map_response(restore_in_http_response))
+            .layer(axum::middleware::from_fn(move |request, next| {
+                limits::enforce(limits.clone(), request, next)
+            }))
             .layer(axum::middleware::from_fn(move |request, next| {
                 park_in_http_request(limit, request, next)
             }))

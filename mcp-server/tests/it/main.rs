@@ -9,6 +9,7 @@ mod discovery_quality;
 mod e2e_python;
 mod e2e_typescript;
 mod http;
+mod http_limits;
 mod list_changed;
 mod middleware_order;
 mod pagination;

@@ -11,7 +11,10 @@ use tokio_util::sync::CancellationToken;
 /// origin (`http(s)://localhost|127.0.0.1|[::1]`, any port), so a web page
 /// cannot reach a local server through DNS rebinding (403 otherwise); no
 /// bearer token; request bodies up to 4 MiB (413 beyond); 10 s for in-flight
-/// calls at shutdown.
+/// calls at shutdown; at most 1,000 live sessions (503 beyond), each ended
+/// after 30 minutes without a message (its id then answers 404, so the
+/// client initializes again) and with at most 64 requests in flight (429
+/// beyond).
 ///
 /// **Stateless mode** ([`stateless`](Self::stateless)) keeps no state
 /// between requests: every POST is served on its own (no `Mcp-Session-Id`,
@@ -28,6 +31,9 @@ pub struct HttpConfig {
     pub(crate) max_body_bytes: usize,
     pub(crate) shutdown_grace: Duration,
     pub(crate) cancellation: CancellationToken,
+    pub(crate) max_sessions: usize,
+    pub(crate) session_idle_timeout: Duration,
+    pub(crate) max_pending_requests: usize,
 }
 
 impl Default for HttpConfig {
@@ -49,6 +55,9 @@ impl Default for HttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
             cancellation: CancellationToken::new(),
+            max_sessions: 1000,
+            session_idle_timeout: Duration::from_secs(30 * 60),
+            max_pending_requests: 64,
         }
     }
 }
@@ -114,6 +123,35 @@ impl HttpConfig {
     /// A token that ends every session when cancelled.
     pub fn cancellation_token(mut self, token: CancellationToken) -> Self {
         self.cancellation = token;
+        self
+    }
+
+    /// The most live sessions; an `initialize` beyond them is answered 503
+    /// with a JSON-RPC error (and logged). `initialize` requests still being
+    /// answered count too, so a burst may be refused slightly early, never
+    /// admitted beyond. Ignored when stateless.
+    ///
+    /// ```
+    /// let config = mcp_server::HttpConfig::new().max_sessions(200);
+    /// # let _ = config;
+    /// ```
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions;
+        self
+    }
+
+    /// How long a session may go without a message before it ends; its id
+    /// then answers 404, which tells clients to initialize again. A
+    /// standalone SSE stream with no traffic does not keep it alive.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
+        self
+    }
+
+    /// The most requests a session may have in flight; one beyond is
+    /// answered 429 with a JSON-RPC error carrying its id.
+    pub fn max_pending_requests(mut self, requests: usize) -> Self {
+        self.max_pending_requests = requests;
         self
     }
 }
