@@ -17,6 +17,7 @@ mod resources;
 pub(crate) mod restore_execution;
 mod session_state;
 pub(crate) mod sse_stream;
+pub(crate) mod task_limit;
 pub(crate) mod task_param;
 mod task_wire_2025;
 mod tasks;

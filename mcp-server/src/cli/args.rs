@@ -164,6 +164,10 @@ pub(crate) struct TransportArgs {
     /// The most requests one HTTP session may have in flight (429 beyond).
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub(crate) max_pending_requests: usize,
+    /// The most tasks one HTTP session may keep, running or finished and
+    /// kept for their TTL.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub(crate) max_session_tasks: usize,
     /// The number of tools per `tools/list` page.
     #[arg(long, value_name = "N", default_value_t = mcp_server::DEFAULT_PAGE_SIZE)]
     pub(crate) page_size: usize,

@@ -187,6 +187,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             );
         }
         CallMode::Task2025 => {
+            super::task_limit::admit(state, caller.owner.as_deref())?;
             let run = run_in_task(def, call, ctx, session_id, state);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),

@@ -19,6 +19,7 @@ pub use self::config::HttpConfig;
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
 use crate::protocol::restore_execution::restore_in_http_response;
+use crate::protocol::task_limit;
 use crate::protocol::task_param::park_in_http_request;
 use crate::server::Server;
 use crate::server::session::TransportKind;
@@ -32,6 +33,9 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
     pub fn router(&self, config: &HttpConfig) -> Router {
         let state = self.state().clone();
+        if !config.stateless {
+            task_limit::set_per_session(&state, config.max_tasks_per_session);
+        }
         let mut rmcp_config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(config.allowed_hosts.iter().cloned())
             .with_allowed_origins(config.allowed_origins.iter().cloned())

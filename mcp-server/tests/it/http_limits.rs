@@ -298,3 +298,33 @@ async fn an_abandoned_session_flood_stays_under_a_fixed_memory_bound() {
         "RSS grew by {grown_kib} KiB ({before} -> {after})"
     );
 }
+
+#[tokio::test]
+async fn tasks_beyond_the_per_session_limit_are_a_jsonrpc_error() {
+    let running = start(HttpConfig::new().max_tasks_per_session(1)).await;
+    let http = reqwest::Client::new();
+    let session = open_session(&http, &running.url).await;
+    let create = |id: u64| {
+        post(&http, &running.url, Some(&session))
+            .json(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "wants_tasks", "arguments": {}, "task": {"ttl": 60000}}}))
+            .send()
+    };
+    let first = create(1).await.unwrap().text().await.unwrap();
+    assert!(first.contains("taskId"), "{first}");
+    let second = create(2).await.unwrap().text().await.unwrap();
+    assert!(second.contains("-32000"), "{second}");
+    assert!(second.contains("keeps 1 tasks"), "{second}");
+    // Another session has its own allowance.
+    let other = open_session(&http, &running.url).await;
+    let third = post(&http, &running.url, Some(&other))
+        .json(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "wants_tasks", "arguments": {}, "task": {"ttl": 60000}}}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(third.contains("taskId"), "{third}");
+}

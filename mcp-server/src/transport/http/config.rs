@@ -13,8 +13,8 @@ use tokio_util::sync::CancellationToken;
 /// bearer token; request bodies up to 4 MiB (413 beyond); 10 s for in-flight
 /// calls at shutdown; at most 1,000 live sessions (503 beyond), each ended
 /// after 30 minutes without a message (its id then answers 404, so the
-/// client initializes again) and with at most 64 requests in flight (429
-/// beyond).
+/// client initializes again), with at most 64 requests in flight (429
+/// beyond) and at most 256 tasks kept (a JSON-RPC error beyond).
 ///
 /// **Stateless mode** ([`stateless`](Self::stateless)) keeps no state
 /// between requests: every POST is served on its own (no `Mcp-Session-Id`,
@@ -34,6 +34,7 @@ pub struct HttpConfig {
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_pending_requests: usize,
+    pub(crate) max_tasks_per_session: usize,
 }
 
 impl Default for HttpConfig {
@@ -58,6 +59,7 @@ impl Default for HttpConfig {
             max_sessions: 1000,
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_pending_requests: 64,
+            max_tasks_per_session: 256,
         }
     }
 }
@@ -152,6 +154,14 @@ impl HttpConfig {
     /// answered 429 with a JSON-RPC error carrying its id.
     pub fn max_pending_requests(mut self, requests: usize) -> Self {
         self.max_pending_requests = requests;
+        self
+    }
+
+    /// The most tasks a session may keep, running or finished and kept for
+    /// their TTL; creating one more is a JSON-RPC error (-32000). This
+    /// setting is the server's: the last router made from it sets it.
+    pub fn max_tasks_per_session(mut self, tasks: usize) -> Self {
+        self.max_tasks_per_session = tasks;
         self
     }
 }
