@@ -55,6 +55,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             config.stateless,
             config.max_sessions,
             config.max_pending_requests,
+            config.max_body_bytes,
         ));
         let service = StreamableHttpService::new(
             move || Ok(SessionHandler::new(state.clone(), TransportKind::Http)),

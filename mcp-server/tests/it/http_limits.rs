@@ -328,3 +328,19 @@ async fn tasks_beyond_the_per_session_limit_are_a_jsonrpc_error() {
         .unwrap();
     assert!(third.contains("taskId"), "{third}");
 }
+
+#[tokio::test]
+async fn the_body_limit_holds_whatever_the_spelling_of_the_content_type() {
+    let running = start(HttpConfig::new().max_body_bytes(1024)).await;
+    let mut big = initialize(1);
+    big["params"]["clientInfo"]["name"] = json!("x".repeat(4096));
+    let reply = reqwest::Client::new()
+        .post(&running.url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "Application/JSON")
+        .body(big.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 413);
+}

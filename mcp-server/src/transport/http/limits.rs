@@ -34,6 +34,7 @@ pub(super) struct Limits {
     stateless: bool,
     max_sessions: usize,
     max_pending: usize,
+    max_body_bytes: usize,
     /// `initialize` requests between the cap check and their session's
     /// creation, counted against the cap so concurrent ones cannot overshoot.
     initializing: AtomicUsize,
@@ -49,12 +50,14 @@ impl Limits {
         stateless: bool,
         max_sessions: usize,
         max_pending: usize,
+        max_body_bytes: usize,
     ) -> Self {
         Self {
             sessions,
             stateless,
             max_sessions,
             max_pending,
+            max_body_bytes,
             initializing: AtomicUsize::new(0),
             refusing: AtomicBool::new(false),
             pending: Mutex::new(HashMap::new()),
@@ -143,20 +146,22 @@ struct Envelope {
     method: Option<String>,
 }
 
-/// Applies the limits to a `POST` of JSON (buffered by an outer layer, which
-/// also enforces the body size); other requests pass through.
+/// Applies the limits to a `POST` of JSON (a body over the size limit is
+/// answered 413); other requests pass through.
 pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -> Response {
     if request.method() != http::Method::POST || !is_json(request.headers()) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return jsonrpc_error(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            PARSE_ERROR,
-            "Parse error: the request body could not be read",
-        );
+    let Ok(bytes) = axum::body::to_bytes(body, limits.max_body_bytes).await else {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is larger than {} bytes",
+                limits.max_body_bytes
+            ),
+        )
+            .into_response();
     };
     let value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
@@ -307,6 +312,7 @@ mod tests {
             false,
             1,
             2,
+            1024,
         ));
         let session: Arc<str> = Arc::from("s");
         let first = limits.begin_request(session.clone());
@@ -326,6 +332,7 @@ mod tests {
             false,
             1,
             1,
+            1024,
         ));
         let first = limits.reserve_session().await;
         assert!(first.is_some());
