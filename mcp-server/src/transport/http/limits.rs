@@ -91,7 +91,8 @@ impl Limits {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let count = pending.entry(session.clone()).or_insert(0);
         if *count >= self.max_pending {
-            tracing::warn!(
+            // Debug, not warn: a misbehaving client could flood the log.
+            tracing::debug!(
                 session = %session,
                 limit = self.max_pending,
                 "refused a request: the session has too many requests in flight"
