@@ -1,9 +1,17 @@
 //! JSON Schemas of tool arguments and outputs, derived with schemars.
 //!
-//! Schemas follow JSON Schema 2020-12 (`$defs` for shared definitions). The
-//! root `$schema`, `title` and `description` are dropped: 2020-12 is the MCP
-//! default, several clients refuse the `$schema` URI, and the tool's own
-//! title and description say the rest.
+//! Schemas follow JSON Schema 2020-12 (`$defs` for shared definitions),
+//! spelled the portable way, the same for every kind of tool (generated
+//! OpenAPI tools follow the same policy):
+//!
+//! - **No `$schema`**: 2020-12 is the MCP default dialect and several
+//!   clients refuse the `$schema` URI. The root `title` and `description`
+//!   are dropped too: the tool's own title and description say that.
+//! - **`Option<T>` is `T`, left out of `required`**, not
+//!   `"type": ["T", "null"]`: type arrays with `null` are refused by
+//!   function-calling dialects such as Gemini's. A client that sends `null`
+//!   for an optional argument anyway is treated as having left it out (see
+//!   [`arguments`](crate::arguments)), which is what serde makes of it.
 //!
 //! ```
 //! use mcp_core::schema::input_schema_for;
@@ -74,6 +82,7 @@ pub fn wrap_result(mut schema: JsonObject) -> JsonObject {
 
 fn root_schema_for<T: JsonSchema>() -> JsonObject {
     let schema = SchemaSettings::draft2020_12()
+        .with(|settings| settings.option_add_null_type = false)
         .into_generator()
         .into_root_schema_for::<T>();
     let mut object = match schema.to_value() {
@@ -188,7 +197,7 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "a": {"type": "integer", "format": "int64", "description": "The left one."},
-                    "b": {"type": ["string", "null"]}
+                    "b": {"type": "string"}
                 },
                 "required": ["a"]
             })
