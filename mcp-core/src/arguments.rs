@@ -10,8 +10,9 @@
 //!
 //! ```text
 //! invalid arguments for tool `divide`:
+//! (root): "b" is a required property
 //! /a: "one" is not of type "number"
-//! /limt: unknown argument `limt`; did you mean `limit`?
+//! /c: unknown argument `c`; the tool takes `a`, `b`
 //! ```
 //!
 //! The rules beyond the schema itself:
@@ -52,8 +53,8 @@
 //! assert_eq!(
 //!     error.to_string(),
 //!     "invalid arguments for tool `search`:\n\
-//!      /limt: unknown argument `limt`; did you mean `limit`?\n\
-//!      (root): \"query\" is a required property"
+//!      (root): \"query\" is a required property\n\
+//!      /limt: unknown argument `limt`; did you mean `limit`?"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -15,8 +15,10 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::arguments::error::pointer_segment;
 use crate::json::JsonObject;
 use crate::schema::input_schema_for;
+use crate::tool::input::json_pointer;
 
 /// The names of a tool's parameters, in order (one type per tool, made by
 /// the macro).
@@ -57,13 +59,9 @@ impl ObjectSchema {
 fn read_one<T: DeserializeOwned>(object: &mut JsonObject, name: &str) -> Result<T, String> {
     match object.remove(name) {
         Some(value) => serde_path_to_error::deserialize(value).map_err(|error| {
-            let path = error.path().to_string();
+            let pointer = json_pointer(error.path());
             let reason = error.into_inner();
-            match path.as_str() {
-                "." => format!("`{name}`: {reason}"),
-                index if index.starts_with('[') => format!("`{name}{index}`: {reason}"),
-                field => format!("`{name}.{field}`: {reason}"),
-            }
+            format!("/{}{pointer}: {reason}", pointer_segment(name))
         }),
         None => serde_path_to_error::deserialize(Value::Null)
             .map_err(|_| format!("missing field `{name}`")),
@@ -261,7 +259,7 @@ mod tests {
         assert_eq!(read(json!({"a": 1, "b": [2]})), Ok((1, Some(vec![2]))));
         assert_eq!(read(json!({"b": [2]})), Err("missing field `a`".to_owned()));
         let nested = read(json!({"a": 1, "b": [2, "x"]})).unwrap_err();
-        assert!(nested.starts_with("`b[1]`: invalid type"), "{nested}");
+        assert!(nested.starts_with("/b/1: invalid type"), "{nested}");
     }
 
     #[test]
@@ -274,7 +272,7 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "a": {"type": "integer", "format": "int64"},
-                    "b": {"type": ["string", "null"]}
+                    "b": {"type": "string"}
                 },
                 "required": ["a"]
             })

@@ -74,7 +74,7 @@ impl ArgumentCheck {
 
     /// Checks the arguments of a call of `tool` (`None` is an empty
     /// object): the arguments to hand on (optional `null`s dropped), or
-    /// every violation.
+    /// every violation, ordered by pointer.
     pub fn check(
         &self,
         tool: &str,
@@ -94,6 +94,7 @@ impl ArgumentCheck {
             }
         }
         violations.extend(found.into_iter().map(|(violation, _)| violation));
+        violations.sort_by(|a, b| a.pointer.cmp(&b.pointer));
         arguments = match instance {
             Value::Object(object) => object,
             _ => JsonObject::new(),
@@ -213,8 +214,8 @@ mod tests {
         assert_eq!(
             found,
             [
-                "/a: \"one\" is not of type \"number\"",
-                "(root): \"b\" is a required property"
+                "(root): \"b\" is a required property",
+                "/a: \"one\" is not of type \"number\""
             ]
         );
     }
@@ -231,7 +232,10 @@ mod tests {
             "required": ["c"]
         }));
         let checked = check
-            .check("t", json!({"a": null, "b": null, "c": "x"}).as_object().cloned())
+            .check(
+                "t",
+                json!({"a": null, "b": null, "c": "x"}).as_object().cloned(),
+            )
             .unwrap();
         assert_eq!(Value::Object(checked), json!({"b": null, "c": "x"}));
         let found = lines(check.check("t", json!({"c": null}).as_object().cloned()));
@@ -243,7 +247,10 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"limit": {"type": "integer"}}});
         let arguments = json!({"limt": 3}).as_object().cloned();
         let found = lines(check(schema.clone()).check("t", arguments.clone()));
-        assert_eq!(found, ["/limt: unknown argument `limt`; did you mean `limit`?"]);
+        assert_eq!(
+            found,
+            ["/limt: unknown argument `limt`; did you mean `limit`?"]
+        );
         let open = check(schema).allow_unknown_arguments(true);
         assert!(open.check("t", arguments).is_ok());
     }
@@ -255,10 +262,14 @@ mod tests {
             "properties": {"name": {"type": "string"}, "tag": {"type": "object", "properties": {}, "additionalProperties": false}},
             "additionalProperties": false
         }));
-        let found = lines(check.allow_unknown_arguments(true).check(
-            "t",
-            json!({"nmae": "x", "tag": {"a~/b": 1}}).as_object().cloned(),
-        ));
+        let found = lines(
+            check.allow_unknown_arguments(true).check(
+                "t",
+                json!({"nmae": "x", "tag": {"a~/b": 1}})
+                    .as_object()
+                    .cloned(),
+            ),
+        );
         assert_eq!(
             found,
             [
@@ -271,6 +282,9 @@ mod tests {
     #[test]
     fn an_invalid_schema_is_refused() {
         let error = ArgumentCheck::new(json!({"type": 3}).as_object().unwrap()).unwrap_err();
-        assert!(error.to_string().contains("not a valid JSON Schema"), "{error}");
+        assert!(
+            error.to_string().contains("not a valid JSON Schema"),
+            "{error}"
+        );
     }
 }

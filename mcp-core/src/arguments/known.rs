@@ -96,17 +96,28 @@ mod tests {
     #[test]
     fn properties_and_root_branches_are_known() {
         assert_eq!(
-            names(json!({"properties": {"a": {}}, "oneOf": [{"properties": {"b": {}}}, {"required": ["a"]}]})),
+            names(
+                json!({"properties": {"a": {}}, "oneOf": [{"properties": {"b": {}}}, {"required": ["a"]}]})
+            ),
             Some(vec!["a".to_owned(), "b".to_owned()])
         );
-        assert_eq!(names(json!({"type": "object", "properties": {}})), Some(vec![]));
+        assert_eq!(
+            names(json!({"type": "object", "properties": {}})),
+            Some(vec![])
+        );
     }
 
     #[test]
     fn open_or_self_deciding_schemas_know_nothing() {
         assert_eq!(names(json!({"type": "object"})), None);
-        assert_eq!(names(json!({"properties": {"a": {}}, "additionalProperties": false})), None);
-        assert_eq!(names(json!({"properties": {"a": {}}, "allOf": [{"$ref": "#/$defs/X"}]})), None);
+        assert_eq!(
+            names(json!({"properties": {"a": {}}, "additionalProperties": false})),
+            None
+        );
+        assert_eq!(
+            names(json!({"properties": {"a": {}}, "allOf": [{"$ref": "#/$defs/X"}]})),
+            None
+        );
     }
 
     #[test]
@@ -120,6 +131,9 @@ mod tests {
             unknown_argument("colour", &known),
             "unknown argument `colour`; the tool takes `limit`, `query`"
         );
-        assert_eq!(unknown_argument("x", &[]), "unknown argument `x`; the tool takes none");
+        assert_eq!(
+            unknown_argument("x", &[]),
+            "unknown argument `x`; the tool takes none"
+        );
     }
 }

@@ -233,10 +233,10 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// `#[tool(allow_unknown_arguments)]`.
     ///
     /// ```
-    /// use mcp_core::{JsonObject, tool};
+    /// use mcp_core::{JsonObject, ToolDef, tool};
     /// use serde_json::json;
     ///
-    /// let def = tool("echo")
+    /// let def: ToolDef = tool("echo")
     ///     .input_schema(json!({"type": "object", "properties": {"text": {"type": "string"}}}).as_object().cloned().unwrap())
     ///     .allow_unknown_arguments()
     ///     .run(|arguments: JsonObject| async move { format!("{} arguments", arguments.len()) })?;

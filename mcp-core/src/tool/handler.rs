@@ -116,7 +116,10 @@ where
             Ok(check) => check.check(tool, arguments),
             Err(reason) => Err(InvalidArguments::new(
                 tool.clone(),
-                vec![Violation::new("", format!("the input schema cannot be used: {reason}"))],
+                vec![Violation::new(
+                    "",
+                    format!("the input schema cannot be used: {reason}"),
+                )],
             )),
         };
         let input = match checked.and_then(|arguments| parse_arguments::<In>(tool, arguments)) {
