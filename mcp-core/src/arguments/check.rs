@@ -85,13 +85,13 @@ impl ArgumentCheck {
         let mut instance = Value::Object(arguments);
         let mut found = self.schema_violations(&instance);
         let dropped = self.optional_nulls(&instance, &found);
-        if let Value::Object(object) = &mut instance {
-            if !dropped.is_empty() {
-                for name in &dropped {
-                    object.shift_remove(name);
-                }
-                found = self.schema_violations(&instance);
+        if let Value::Object(object) = &mut instance
+            && !dropped.is_empty()
+        {
+            for name in &dropped {
+                object.shift_remove(name);
             }
+            found = self.schema_violations(&instance);
         }
         violations.extend(found.into_iter().map(|(violation, _)| violation));
         violations.sort_by(|a, b| a.pointer.cmp(&b.pointer));

@@ -138,10 +138,11 @@ fn split_null_type(schema: &mut JsonObject) {
     branch.insert("type".to_owned(), type_value(types));
     let keys: Vec<String> = schema.keys().cloned().collect();
     for key in keys {
-        if key != "type" && !ANNOTATIONS.contains(&key.as_str()) {
-            if let Some(value) = schema.shift_remove(&key) {
-                branch.insert(key, value);
-            }
+        if key != "type"
+            && !ANNOTATIONS.contains(&key.as_str())
+            && let Some(value) = schema.shift_remove(&key)
+        {
+            branch.insert(key, value);
         }
     }
     schema.shift_remove("type");

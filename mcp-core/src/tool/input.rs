@@ -50,13 +50,12 @@ pub(crate) fn json_pointer(path: &Path) -> String {
 /// The violation of a deserialization error at `pointer`; errors of the
 /// macro's plain parameters come as `/<name>...: reason` from the root.
 fn violation_of(pointer: String, reason: String) -> Violation {
-    if pointer.is_empty() {
-        if let Some((at, message)) = reason
+    if pointer.is_empty()
+        && let Some((at, message)) = reason
             .split_once(": ")
             .filter(|(at, _)| at.starts_with('/'))
-        {
-            return Violation::new(at, message);
-        }
+    {
+        return Violation::new(at, message);
     }
     Violation::new(pointer, reason)
 }
