@@ -64,7 +64,8 @@ fn collect(schema: &JsonObject, names: &mut Vec<String>) -> Option<bool> {
 /// The message for the unknown argument `name`, suggesting the closest of
 /// `known` when it is a likely typo.
 pub(super) fn unknown_argument(name: &str, known: &[String]) -> String {
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = (length / 3).max(1).min(length.saturating_sub(1));
     let closest = known
         .iter()
         .map(|candidate| (strsim::osa_distance(name, candidate), candidate))
