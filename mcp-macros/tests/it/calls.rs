@@ -106,3 +106,20 @@ fn argument_errors_read_as_the_builder_twin_s() {
         );
     }
 }
+
+/// Counts its arguments, known or not.
+#[mcp_core::tool(allow_unknown_arguments)]
+async fn lenient(text: Option<String>) -> String {
+    text.unwrap_or_default()
+}
+
+#[test]
+fn allow_unknown_arguments_lets_extra_arguments_through() {
+    let def: ToolDef = lenient_tool().unwrap();
+    let result = block_on(def.call_detached(json!({"text": "hi", "mood": "calm"})));
+    assert!(!result.is_error(), "{}", result.text_content());
+    assert_eq!(result.text_content(), "hi");
+    let strict: ToolDef = shout_tool().unwrap();
+    let refused = block_on(strict.call_detached(json!({"text": "hi", "mood": "calm"})));
+    assert!(refused.is_error());
+}
