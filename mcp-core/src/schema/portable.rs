@@ -17,6 +17,15 @@ const DATA_KEYWORDS: [&str; 6] = [
     "enum", "const", "default", "examples", "example", "required",
 ];
 
+/// Keywords whose values map names (which may be any word) to schemas.
+const NAME_MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
 /// Keywords that describe a schema rather than constrain it: they stay
 /// outside the `anyOf` a type array becomes.
 const ANNOTATIONS: [&str; 7] = [
@@ -86,8 +95,12 @@ pub fn portable_input(schema: &mut JsonObject) {
 /// ```
 pub fn portable(schema: &mut JsonObject) {
     for (key, value) in schema.iter_mut() {
-        if !DATA_KEYWORDS.contains(&key.as_str()) {
-            walk(value);
+        match (key.as_str(), value) {
+            (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => {
+                schemas.values_mut().for_each(walk);
+            }
+            (data, _) if DATA_KEYWORDS.contains(&data) => {}
+            (_, value) => walk(value),
         }
     }
     split_null_type(schema);
@@ -207,6 +220,17 @@ mod tests {
         assert_eq!(
             schema["properties"]["owner"],
             json!({"anyOf": [{"$ref": "#/$defs/Pet"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn properties_named_like_keywords_are_schemas() {
+        let mut schema =
+            json!({"type": "object", "properties": {"enum": {"type": ["string", "null"]}}});
+        portable(schema.as_object_mut().unwrap());
+        assert_eq!(
+            schema["properties"]["enum"],
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
         );
     }
 
