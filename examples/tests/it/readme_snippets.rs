@@ -43,10 +43,16 @@ fn snippets(markdown: &str) -> Vec<Snippet> {
             }
             match (fence, code.take()) {
                 ("```python", previous) => {
-                    assert!(previous.is_none(), "a python block without output:\n{previous:?}");
+                    assert!(
+                        previous.is_none(),
+                        "a python block without output:\n{previous:?}"
+                    );
                     code = Some(block);
                 }
-                (_, Some(code)) => found.push(Snippet { code, prints: block }),
+                (_, Some(code)) => found.push(Snippet {
+                    code,
+                    prints: block,
+                }),
                 (_, None) => {}
             }
         }
@@ -155,7 +161,10 @@ fn run(code: &str) -> String {
 fn every_python_snippet_of_the_readme_runs_and_prints_what_it_says() {
     let readme = include_str!("../../README.md");
     let found = snippets(readme);
-    assert!(found.len() >= 2, "expected the stdio and the HTTP snippet: {found:?}");
+    assert!(
+        found.len() >= 2,
+        "expected the stdio and the HTTP snippet: {found:?}"
+    );
     for snippet in found {
         let (code, _server) = pointed(&snippet.code);
         assert_eq!(run(&code), snippet.prints, "the snippet:\n{}", snippet.code);
@@ -164,7 +173,8 @@ fn every_python_snippet_of_the_readme_runs_and_prints_what_it_says() {
 
 #[test]
 fn snippets_pair_code_with_the_output_after_it() {
-    let markdown = "x\n```python\nprint(1)\n```\n\nIt prints:\n\n```text\n1\n```\n```text\nlone\n```\n";
+    let markdown =
+        "x\n```python\nprint(1)\n```\n\nIt prints:\n\n```text\n1\n```\n```text\nlone\n```\n";
     let found = snippets(markdown);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].code, "print(1)\n");
