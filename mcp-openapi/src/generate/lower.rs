@@ -16,8 +16,6 @@ use crate::schema::defs::{DefCopier, Finished, Mode};
 use crate::schema::profile::SchemaProfile;
 use crate::schema::registry::DefRegistry;
 
-/// The JSON Schema dialect written in `standard` schemas.
-
 /// The parts of a tool computed from a route's schemas.
 #[derive(Debug)]
 pub(crate) struct Lowered {
