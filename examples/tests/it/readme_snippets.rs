@@ -159,7 +159,7 @@ fn run(code: &str) -> String {
 
 #[test]
 fn every_python_snippet_of_the_readme_runs_and_prints_what_it_says() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
     let found = snippets(readme);
     assert!(
         found.len() >= 2,
