@@ -67,4 +67,10 @@ pub enum SchemaError {
         /// What was given instead.
         found: String,
     },
+    /// A schema is not a valid JSON Schema.
+    #[error("the schema is not a valid JSON Schema: {reason}")]
+    Invalid {
+        /// What the validator found wrong.
+        reason: String,
+    },
 }

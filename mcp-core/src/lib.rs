@@ -33,7 +33,49 @@
 //!
 //! let bad = futures_executor::block_on(add.call_detached(serde_json::json!({"a": 1, "b": "two"})));
 //! assert!(bad.is_error());
-//! assert!(bad.text_content().contains("`b`"));
+//! assert_eq!(
+//!     bad.text_content(),
+//!     "invalid arguments for tool `add`:\n/b: \"two\" is not of type \"integer\""
+//! );
+//! # Ok::<(), mcp_core::ToolError>(())
+//! ```
+//!
+//! # Hints, handlers and the call context
+//!
+//! - **Hints combine.** [`annotations`](ToolBuilder::annotations) takes one
+//!   [`Hint`], an array of them (`[Hint; N]` is a [`ToolAnnotations`]
+//!   through `From<[Hint; N]>`), a `Vec`/iterator collected into
+//!   [`ToolAnnotations`], or a whole [`ToolAnnotations`]; repeated calls
+//!   [`combine`](ToolAnnotations::combine), and so does `+`.
+//! - **A handler** is `async fn()`, `async fn(In)` or
+//!   `async fn(In, ToolCallContext<C>)`; `ToolCallContext` without a type
+//!   parameter is `ToolCallContext<()>`, the context of a server without a
+//!   per-session value (`#[tool]` functions take `&ToolCallContext` too).
+//! - **Progress**: [`ToolCallContext::progress`]`(progress: f64, total:
+//!   Option<f64>, message: Option<String>)` sends `notifications/progress`
+//!   when the client asked for it and does nothing otherwise.
+//! - **Arguments** are checked against the input schema before the handler
+//!   runs, the same way for every kind of tool: see [`arguments`].
+//!
+//! ```
+//! use mcp_core::{tool, Hint, ToolAnnotations, ToolCallContext, ToolDef};
+//!
+//! let read_only: ToolAnnotations = [Hint::Read, Hint::Idempotent].into();
+//! let slow: ToolDef = tool("slow_count")
+//!     .annotations(read_only)
+//!     .annotations(Hint::ClosedWorld)
+//!     .run(|_: mcp_core::JsonObject, cx: ToolCallContext| async move {
+//!         for step in 1..=3 {
+//!             // A no-op unless the client sent a progress token.
+//!             let _ = cx.progress(step as f64, Some(3.0), Some(format!("step {step}"))).await;
+//!         }
+//!         "counted to 3"
+//!     })?;
+//! let hints = slow.tool().annotations.clone().unwrap_or_default();
+//! assert_eq!(hints.read_only_hint, Some(true));
+//! assert_eq!(hints.open_world_hint, Some(false));
+//! let result = futures_executor::block_on(slow.call_detached(serde_json::json!({})));
+//! assert_eq!(result.text_content(), "counted to 3");
 //! # Ok::<(), mcp_core::ToolError>(())
 //! ```
 //!
@@ -52,6 +94,8 @@
 //!   request (sampling, elicitation, roots, logs, progress);
 //! - [`handler`]: how a function becomes a tool's handler (the traits its
 //!   arguments and return value meet);
+//! - [`arguments`]: the check every tool runs on a call's arguments and
+//!   the one error format it reports;
 //! - [`middleware`]: code that wraps every call of a tool;
 //! - [`meta`]: `_meta` keys and their rules; [`icon`]: icons; [`name`]: the
 //!   tool-name rule;
@@ -69,6 +113,7 @@ mod json;
 mod metadata;
 mod tool;
 
+pub mod arguments;
 pub mod call;
 pub mod client;
 pub mod completion;

@@ -1,9 +1,19 @@
 //! JSON Schemas of tool arguments and outputs, derived with schemars.
 //!
-//! Schemas follow JSON Schema 2020-12 (`$defs` for shared definitions). The
-//! root `$schema`, `title` and `description` are dropped: 2020-12 is the MCP
-//! default, several clients refuse the `$schema` URI, and the tool's own
-//! title and description say the rest.
+//! Schemas follow JSON Schema 2020-12 (`$defs` for shared definitions),
+//! spelled the portable way, the same for every kind of tool (generated
+//! OpenAPI tools follow the same policy):
+//!
+//! - **No `$schema`**: 2020-12 is the MCP default dialect and several
+//!   clients refuse the `$schema` URI. The root `title` and `description`
+//!   are dropped too: the tool's own title and description say that.
+//! - **No type arrays with `null`**: function-calling dialects such as
+//!   Gemini's refuse `"type": ["T", "null"]`. An optional top-level
+//!   argument (`Option<T>`, not in `required`) is spelled as `T` alone; a
+//!   client that sends `null` for it anyway is treated as having left it
+//!   out (see [`arguments`](crate::arguments)), which is what serde makes
+//!   of it. Any other nullable value is spelled
+//!   `"anyOf": [{"type": "T"}, {"type": "null"}]` (see [`portable`]).
 //!
 //! ```
 //! use mcp_core::schema::input_schema_for;
@@ -30,11 +40,18 @@ use serde_json::Value;
 use crate::error::SchemaError;
 use crate::json::JsonObject;
 
+mod portable;
+
+pub use portable::{portable, portable_input};
+
 /// The input schema of `T`: its root must describe an object.
 pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {
-    let schema = root_schema_for::<T>();
+    let mut schema = root_schema_for::<T>();
     match schema.get("type") {
-        Some(Value::String(kind)) if kind == "object" => Ok(schema),
+        Some(Value::String(kind)) if kind == "object" => {
+            portable_input(&mut schema);
+            Ok(schema)
+        }
         other => Err(SchemaError::InputNotObject {
             type_name: T::schema_name().into_owned(),
             found: describe_root(other),
@@ -50,7 +67,8 @@ pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {
 /// and its value is sent as `{"result": value}`; shared `$defs` move to the
 /// root so references still resolve.
 pub fn output_schema_for<T: JsonSchema>() -> (JsonObject, bool) {
-    let schema = root_schema_for::<T>();
+    let mut schema = root_schema_for::<T>();
+    portable(&mut schema);
     if matches!(schema.get("type"), Some(Value::String(kind)) if kind == "object") {
         return (schema, false);
     }
@@ -188,7 +206,7 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "a": {"type": "integer", "format": "int64", "description": "The left one."},
-                    "b": {"type": ["string", "null"]}
+                    "b": {"type": "string"}
                 },
                 "required": ["a"]
             })

@@ -50,7 +50,7 @@
 //!
 //! assert_eq!(
 //!     widgets.tool().input_schema["properties"],
-//!     json!({"status": {"type": ["string", "null"], "enum": ["open", "closed"], "default": "open"}})
+//!     json!({"status": {"type": "string", "enum": ["open", "closed"], "default": "open"}})
 //! );
 //! let listed = futures_executor::block_on(widgets.call_detached(json!({})));
 //! assert_eq!(listed.structured_content.unwrap()["result"][0]["title"], "acme/widgets open");

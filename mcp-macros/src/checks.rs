@@ -37,8 +37,8 @@ impl Tool<'_> {
 /// `const _: () = ..` panicking with `meta_key_message(key)`, spanned at the key.
 fn meta_key_check(krate: &TokenStream, key: &LitStr) -> TokenStream {
     quote_spanned! {key.span()=>
-        const _: () = if let ::core::option::Option::Some(message) = #krate::__private::meta_key_message(#key) {
-            ::core::panic!("{}", message)
+        const _: () = if let ::core::option::Option::Some(message) = &#krate::__private::meta_key_message(#key) {
+            ::core::panic!("{}", message.as_str())
         };
     }
 }

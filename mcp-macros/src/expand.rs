@@ -179,41 +179,50 @@ impl Tool<'_> {
         }
     }
 
-    /// `Args<(A, B, ..), __ToolArgNames>`: the arguments of several plain
-    /// parameters.
+    /// `Args<(__ToolParam0, __ToolParam1, ..)>`: the arguments of several
+    /// plain parameters.
     fn args_type(&self, krate: &TokenStream) -> TokenStream {
-        let types = self.sig.plain().map(|arg| &arg.ty);
-        quote!(#krate::__private::Args<(#(#types,)*), __ToolArgNames>)
+        let generics = self.generics.split_for_impl().1;
+        let markers = (0..self.sig.plain().count()).map(param_marker);
+        quote!(#krate::__private::Args<(#(#markers #generics,)*)>)
     }
 
-    /// `Single<T, __ToolArgNames>`: the arguments of one plain parameter.
+    /// `Single<__ToolParam0>`: the arguments of one plain parameter.
     fn single_type(&self, krate: &TokenStream) -> TokenStream {
-        let ty = self.sig.plain().map(|arg| &arg.ty);
-        quote!(#krate::__private::Single<#(#ty)*, __ToolArgNames>)
+        let generics = self.generics.split_for_impl().1;
+        let marker = param_marker(0);
+        quote!(#krate::__private::Single<#marker #generics>)
     }
 
-    /// The names of the plain parameters, and a spanned check of each
-    /// parameter's type.
+    /// One marker type per plain parameter, naming it and giving its type;
+    /// its `param_code::<T>()`, the one place asking for `Deserialize` and
+    /// `JsonSchema`, is spanned at the type, so a type missing one is one
+    /// error there.
     fn arg_names(&self, krate: &TokenStream) -> TokenStream {
-        let plain: Vec<_> = self.sig.plain().collect();
-        if plain.is_empty() {
-            return quote!();
-        }
-        let names = plain.iter().map(|arg| {
+        let (impl_generics, type_generics, where_clause) = self.generics.split_for_impl();
+        let lifetimes = self.generics.lifetimes().map(|l| &l.lifetime);
+        let types = self.generics.type_params().map(|t| &t.ident);
+        let phantom =
+            quote!(::core::marker::PhantomData<fn() -> (#(&#lifetimes (),)* #(#types,)*)>);
+        let markers = self.sig.plain().enumerate().map(|(index, arg)| {
+            let marker = param_marker(index);
             let name = arg.ident.to_string();
-            LitStr::new(name.trim_start_matches("r#"), arg.ident.span())
-        });
-        let checks = plain.iter().map(|arg| {
+            let name = LitStr::new(name.trim_start_matches("r#"), arg.ident.span());
             let ty = &arg.ty;
-            quote_spanned!(ty.span()=> #krate::__private::assert_arg::<#ty>();)
-        });
-        quote! {
-            #(#checks)*
-            struct __ToolArgNames;
-            impl #krate::__private::ArgNames for __ToolArgNames {
-                const NAMES: &'static [&'static str] = &[#(#names),*];
+            let code = quote_spanned! {ty.span()=>
+                const CODE: #krate::__private::ParamCode<Self::Type> = #krate::__private::param_code::<#ty>();
+            };
+            quote! {
+                #[allow(non_camel_case_types)]
+                struct #marker #impl_generics (#phantom) #where_clause;
+                impl #impl_generics #krate::__private::Param for #marker #type_generics #where_clause {
+                    const NAME: &'static str = #name;
+                    type Type = #ty;
+                    #code
+                }
             }
-        }
+        });
+        quote!(#(#markers)*)
     }
 
     /// `.output` (chosen by the return type's traits) and `.run(handler)`.
@@ -224,10 +233,17 @@ impl Tool<'_> {
         if self.kind == Kind::Prompt {
             return quote!(#builder.run(#handler));
         }
-        // Spanned at the return type: an output lacking a trait is reported there.
-        let choose = quote_spanned!(output.span()=> (&&&#krate::__private::Output::<#output>::new()).output_of);
+        // Both calls spanned at the return type: an output lacking a trait is
+        // reported there, once (rustc reports a failed bound once per span).
+        let span = output.span();
+        let krate = respan(krate, span);
+        let choose = quote_spanned! {span=>
+            (&&&#krate::__private::Output::<#output>::new()).output_of(__builder).run(__handler)
+        };
         quote! {
-            #choose(#builder).run(#handler)
+            let __builder = #builder;
+            let __handler = #handler;
+            #choose
         }
     }
 
@@ -315,6 +331,29 @@ enum Input {
     Single,
     /// The arguments are the values of `Args<(A, B, ..), _>`.
     Args,
+}
+
+/// The marker type of the plain parameter at `index`.
+fn param_marker(index: usize) -> Ident {
+    format_ident!("__ToolParam{index}")
+}
+
+/// `tokens` with every span set to `span` (groups included).
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }
 
 /// One builder call, spanned at its key.

@@ -62,9 +62,18 @@
 //! - **Schemas** are JSON Schema 2020-12: 3.0 `nullable`, boolean
 //!   `exclusiveMinimum`/`exclusiveMaximum` and `example` are rewritten; `xml`,
 //!   `externalDocs` and `x-*` extension keywords are left out of schemas
-//!   (operation extensions stay on [`ir::HttpRoute::extensions`]).
-//! - **Schema profiles** ([`schema::SchemaProfile`]): `standard` (2020-12, `$schema`,
-//!   only the `$defs` the tool reaches) or `inline` (no `$schema`, no `$defs`).
+//!   (operation extensions stay on [`ir::HttpRoute::extensions`]). They are
+//!   spelled the portable way `#[tool]` and builder tools are (see
+//!   `mcp_core::schema`): no `$schema` (2020-12 is the MCP default dialect),
+//!   and a nullable value is `"anyOf": [{..}, {"type": "null"}]`, never a
+//!   `"type": [.., "null"]` array.
+//! - **Schema profiles** ([`schema::SchemaProfile`]): `standard` (only the
+//!   `$defs` the tool reaches) or `inline` (no `$defs`).
+//! - **Arguments** are checked like every other tool's (see
+//!   `mcp_core::arguments`): every violation by JSON pointer, arguments the
+//!   input schema does not name refused with the closest known name
+//!   ([`call::HttpToolHandler::allow_unknown_arguments`] opts a tool out),
+//!   before any request is made.
 //!
 //! # Annotations and `x-mcp-annotations`
 //!

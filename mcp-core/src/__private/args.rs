@@ -1,7 +1,8 @@
 //! The arguments of a `#[tool]` function with plain parameters: read from
 //! the call's object by name, described by one property each. No struct is
-//! derived per tool, so each parameter type's `Deserialize` and `JsonSchema`
-//! code is compiled once, as for a builder tool.
+//! derived per tool (only a marker type per parameter), so each parameter
+//! type's `Deserialize` and `JsonSchema` code is compiled once, as for a
+//! builder tool.
 
 use std::any::TypeId;
 use std::borrow::Cow;
@@ -15,22 +16,74 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::__private::checks::{ArgDeserialize, ArgSchema};
+use crate::arguments::error::pointer_segment;
 use crate::json::JsonObject;
 use crate::schema::input_schema_for;
+use crate::tool::input::json_pointer;
 
-/// The names of a tool's parameters, in order (one type per tool, made by
-/// the macro).
-pub trait ArgNames {
-    /// The names, as written (without `r#`).
-    const NAMES: &'static [&'static str];
+/// One plain parameter of a `#[tool]` function: a marker type the macro
+/// makes per parameter, naming it and giving its type and [`ParamCode`].
+///
+/// The macro writes `const CODE: ParamCode<Self::Type> = param_code::<T>();`
+/// spanned at the parameter's type: `param_code` alone asks for
+/// `Deserialize` and `JsonSchema`, so a type missing one is one error,
+/// at the parameter, and nothing else in the expansion asks again.
+pub trait Param: 'static {
+    /// The parameter's name, as written (without `r#`).
+    const NAME: &'static str;
+    /// The parameter's type.
+    type Type: 'static;
+    /// How the parameter is read and described.
+    const CODE: ParamCode<Self::Type>;
 }
 
-/// The types of a tool's parameters: a tuple.
-pub trait ArgList: Sized {
+/// How a parameter of type `T` is read and described: `T`'s `Deserialize`
+/// and `JsonSchema` code behind function pointers (see [`param_code`]).
+pub struct ParamCode<T> {
+    /// Reads a value; on failure the JSON pointer below the value and why.
+    read: fn(Value) -> Result<T, (String, String)>,
+    /// Whether `T`'s schema describes an object.
+    is_object: fn() -> bool,
+    inline_schema: fn() -> bool,
+    schema_name: fn() -> Cow<'static, str>,
+    json_schema: fn(&mut SchemaGenerator) -> Schema,
+    subschema: fn(&mut SchemaGenerator) -> Schema,
+}
+
+impl<T> fmt::Debug for ParamCode<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ParamCode")
+    }
+}
+
+/// The [`ParamCode`] of `T`: where a parameter type's traits are required.
+pub const fn param_code<T: ArgDeserialize + ArgSchema + 'static>() -> ParamCode<T> {
+    ParamCode {
+        read: read_value::<T>,
+        is_object: is_object_input::<T>,
+        inline_schema: T::inline_schema,
+        schema_name: T::schema_name,
+        json_schema: T::json_schema,
+        subschema: SchemaGenerator::subschema_for::<T>,
+    }
+}
+
+fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let pointer = json_pointer(error.path());
+        (pointer, error.into_inner().to_string())
+    })
+}
+
+/// The parameters of a tool: a tuple of [`Param`] markers.
+pub trait ArgList: Sized + 'static {
+    /// The parameters' values, in order.
+    type Values;
     /// Reads each parameter from `object` under its name.
-    fn read(object: &mut JsonObject, names: &[&str]) -> Result<Self, String>;
+    fn read(object: &mut JsonObject) -> Result<Self::Values, String>;
     /// Describes each parameter as a property.
-    fn describe(generator: &mut SchemaGenerator, names: &[&str], object: &mut ObjectSchema);
+    fn describe(generator: &mut SchemaGenerator, object: &mut ObjectSchema);
 }
 
 /// The properties and required names of an object schema being built.
@@ -52,92 +105,84 @@ impl ObjectSchema {
     }
 }
 
-/// Reads parameter `name`: a missing one is read from `null` (so `Option`
+/// Reads parameter `P`: a missing one is read from `null` (so `Option`
 /// parameters may be left out).
-fn read_one<T: DeserializeOwned>(object: &mut JsonObject, name: &str) -> Result<T, String> {
+fn read_param<P: Param>(object: &mut JsonObject) -> Result<P::Type, String> {
+    let name = P::NAME;
     match object.remove(name) {
-        Some(value) => serde_path_to_error::deserialize(value).map_err(|error| {
-            let path = error.path().to_string();
-            let reason = error.into_inner();
-            match path.as_str() {
-                "." => format!("`{name}`: {reason}"),
-                index if index.starts_with('[') => format!("`{name}{index}`: {reason}"),
-                field => format!("`{name}.{field}`: {reason}"),
-            }
-        }),
-        None => serde_path_to_error::deserialize(Value::Null)
-            .map_err(|_| format!("missing field `{name}`")),
+        Some(value) => (P::CODE.read)(value)
+            .map_err(|(pointer, reason)| format!("/{}{pointer}: {reason}", pointer_segment(name))),
+        None => (P::CODE.read)(Value::Null).map_err(|_| format!("missing field `{name}`")),
     }
 }
 
-/// Describes parameter `name`; it is required unless it can be left out
-/// (read from `null`), which is what [`read_one`] does with a missing one.
-fn describe_one<T: DeserializeOwned + JsonSchema>(
-    generator: &mut SchemaGenerator,
-    name: &str,
-    object: &mut ObjectSchema,
-) {
+/// Describes parameter `P`; it is required unless it can be left out
+/// (read from `null`), which is what [`read_param`] does with a missing one.
+fn describe_param<P: Param>(generator: &mut SchemaGenerator, object: &mut ObjectSchema) {
+    let schema = (P::CODE.subschema)(generator);
     object
         .properties
-        .insert(name.to_owned(), generator.subschema_for::<T>().to_value());
-    if serde_path_to_error::deserialize::<_, T>(Value::Null).is_err() {
-        object.required.push(name.into());
+        .insert(P::NAME.to_owned(), schema.to_value());
+    if (P::CODE.read)(Value::Null).is_err() {
+        object.required.push(P::NAME.into());
     }
 }
 
 macro_rules! arg_list {
-    ($($t:ident $i:tt),+) => {
-        impl<$($t: DeserializeOwned + JsonSchema),+> ArgList for ($($t,)+) {
-            fn read(object: &mut JsonObject, names: &[&str]) -> Result<Self, String> {
-                Ok(($(read_one::<$t>(object, names.get($i).copied().unwrap_or_default())?,)+))
+    ($($p:ident),+) => {
+        impl<$($p: Param),+> ArgList for ($($p,)+) {
+            type Values = ($($p::Type,)+);
+
+            fn read(object: &mut JsonObject) -> Result<Self::Values, String> {
+                Ok(($(read_param::<$p>(object)?,)+))
             }
 
-            fn describe(generator: &mut SchemaGenerator, names: &[&str], object: &mut ObjectSchema) {
-                $(describe_one::<$t>(generator, names.get($i).copied().unwrap_or_default(), object);)+
+            fn describe(generator: &mut SchemaGenerator, object: &mut ObjectSchema) {
+                $(describe_param::<$p>(generator, object);)+
             }
         }
     };
 }
 
-arg_list!(A 0);
-arg_list!(A 0, B 1);
-arg_list!(A 0, B 1, C 2);
-arg_list!(A 0, B 1, C 2, D 3);
-arg_list!(A 0, B 1, C 2, D 3, E 4);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-arg_list!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+arg_list!(A);
+arg_list!(A, B);
+arg_list!(A, B, C);
+arg_list!(A, B, C, D);
+arg_list!(A, B, C, D, E);
+arg_list!(A, B, C, D, E, F);
+arg_list!(A, B, C, D, E, F, G);
+arg_list!(A, B, C, D, E, F, G, H);
+arg_list!(A, B, C, D, E, F, G, H, I);
+arg_list!(A, B, C, D, E, F, G, H, I, J);
+arg_list!(A, B, C, D, E, F, G, H, I, J, K);
+arg_list!(A, B, C, D, E, F, G, H, I, J, K, L);
 
-/// The arguments of a tool with several plain parameters of types `L` (a
-/// tuple) named by `N`: an object with one property each.
-pub struct Args<L, N> {
+/// The arguments of a tool with several plain parameters `L` (a tuple of
+/// [`Param`]s): an object with one property each.
+pub struct Args<L: ArgList> {
     /// The parameters' values.
-    pub values: L,
-    names: PhantomData<fn() -> N>,
+    pub values: L::Values,
+    params: PhantomData<fn() -> L>,
 }
 
-impl<L, N> fmt::Debug for Args<L, N> {
+impl<L: ArgList> fmt::Debug for Args<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Args")
     }
 }
 
-impl<'de, L: ArgList, N: ArgNames> Deserialize<'de> for Args<L, N> {
+impl<'de, L: ArgList> Deserialize<'de> for Args<L> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut object = JsonObject::deserialize(deserializer)?;
-        let values = L::read(&mut object, N::NAMES).map_err(D::Error::custom)?;
+        let values = L::read(&mut object).map_err(D::Error::custom)?;
         Ok(Self {
             values,
-            names: PhantomData,
+            params: PhantomData,
         })
     }
 }
 
-impl<L: ArgList, N: ArgNames> JsonSchema for Args<L, N> {
+impl<L: ArgList> JsonSchema for Args<L> {
     fn schema_name() -> Cow<'static, str> {
         "Arguments".into()
     }
@@ -148,7 +193,7 @@ impl<L: ArgList, N: ArgNames> JsonSchema for Args<L, N> {
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let mut object = ObjectSchema::default();
-        L::describe(generator, N::NAMES, &mut object);
+        L::describe(generator, &mut object);
         object.into_schema()
     }
 }
@@ -170,49 +215,51 @@ pub fn is_object_input<T: JsonSchema + 'static>() -> bool {
     answer
 }
 
-/// The arguments of a tool with one parameter of type `T` named by `N`:
-/// `T` itself when its schema is an object (a struct, a map), as
+/// The arguments of a tool with one plain parameter `P`: its type itself
+/// when that type's schema is an object (a struct, a map), as
 /// `.input::<T>()` would make them; else an object with one property.
-pub struct Single<T, N> {
+pub struct Single<P: Param> {
     /// The parameter's value.
-    pub value: T,
-    names: PhantomData<fn() -> N>,
+    pub value: P::Type,
+    param: PhantomData<fn() -> P>,
 }
 
-impl<T, N> fmt::Debug for Single<T, N> {
+impl<P: Param> fmt::Debug for Single<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Single")
     }
 }
 
-impl<'de, T, N> Deserialize<'de> for Single<T, N>
-where
-    T: DeserializeOwned + JsonSchema + 'static,
-    N: ArgNames,
-{
+impl<'de, P: Param> Deserialize<'de> for Single<P> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = if is_object_input::<T>() {
-            T::deserialize(deserializer)?
+        let value = if (P::CODE.is_object)() {
+            let value = Value::deserialize(deserializer)?;
+            (P::CODE.read)(value).map_err(|(pointer, reason)| {
+                if pointer.is_empty() {
+                    D::Error::custom(reason)
+                } else {
+                    D::Error::custom(format!("{pointer}: {reason}"))
+                }
+            })?
         } else {
             let mut object = JsonObject::deserialize(deserializer)?;
-            let name = N::NAMES.first().copied().unwrap_or_default();
-            read_one(&mut object, name).map_err(D::Error::custom)?
+            read_param::<P>(&mut object).map_err(D::Error::custom)?
         };
         Ok(Self {
             value,
-            names: PhantomData,
+            param: PhantomData,
         })
     }
 }
 
-impl<T: DeserializeOwned + JsonSchema + 'static, N: ArgNames> JsonSchema for Single<T, N> {
+impl<P: Param> JsonSchema for Single<P> {
     fn inline_schema() -> bool {
-        is_object_input::<T>() && T::inline_schema()
+        (P::CODE.is_object)() && (P::CODE.inline_schema)()
     }
 
     fn schema_name() -> Cow<'static, str> {
-        if is_object_input::<T>() {
-            T::schema_name()
+        if (P::CODE.is_object)() {
+            (P::CODE.schema_name)()
         } else {
             "Arguments".into()
         }
@@ -223,15 +270,11 @@ impl<T: DeserializeOwned + JsonSchema + 'static, N: ArgNames> JsonSchema for Sin
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        if is_object_input::<T>() {
-            return T::json_schema(generator);
+        if (P::CODE.is_object)() {
+            return (P::CODE.json_schema)(generator);
         }
         let mut object = ObjectSchema::default();
-        describe_one::<T>(
-            generator,
-            N::NAMES.first().copied().unwrap_or_default(),
-            &mut object,
-        );
+        describe_param::<P>(generator, &mut object);
         object.into_schema()
     }
 }
@@ -241,10 +284,25 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    struct Names;
+    struct A;
+    impl Param for A {
+        const NAME: &'static str = "a";
+        type Type = i64;
+        const CODE: ParamCode<i64> = param_code::<i64>();
+    }
 
-    impl ArgNames for Names {
-        const NAMES: &'static [&'static str] = &["a", "b"];
+    struct B;
+    impl Param for B {
+        const NAME: &'static str = "b";
+        type Type = Option<Vec<u8>>;
+        const CODE: ParamCode<Self::Type> = param_code::<Self::Type>();
+    }
+
+    struct BText;
+    impl Param for BText {
+        const NAME: &'static str = "b";
+        type Type = Option<String>;
+        const CODE: ParamCode<Self::Type> = param_code::<Self::Type>();
     }
 
     fn object(value: Value) -> JsonObject {
@@ -256,25 +314,24 @@ mod tests {
 
     #[test]
     fn reads_by_name_and_names_the_problem() {
-        let read = |value: Value| <(i64, Option<Vec<u8>>)>::read(&mut object(value), Names::NAMES);
+        let read = |value: Value| <(A, B)>::read(&mut object(value));
         assert_eq!(read(json!({"a": 1})), Ok((1, None)));
         assert_eq!(read(json!({"a": 1, "b": [2]})), Ok((1, Some(vec![2]))));
         assert_eq!(read(json!({"b": [2]})), Err("missing field `a`".to_owned()));
         let nested = read(json!({"a": 1, "b": [2, "x"]})).unwrap_err();
-        assert!(nested.starts_with("`b[1]`: invalid type"), "{nested}");
+        assert!(nested.starts_with("/b/1: invalid type"), "{nested}");
     }
 
     #[test]
     fn describes_each_parameter_and_requires_the_non_optional_ones() {
-        let schema =
-            crate::schema::input_schema_for::<Args<(i64, Option<String>), Names>>().unwrap();
+        let schema = crate::schema::input_schema_for::<Args<(A, BText)>>().unwrap();
         assert_eq!(
             Value::Object(schema),
             json!({
                 "type": "object",
                 "properties": {
                     "a": {"type": "integer", "format": "int64"},
-                    "b": {"type": ["string", "null"]}
+                    "b": {"type": "string"}
                 },
                 "required": ["a"]
             })

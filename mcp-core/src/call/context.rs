@@ -86,7 +86,27 @@ impl<C> ToolCallContext<C> {
     }
 
     /// Sends a progress update when the client asked for progress (the
-    /// request's `_meta.progressToken`); does nothing otherwise.
+    /// request's `_meta.progressToken`); does nothing otherwise, so it is
+    /// always safe to call. `progress` is the amount done so far (it should
+    /// grow with each call), `total` the whole amount when known, `message`
+    /// a line for people. It fails only when the client is gone.
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolCallContext, ToolDef};
+    ///
+    /// let copy: ToolDef = tool("copy")
+    ///     .run(|_: mcp_core::JsonObject, cx: ToolCallContext| async move {
+    ///         let files = ["a.txt", "b.txt"];
+    ///         for (done, file) in files.iter().enumerate() {
+    ///             let message = Some(format!("copied {file}"));
+    ///             let _ = cx.progress(done as f64 + 1.0, Some(files.len() as f64), message).await;
+    ///         }
+    ///         "done"
+    ///     })?;
+    /// let result = futures_executor::block_on(copy.call_detached(serde_json::json!({})));
+    /// assert_eq!(result.text_content(), "done");
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
     pub async fn progress(
         &self,
         progress: f64,

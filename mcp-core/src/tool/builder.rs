@@ -78,6 +78,7 @@ pub fn tool(name: impl Into<String>) -> ToolBuilder {
         input_schema: any_object(),
         output_schema: None,
         output_wrapped: false,
+        allow_unknown_arguments: false,
         error,
         types: PhantomData,
     }
@@ -101,6 +102,7 @@ pub struct ToolBuilder<In = JsonObject, Out = Unstructured> {
     input_schema: JsonObject,
     output_schema: Option<JsonObject>,
     output_wrapped: bool,
+    allow_unknown_arguments: bool,
     error: Option<ToolError>,
     types: PhantomData<fn(In) -> Out>,
 }
@@ -225,6 +227,28 @@ impl<In, Out> ToolBuilder<In, Out> {
         self
     }
 
+    /// Lets calls through with top-level arguments the input schema does
+    /// not name (by default they are refused with an error naming each one;
+    /// see [`arguments`](crate::arguments)). For `#[tool]` functions:
+    /// `#[tool(allow_unknown_arguments)]`.
+    ///
+    /// ```
+    /// use mcp_core::{JsonObject, ToolDef, tool};
+    /// use serde_json::json;
+    ///
+    /// let def: ToolDef = tool("echo")
+    ///     .input_schema(json!({"type": "object", "properties": {"text": {"type": "string"}}}).as_object().cloned().unwrap())
+    ///     .allow_unknown_arguments()
+    ///     .run(|arguments: JsonObject| async move { format!("{} arguments", arguments.len()) })?;
+    /// let result = futures_executor::block_on(def.call_detached(json!({"text": "hi", "mood": "calm"})));
+    /// assert_eq!(result.text_content(), "2 arguments");
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn allow_unknown_arguments(mut self) -> Self {
+        self.allow_unknown_arguments = true;
+        self
+    }
+
     /// The protocol value built so far, or the first problem found.
     pub fn build(&self) -> Result<Tool, ToolError> {
         if let Some(error) = &self.error {
@@ -253,8 +277,10 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// Ends the chain with the tool's code: `async fn()`, `async fn(In)` or
     /// `async fn(In, ToolCallContext<C>)`.
     ///
-    /// Arguments that do not deserialize into `In` give a result with
-    /// `isError: true` naming the field; the handler's `Err` gives one with
+    /// Arguments are checked against the tool's input schema first (see
+    /// [`arguments`](crate::arguments)); arguments that break it or do not
+    /// deserialize into `In` give a result with `isError: true` listing
+    /// every violation by JSON pointer; the handler's `Err` gives one with
     /// the error's message.
     pub fn run<C, M, H>(self, handler: H) -> Result<ToolDef<C>, ToolError>
     where
@@ -269,6 +295,8 @@ impl<In, Out> ToolBuilder<In, Out> {
         let handler = ToolFnHandler::<H, M, In, Out> {
             handler,
             wrapped: self.output_wrapped,
+            allow_unknown_arguments: self.allow_unknown_arguments,
+            check: std::sync::OnceLock::new(),
             marker: PhantomData,
         };
         Ok(ToolDef::from_parts(tool, Arc::new(handler)))
@@ -291,6 +319,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             input_schema: self.input_schema,
             output_schema: self.output_schema,
             output_wrapped: self.output_wrapped,
+            allow_unknown_arguments: self.allow_unknown_arguments,
             error: self.error,
             types: PhantomData,
         }

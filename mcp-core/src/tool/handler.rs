@@ -3,9 +3,11 @@
 
 use std::future::Future;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 
+use crate::arguments::{ArgumentCheck, InvalidArguments, Violation};
 use crate::call::context::ToolCallContext;
 use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
@@ -81,11 +83,15 @@ where
     }
 }
 
-/// A [`ToolHandler`] made from a [`ToolFn`]: deserializes the arguments into
-/// `In`, calls the function and converts what it returns.
+/// A [`ToolHandler`] made from a [`ToolFn`]: checks the arguments against
+/// the tool's input schema, deserializes them into `In`, calls the function
+/// and converts what it returns.
 pub(crate) struct ToolFnHandler<H, M, In, Out> {
     pub(crate) handler: H,
     pub(crate) wrapped: bool,
+    pub(crate) allow_unknown_arguments: bool,
+    /// The input schema compiled on the first call.
+    pub(crate) check: OnceLock<Result<ArgumentCheck, String>>,
     pub(crate) marker: PhantomData<fn(M, In) -> Out>,
 }
 
@@ -100,9 +106,27 @@ where
 {
     fn call(&self, mut cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
         let arguments = cx.take_arguments();
-        let input = match parse_arguments::<In>(&cx.tool().name, arguments) {
+        let tool = &cx.tool().name;
+        let check = self.check.get_or_init(|| {
+            ArgumentCheck::new(&cx.tool().input_schema)
+                .map(|check| check.allow_unknown_arguments(self.allow_unknown_arguments))
+                .map_err(|error| error.to_string())
+        });
+        let checked = match check {
+            Ok(check) => check.check(tool, arguments),
+            Err(reason) => Err(InvalidArguments::new(
+                tool.clone(),
+                vec![Violation::new(
+                    "",
+                    format!("the input schema cannot be used: {reason}"),
+                )],
+            )),
+        };
+        let input = match checked.and_then(|arguments| parse_arguments::<In>(tool, arguments)) {
             Ok(input) => input,
-            Err(message) => return Box::pin(std::future::ready(CallToolResult::error(message))),
+            Err(error) => {
+                return Box::pin(std::future::ready(CallToolResult::error(error.to_string())));
+            }
         };
         let future = self.handler.call(input, cx);
         let wrapped = self.wrapped;

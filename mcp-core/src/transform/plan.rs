@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::arguments::error::pointer_segment;
+use crate::arguments::{InvalidArguments, Violation};
 use crate::call::context::ToolCallContext;
 use crate::json::JsonObject;
 use crate::transform::arg::HiddenValue;
@@ -74,14 +76,28 @@ impl<C> ArgPlan<C> {
             match self.blocked.get(&name) {
                 Some(Blocked::Hidden) => {
                     return Err(format!(
-                        "invalid arguments for tool `{}`: argument `{name}` is set by the server and cannot be given",
-                        self.tool
+                        "{}",
+                        InvalidArguments::new(
+                            self.tool.clone(),
+                            vec![Violation::new(
+                                format!("/{}", pointer_segment(&name)),
+                                format!(
+                                    "argument `{name}` is set by the server and cannot be given"
+                                ),
+                            )]
+                        )
                     ));
                 }
                 Some(Blocked::RenamedTo(new)) => {
                     return Err(format!(
-                        "invalid arguments for tool `{}`: unknown argument `{name}` (it is called `{new}`)",
-                        self.tool
+                        "{}",
+                        InvalidArguments::new(
+                            self.tool.clone(),
+                            vec![Violation::new(
+                                format!("/{}", pointer_segment(&name)),
+                                format!("unknown argument `{name}`; it is called `{new}`"),
+                            )]
+                        )
                     ));
                 }
                 None => {

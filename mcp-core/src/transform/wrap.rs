@@ -42,12 +42,12 @@ where
         forward: Forward<C>,
     ) -> BoxFuture<'static, CallToolResult> {
         let tool = forward.context().tool().name.clone();
-        match parse_arguments::<In>(&tool, Some(arguments)) {
+        match parse_arguments::<In>(&tool, arguments) {
             Ok(input) => {
                 let future = (self.function)(input, forward);
                 Box::pin(async move { future.await.into_call_tool_result() })
             }
-            Err(message) => Box::pin(std::future::ready(CallToolResult::error(message))),
+            Err(error) => Box::pin(std::future::ready(CallToolResult::error(error.to_string()))),
         }
     }
 }

@@ -144,19 +144,19 @@ fn a_handler_error_is_an_error_result_with_its_message() {
 }
 
 #[test]
-fn argument_mismatches_name_the_field_and_the_reason() {
+fn argument_mismatches_list_every_violation_by_pointer() {
     let cases = [
         (
             json!({}),
-            "invalid arguments for tool `delete_user`: missing field `id`",
+            "invalid arguments for tool `delete_user`:\n(root): \"id\" is a required property",
         ),
         (
-            json!({"id": 7}),
-            "`id`: invalid type: integer `7`, expected a string",
+            json!({"id": 7, "purge": "yes"}),
+            "invalid arguments for tool `delete_user`:\n/id: 7 is not of type \"string\"\n/purge: \"yes\" is not of type \"boolean\"",
         ),
         (
-            json!({"id": "7", "purge": "yes"}),
-            "`purge`: invalid type: string \"yes\", expected a boolean",
+            json!({"id": "7", "prge": true}),
+            "invalid arguments for tool `delete_user`:\n/prge: unknown argument `prge`; did you mean `purge`?",
         ),
         (json!([1]), "tool arguments must be a JSON object"),
     ];
@@ -169,6 +169,24 @@ fn argument_mismatches_name_the_field_and_the_reason() {
             result.text_content()
         );
     }
+}
+
+#[test]
+fn a_tool_may_let_unknown_arguments_through() {
+    let lenient: ToolDef = tool("delete_user")
+        .input::<DeleteRequest>()
+        .allow_unknown_arguments()
+        .run(|request: DeleteRequest| async move { request.id })
+        .unwrap();
+    let result = block_on(lenient.call_detached(json!({"id": "7", "reason": "spam"})));
+    assert!(!result.is_error(), "{}", result.text_content());
+    assert_eq!(result.text_content(), "7");
+}
+
+#[test]
+fn an_optional_argument_sent_as_null_counts_as_left_out() {
+    let result = block_on(delete_user().call_detached(json!({"id": "7", "purge": null})));
+    assert!(!result.is_error(), "{}", result.text_content());
 }
 
 #[test]

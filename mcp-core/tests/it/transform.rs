@@ -185,12 +185,12 @@ fn argument_errors_name_the_new_arguments() {
     let old_name = call(&def, "acme", json!({"state": "open"}));
     assert_eq!(
         old_name.text_content(),
-        "invalid arguments for tool `list_issues`: unknown argument `state` (it is called `status`)"
+        "invalid arguments for tool `list_issues`:\n/state: unknown argument `state`; it is called `status`"
     );
     let hidden = call(&def, "acme", json!({"owner": "evil"}));
     assert_eq!(
         hidden.text_content(),
-        "invalid arguments for tool `list_issues`: argument `owner` is set by the server and cannot be given"
+        "invalid arguments for tool `list_issues`:\n/owner: argument `owner` is set by the server and cannot be given"
     );
     let typed = call(&def, "acme", json!({"per_page": "ten"}));
     assert!(

@@ -3,15 +3,16 @@
 /// An error of request building, authentication or the HTTP exchange.
 ///
 /// Messages never hold a credential: secrets are only ever named by their
-/// scheme, and transport errors are reported without the request URL
-/// (which could carry an API key in its query).
+/// scheme, and transport errors name the URL they tried without its user
+/// name, password, query (which could carry an API key) and fragment.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CallError {
     /// The arguments do not match the tool's input schema (one line per
-    /// violation, each with its JSON pointer).
-    #[error("invalid arguments:\n{}", .0.join("\n"))]
-    InvalidArguments(Vec<String>),
+    /// violation, each with its JSON pointer: the format every kind of tool
+    /// shares).
+    #[error(transparent)]
+    InvalidArguments(#[from] mcp_core::arguments::InvalidArguments),
     /// A required path parameter has no value.
     #[error("path parameter `{0}` is required")]
     MissingPathParameter(String),
@@ -46,8 +47,9 @@ pub enum CallError {
     /// The HTTP client could not be built.
     #[error("http client: {0}")]
     Client(String),
-    /// The exchange failed (connection refused, reset, ...).
-    #[error("request failed: {0}")]
+    /// The exchange failed (connection refused, reset, ...): the URL tried
+    /// (without credentials or query) and why.
+    #[error("{0}")]
     Transport(String),
     /// The exchange took longer than the tool's timeout.
     #[error("request timed out after {0} ms")]
@@ -58,13 +60,33 @@ pub enum CallError {
 }
 
 impl CallError {
-    /// A transport error without its URL (which may hold a query credential).
+    /// A transport error naming the URL it tried, without what could be a
+    /// credential (user name, password, query, fragment).
     pub(crate) fn transport(error: &reqwest::Error) -> Self {
-        let error = error_without_url(error);
-        Self::Transport(error)
+        let reason = error_without_url(error);
+        match error.url() {
+            Some(url) => Self::Transport(format!(
+                "request to {} failed: {reason}",
+                without_credentials(url)
+            )),
+            None => Self::Transport(format!("request failed: {reason}")),
+        }
     }
 }
 
+/// `url` without user name, password, query and fragment.
+fn without_credentials(url: &url::Url) -> String {
+    let mut url = url.clone();
+    // Only URLs that cannot have credentials (`data:`, ...) refuse these.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.set_query(None);
+    url.set_fragment(None);
+    url.to_string()
+}
+
+/// Why the exchange failed: its kind and the causes, which (unlike the
+/// error's own message) do not quote the URL.
 fn error_without_url(error: &reqwest::Error) -> String {
     use std::error::Error as _;
     let kind = if error.is_connect() {
@@ -88,5 +110,17 @@ fn error_without_url(error: &reqwest::Error) -> String {
         kind.to_owned()
     } else {
         format!("{kind}: {}", causes.join(": "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_lose_what_could_be_a_credential() {
+        let url =
+            url::Url::parse("https://user:secret@api.example.com/v1/pets?api_key=k#top").unwrap();
+        assert_eq!(without_credentials(&url), "https://api.example.com/v1/pets");
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mcp_core::{
     CallToolResult, ToolCallContext,
+    arguments::{ArgumentCheck, InvalidArguments, Violation},
     handler::{BoxFuture, ToolHandler},
 };
 use serde_json::Value;
@@ -22,7 +23,7 @@ use crate::call::retry::Attempt;
 use crate::call::server_url::resolve_base_url;
 use crate::ir::{HttpRoute, RequestBinding};
 
-type Compiled = Result<jsonschema::Validator, String>;
+type Compiled = Result<ArgumentCheck, String>;
 
 /// The [`ToolHandler`] of a generated tool: performs the HTTP call its
 /// route describes. Cheap to clone; works for any session context `C`.
@@ -37,6 +38,7 @@ struct Inner {
     binding: RequestBinding,
     config: Arc<ClientConfig>,
     timeout: Option<Duration>,
+    allow_unknown_arguments: bool,
     input: OnceLock<Compiled>,
     output: OnceLock<Option<(jsonschema::Validator, bool)>>,
 }
@@ -51,6 +53,7 @@ impl HttpToolHandler {
                 binding,
                 config,
                 timeout: None,
+                allow_unknown_arguments: false,
                 input: OnceLock::new(),
                 output: OnceLock::new(),
             }),
@@ -70,6 +73,37 @@ impl HttpToolHandler {
         self
     }
 
+    /// Whether calls may carry top-level arguments the tool's input schema
+    /// does not name; by default they are refused, naming each one, as for
+    /// every kind of tool (see `mcp_core::arguments`).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_openapi::{ClientConfig, OpenApi, call::HttpToolHandler};
+    ///
+    /// let api = OpenApi::from_slice(br#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    ///     "paths": {"/pets": {"get": {"operationId": "list_pets", "responses": {"200": {"description": "ok"}}}}}}"#)?;
+    /// let generated = api.generator().generate()?;
+    /// let config = Arc::new(ClientConfig::builder().base_url("http://127.0.0.1:9").build()?);
+    /// let pets = &generated.tools[0];
+    /// let handler = HttpToolHandler::new(pets.route.clone(), pets.binding.clone(), config)
+    ///     .allow_unknown_arguments(true);
+    /// let def: mcp_core::ToolDef = mcp_core::ToolDef::new(pets.tool.clone(), handler)?;
+    /// # let _ = def;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn allow_unknown_arguments(mut self, allow: bool) -> Self {
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => inner.allow_unknown_arguments = allow,
+            None => {
+                let mut inner = (*self.inner).clone();
+                inner.allow_unknown_arguments = allow;
+                self.inner = Arc::new(inner);
+            }
+        }
+        self
+    }
+
     /// The route this handler calls.
     pub fn route(&self) -> &HttpRoute {
         &self.inner.route
@@ -83,6 +117,7 @@ impl Clone for Inner {
             binding: self.binding.clone(),
             config: self.config.clone(),
             timeout: self.timeout,
+            allow_unknown_arguments: self.allow_unknown_arguments,
             input: OnceLock::new(),
             output: OnceLock::new(),
         }
@@ -123,29 +158,19 @@ fn violations(validator: &jsonschema::Validator, instance: &Value) -> Vec<String
 
 impl Inner {
     async fn run<C>(&self, cx: &ToolCallContext<C>) -> Result<CallToolResult, CallError> {
-        let arguments = cx.request().arguments.clone().unwrap_or_default();
-        let instance = Value::Object(arguments);
+        let tool = &cx.tool().name;
         let input = self.input.get_or_init(|| {
-            jsonschema::validator_for(&Value::Object((*cx.tool().input_schema).clone()))
-                .map_err(|e| e.to_string())
+            ArgumentCheck::new(&cx.tool().input_schema)
+                .map(|check| check.allow_unknown_arguments(self.allow_unknown_arguments))
+                .map_err(|error| error.to_string())
         });
-        match input {
-            Ok(validator) => {
-                let found = violations(validator, &instance);
-                if !found.is_empty() {
-                    return Err(CallError::InvalidArguments(found));
-                }
+        let arguments = match input {
+            Ok(check) => check.check(tool, cx.request().arguments.clone())?,
+            Err(reason) => {
+                let reason = format!("the input schema cannot be used: {reason}");
+                let violation = Violation::new("", reason);
+                return Err(InvalidArguments::new(tool.clone(), vec![violation]).into());
             }
-            Err(error) => {
-                return Err(CallError::InvalidArguments(vec![format!(
-                    "the input schema is invalid: {error}"
-                )]));
-            }
-        }
-        let Value::Object(arguments) = instance else {
-            return Err(CallError::InvalidArguments(vec![
-                "(root): the arguments must be an object".to_owned(),
-            ]));
         };
 
         let config = &self.config;

@@ -25,7 +25,9 @@ fn envelope_schema() -> Value {
         "type": "object",
         "description": "The upstream response did not match the documented schema; it is passed on unchanged.",
         "properties": {
-            UNVALIDATED: {"description": "The response as received (text when it is not JSON)."},
+            UNVALIDATED: {
+                "description": "The response as received (text when it is not JSON). Free-form on purpose: it did not match the documented schema, so nothing about its shape is known."
+            },
             VIOLATIONS: {"type": "array", "items": {"type": "string"}}
         },
         "required": [UNVALIDATED, VIOLATIONS],

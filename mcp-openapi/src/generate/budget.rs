@@ -37,7 +37,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use serde_json::{Map, Value};
 
 use mcp_core::ToolSchema;
-use mcp_core::schema::json_len;
+use mcp_core::schema::{json_len, portable};
 
 use crate::ir::JsonObject;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
@@ -84,6 +84,13 @@ const MAX_KEPT_DEPTH: usize = 6;
 /// );
 /// ```
 pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
+    let mut trimmed = trimmed(schema, max_bytes)?;
+    // Stubs keep nullable types as `[T, "null"]`: spelled portably again.
+    portable(&mut trimmed);
+    Some(trimmed)
+}
+
+fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     if json_len(schema) <= max_bytes {
         return None;
     }

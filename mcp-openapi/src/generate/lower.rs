@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use mcp_core::ToolSchema;
+use mcp_core::schema::portable;
 use serde_json::{Map, Value, json};
 
 use crate::error::SpecError;
@@ -15,13 +16,10 @@ use crate::schema::defs::{DefCopier, Finished, Mode};
 use crate::schema::profile::SchemaProfile;
 use crate::schema::registry::DefRegistry;
 
-/// The JSON Schema dialect written in `standard` schemas.
-const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
 /// The parts of a tool computed from a route's schemas.
 #[derive(Debug)]
 pub(crate) struct Lowered {
-    /// The finished input schema (profile applied).
+    /// The finished input schema (in the portable spelling).
     pub(crate) input_schema: ToolSchema,
     /// The finished output schema, shared by every route answering with the same schema.
     pub(crate) output_schema: Option<ToolSchema>,
@@ -64,7 +62,6 @@ fn shared_key(schema: &Value) -> Option<String> {
 #[derive(Debug)]
 pub(crate) struct Lowering<'a> {
     copier: DefCopier<'a>,
-    profile: SchemaProfile,
     /// Finished output schemas (and whether they wrap) by the JSON text of
     /// their source schema: routes that answer with the same schema share
     /// one `Arc` instead of a deep copy each (GitHub's 1,223 tools have 58%
@@ -80,7 +77,6 @@ impl<'a> Lowering<'a> {
     ) -> Self {
         Self {
             copier: DefCopier::new(registry, profile, cycle_depth),
-            profile,
             outputs: HashMap::new(),
         }
     }
@@ -94,7 +90,7 @@ pub(crate) fn lower(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Lowered,
         None => (None, false),
     };
     Ok(Lowered {
-        input_schema: apply_profile(input_schema, cx.profile),
+        input_schema: tool_schema(input_schema),
         output_schema,
         binding: RequestBinding {
             arguments: binding_args,
@@ -327,24 +323,19 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
     let schema = copier
         .finish(root, Mode::Output)
         .map_err(|reason| SpecError::invalid(&route.pointer, reason))?;
-    let finished = (apply_profile(schema, cx.profile), wrapped);
+    let finished = (tool_schema(schema), wrapped);
     if let Some(key) = key {
         cx.outputs.insert(key, finished.clone());
     }
     Ok(Some(finished))
 }
 
-/// The schema profile's finishing touch on a root schema, and its
-/// definitions shared with the other tools' schemas as its `$defs`.
-fn apply_profile((root, defs): Finished, profile: SchemaProfile) -> ToolSchema {
-    let root = match profile {
-        SchemaProfile::Standard => {
-            let mut out = Map::with_capacity(root.len() + 2);
-            out.insert("$schema".to_owned(), DIALECT.into());
-            out.extend(root);
-            out
-        }
-        SchemaProfile::Inline => root,
-    };
+/// A finished root schema, and its definitions shared with the other tools'
+/// schemas as its `$defs`, spelled the portable way of every kind of tool
+/// (see `mcp_core::schema`): no `$schema` (2020-12 is the MCP default
+/// dialect) and no type arrays with `null` (an `anyOf` instead; the
+/// definitions are spelled so when they are prepared).
+fn tool_schema((mut root, defs): Finished) -> ToolSchema {
+    portable(&mut root);
     ToolSchema::with_shared_defs(root, defs)
 }

@@ -8,6 +8,7 @@ mod shape;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
 use crate::schema::profile::SchemaProfile;
@@ -173,11 +174,15 @@ impl<'a> DefCopier<'a> {
                         refs: BTreeSet::new(),
                     },
                     Ok(schema) => {
-                        let value = Arc::new(if mentions(schema, mode.hidden_flag()) {
+                        let mut value = if mentions(schema, mode.hidden_flag()) {
                             self.strip(schema, mode)
                         } else {
                             schema.clone()
-                        });
+                        };
+                        if let Value::Object(object) = &mut value {
+                            portable(object);
+                        }
+                        let value = Arc::new(value);
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {

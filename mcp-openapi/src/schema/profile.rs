@@ -6,13 +6,18 @@ use std::str::FromStr;
 use crate::error::SpecError;
 
 /// How generated schemas are spelled, for client compatibility.
+///
+/// Both profiles follow the portable spelling every kind of tool shares
+/// (see `mcp_core::schema`): no `$schema` (JSON Schema 2020-12 is the MCP
+/// default dialect) and no `"type": [..., "null"]` arrays (nullable values
+/// are an `anyOf` with `{"type": "null"}`).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum SchemaProfile {
-    /// JSON Schema 2020-12 with `$schema`, shared schemas under `$defs`.
+    /// JSON Schema 2020-12, shared schemas under `$defs`.
     #[default]
     Standard,
     /// No `$schema`, no `$defs`: references inlined; a recursive schema is cut

@@ -15,7 +15,7 @@ use mcp_core::{
     handler::BoxFuture,
 };
 use mcp_openapi::call::{
-    Credential, Credentials, Secret, SecuritySchemes, tolerant_output_schema,
+    Credential, Credentials, HttpToolHandler, Secret, SecuritySchemes, tolerant_output_schema,
     with_incoming_authorization,
 };
 use serde_json::{Value, json};
@@ -71,6 +71,71 @@ async fn invalid_arguments_list_every_violation_and_send_nothing() {
             .contains("/id: \"seven\" is not of type \"integer\"")
     );
     assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn argument_errors_read_like_every_other_tool_and_unknown_ones_are_refused() {
+    let server = Recorder::start().await;
+    let tool = tool_def(
+        get_route(),
+        binding(&["id", "limit"], &[], false, None),
+        input(),
+        None,
+        config(&server.base).build().expect("config"),
+    );
+    let result = tool.call_detached(json!({"limit": 50, "limt": 3})).await;
+    assert_eq!(
+        result.text_content(),
+        "invalid arguments for tool `test_tool`:\n\
+         (root): \"id\" is a required property\n\
+         /limit: 50 is greater than the maximum of 10\n\
+         /limt: unknown argument `limt`; did you mean `limit`?"
+    );
+    assert!(server.requests().is_empty());
+
+    let lenient = mcp_core::ToolDef::<()>::new(
+        tool.tool().clone(),
+        HttpToolHandler::new(
+            Arc::new(get_route()),
+            binding(&["id", "limit"], &[], false, None),
+            Arc::new(config(&server.base).build().expect("config")),
+        )
+        .allow_unknown_arguments(true),
+    )
+    .expect("tool def");
+    let result = lenient.call_detached(json!({"id": 7, "trace": true})).await;
+    assert!(!result.is_error(), "{}", result.text_content());
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(server.last().path(), "/pets/7");
+}
+
+#[tokio::test]
+async fn a_connection_error_names_the_url_without_credentials() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("address").port();
+    drop(closed);
+    let tool = tool_def(
+        get_route(),
+        binding(&["id", "limit"], &[], false, None),
+        input(),
+        None,
+        config(&format!("http://ada:s3cret@127.0.0.1:{port}/api"))
+            .build()
+            .expect("config"),
+    );
+    let result = tool.call_detached(json!({"id": 1, "limit": 3})).await;
+    assert!(result.is_error());
+    let text = result.text_content();
+    assert!(
+        text.starts_with(&format!(
+            "request to http://127.0.0.1:{port}/api/pets/1 failed: connection failed"
+        )),
+        "{text}"
+    );
+    assert!(
+        !text.contains("s3cret") && !text.contains("limit=3"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

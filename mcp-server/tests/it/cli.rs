@@ -637,7 +637,7 @@ async fn served_transformed_tools_call_the_original_routes() {
         .expect("tools/call");
     let text = format!("{:?}", old.content);
     assert!(
-        text.contains("unknown argument `limit` (it is called `count`)"),
+        text.contains("/limit: unknown argument `limit`; it is called `count`"),
         "{text}"
     );
     assert_eq!(

@@ -66,7 +66,7 @@ async def exercise(client, label, expected_version, demo):
         added = await client.call_tool("add", {"a": 2, "b": 3})
         check(added.structured_content == {"result": 5}, f"{label}: add gave {added}")
         bad = await client.call_tool("add", {"a": 2, "b": "three"})
-        check(bad.is_error and "`b`" in bad.content[0].text, f"{label}: add with a string gave {bad}")
+        check(bad.is_error and "/b: " in bad.content[0].text, f"{label}: add with a string gave {bad}")
         updates = []
 
         async def on_progress(progress, total, message):

@@ -1,9 +1,11 @@
-struct Opaque;
+#[derive(schemars::JsonSchema)]
+struct Opaque {
+    value: i64,
+}
 
 #[mcp_core::tool]
 async fn make(a: i64) -> Opaque {
-    let _ = a;
-    Opaque
+    Opaque { value: a }
 }
 
 fn main() {}

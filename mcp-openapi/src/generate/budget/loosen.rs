@@ -14,12 +14,33 @@ pub(super) type DefTypes = HashMap<String, Option<Value>>;
 /// The `type` keyword of every definition in `defs`.
 pub(super) fn def_types(defs: &Map<String, Value>) -> DefTypes {
     defs.iter()
-        .map(|(name, def)| (name.clone(), def.get("type").cloned()))
+        .map(|(name, def)| (name.clone(), def.as_object().and_then(kind_of)))
         .collect()
 }
 
 /// A schema that only keeps the type of `kind` (the empty schema when there
 /// is none): what an unexpanded schema of that type becomes.
+/// The `type` of `schema`; for the portable nullable spelling
+/// `{"anyOf": [{"type": T, ..}, {"type": "null"}]}` it is `[T, "null"]`,
+/// which the trimmed schema's portable spelling turns back into an `anyOf`.
+fn kind_of(schema: &Map<String, Value>) -> Option<Value> {
+    if let Some(kind) = schema.get("type") {
+        return Some(kind.clone());
+    }
+    let [first, second] = schema.get("anyOf")?.as_array()?.as_slice() else {
+        return None;
+    };
+    if second.as_object().is_none_or(|null| null.len() != 1)
+        || second.get("type") != Some(&Value::String("null".to_owned()))
+    {
+        return None;
+    }
+    match first.get("type")? {
+        Value::String(kind) => Some(Value::Array(vec![kind.as_str().into(), "null".into()])),
+        _ => None,
+    }
+}
+
 fn of_type(kind: Option<&Value>) -> Value {
     let mut stub = Map::new();
     if let Some(kind) = kind {
@@ -144,7 +165,8 @@ pub(super) fn relax(schema: &mut Map<String, Value>, types: &DefTypes) {
 /// The one-line form of a subschema cut below the nesting depth: its type
 /// and the first line of its description.
 pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
-    let Value::Object(mut out) = of_type(schema.get("type")) else {
+    let kind = kind_of(schema);
+    let Value::Object(mut out) = of_type(kind.as_ref()) else {
         return Map::new();
     };
     if let Some(first) = schema
