@@ -29,6 +29,10 @@ mod compact;
 mod document;
 mod finder;
 mod index;
+#[cfg(test)]
+mod quality;
+mod request;
+mod signals;
 mod suggest;
 mod synonyms;
 pub(crate) mod view;

@@ -72,6 +72,10 @@ pub(crate) struct ToolText {
     /// The categories: `_meta` tags, else the namespace of the operationId
     /// (`repos/get` is in `repos`), else the first resource of the path.
     pub(crate) tags: Vec<String>,
+    /// The OpenAPI method, lowercase, for a generated tool.
+    pub(crate) method: Option<String>,
+    /// Whether the tool only reads: a `GET`, or annotated read-only.
+    pub(crate) reads: bool,
 }
 
 impl ToolText {
@@ -151,6 +155,13 @@ impl ToolText {
             put(Field::Tags, tag);
         }
         text.tags = tags;
+        text.method = method.map(str::to_ascii_lowercase);
+        text.reads = text.method.as_deref() == Some("get")
+            || tool
+                .annotations
+                .as_ref()
+                .and_then(|a| a.read_only_hint)
+                .unwrap_or(false);
         text
     }
 }
