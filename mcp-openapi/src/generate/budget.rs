@@ -30,17 +30,18 @@
 //! left as it is.
 
 mod loosen;
+mod shared;
 mod walk;
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
-use mcp_core::ToolSchema;
 use mcp_core::schema::json_len;
 
 use crate::ir::JsonObject;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
+pub(crate) use shared::OutputBudget;
 use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, target};
 
 /// The default budget of a generated output schema, in bytes of compact
@@ -97,7 +98,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
     // Step 1: relax the root and every definition it still reaches.
     let fixed = fixed_defs(&root, &defs)?;
     relax(&mut root, &types);
-    let mut defs = reached(&root, |name| {
+    let defs = reached(&root, |name| {
         let mut def = defs.get(name)?.clone();
         if let Value::Object(def) = &mut def
             && !fixed.contains(name)
@@ -106,9 +107,18 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
         }
         Some(def)
     });
+    Some(trim_relaxed(root, defs, max_bytes))
+}
+
+/// The rest of trimming once the root and the definitions it reaches are
+/// relaxed (`oneOf` and expandable unions loosened): shorter descriptions,
+/// definitions kept breadth first, the root's nesting cut, each step only
+/// if the one before did not fit `max_bytes`.
+fn trim_relaxed(mut root: JsonObject, mut defs: Map<String, Value>, max_bytes: usize) -> JsonObject {
+    let types = def_types(&defs);
     let out = assembled(&root, &defs);
     if json_len(&out) <= max_bytes {
-        return Some(out);
+        return out;
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
@@ -118,10 +128,12 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
     }
     let out = assembled(&root, &defs);
     if json_len(&out) <= max_bytes {
-        return Some(out);
+        return out;
     }
     // Step 2: keep definitions breadth first while they fit.
-    let fixed = fixed_defs(&root, &defs)?;
+    // The definitions were followable before relaxing, and relaxing adds
+    // no reference.
+    let fixed = fixed_defs(&root, &defs).unwrap_or_default();
     let left_out = left_out(&root, &defs, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &types);
     for (name, def) in &mut defs {
@@ -134,7 +146,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
     let defs = reached(&root, |name| defs.get(name).cloned());
     let out = assembled(&root, &defs);
     if json_len(&out) <= max_bytes {
-        return Some(out);
+        return out;
     }
     // Step 3: cut the root's nesting, deepest first.
     let mut best = out;
@@ -147,7 +159,7 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
             break;
         }
     }
-    Some(best)
+    best
 }
 
 /// The longest description kept below the root, in characters.
@@ -306,45 +318,4 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
             cut_below(sub, depth - 1);
         }
     });
-}
-
-/// Applies a budget to the output schemas of one generation run: each
-/// distinct schema (by address) is trimmed once and the result shared.
-#[derive(Debug)]
-pub(crate) struct OutputBudget {
-    max_bytes: Option<usize>,
-    /// Trimmed schemas by the address of the schema they trim; the schema
-    /// itself is held so the address is not reused during the run.
-    done: HashMap<usize, (ToolSchema, ToolSchema)>,
-}
-
-impl OutputBudget {
-    /// A budget of `max_bytes` per schema (`None`: unlimited).
-    pub(crate) fn new(max_bytes: Option<usize>) -> Self {
-        Self {
-            max_bytes,
-            done: HashMap::new(),
-        }
-    }
-
-    /// `schema` within the budget. A schema that fits stays as it is (its
-    /// shared definitions stay shared); only one over the budget is
-    /// assembled and trimmed.
-    pub(crate) fn apply(&mut self, schema: ToolSchema) -> ToolSchema {
-        let Some(max_bytes) = self.max_bytes else {
-            return schema;
-        };
-        let address = schema.as_ptr() as usize;
-        if let Some((_, trimmed)) = self.done.get(&address) {
-            return trimmed.clone();
-        }
-        let trimmed = if json_len(&schema) <= max_bytes {
-            schema.clone()
-        } else {
-            trimmed_output_schema(&schema.to_arc(), max_bytes)
-                .map_or_else(|| schema.clone(), ToolSchema::from)
-        };
-        self.done.insert(address, (schema, trimmed.clone()));
-        trimmed
-    }
 }

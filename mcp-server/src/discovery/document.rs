@@ -76,6 +76,14 @@ pub(crate) struct ToolText {
     pub(crate) method: Option<String>,
     /// Whether the tool only reads: a `GET`, or annotated read-only.
     pub(crate) reads: bool,
+    /// The name without a category prefix (`activity/` of
+    /// `activity/list-stargazers`): what the operation itself is called.
+    pub(crate) operation_name: String,
+    /// The words of the OpenAPI path's parameters (`{subscription_exposed_id}`).
+    pub(crate) path_parameters: String,
+    /// Whether the title or the description's first paragraph says the
+    /// tool is deprecated.
+    pub(crate) deprecated: bool,
 }
 
 impl ToolText {
@@ -99,6 +107,9 @@ impl ToolText {
         }
         let description = tool.description.as_deref().unwrap_or_default();
         let (summary, rest) = split_first_paragraph(description);
+        text.deprecated = [summary, tool.title.as_deref().unwrap_or_default()]
+            .iter()
+            .any(|text| text.to_lowercase().contains("deprecated"));
         put(Field::Summary, summary);
         put(Field::Description, rest);
         let openapi = tool.meta.get(OPENAPI_META_KEY);
@@ -156,6 +167,17 @@ impl ToolText {
         }
         text.tags = tags;
         text.method = method.map(str::to_ascii_lowercase);
+        text.operation_name = tool
+            .name
+            .split_once('/')
+            .map_or(tool.name.as_str(), |(_, rest)| rest)
+            .to_owned();
+        text.path_parameters = path
+            .into_iter()
+            .flat_map(|path| path.split('/'))
+            .filter(|segment| segment.contains('{'))
+            .collect::<Vec<_>>()
+            .join(" ");
         text.reads = text.method.as_deref() == Some("get")
             || tool
                 .annotations

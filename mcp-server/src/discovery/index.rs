@@ -39,6 +39,16 @@ const SPECIFICITY_SHARE: f32 = 0.5;
 /// The factor of a tool's score when it changes something and the request
 /// asks to read, or the other way round.
 const MOOD_MISMATCH: f32 = 0.8;
+/// The (stemmed) words by which tool names say they read.
+const READ_WORDS: &[&str] = &["list", "get", "retriev"];
+/// How much a tool's score grows when its name, title, summary or path
+/// has every pair of adjacent request words side by side (`pull request`,
+/// `payment link`); in proportion for some of the pairs.
+const PHRASE_BONUS: f32 = 0.5;
+/// The factor of a deprecated tool's score.
+const DEPRECATED: f32 = 0.6;
+/// The fields whose adjacent words make phrases.
+const PHRASE_FIELDS: [Field; 4] = [Field::Name, Field::Title, Field::Summary, Field::Path];
 
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
@@ -60,6 +70,10 @@ pub(crate) struct SearchIndex {
     name_terms: Vec<Vec<u32>>,
     /// Whether each tool only reads.
     reads: Vec<bool>,
+    /// Each tool's pairs of adjacent terms in its phrase fields.
+    phrases: Vec<HashSet<(u32, u32)>>,
+    /// Whether each tool says it is deprecated.
+    deprecated: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -107,6 +121,8 @@ impl SearchIndex {
             names: Vec::new(),
             name_terms: Vec::new(),
             reads: texts.iter().map(|text| text.reads).collect(),
+            phrases: Vec::new(),
+            deprecated: texts.iter().map(|text| text.deprecated).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
@@ -144,23 +160,44 @@ impl SearchIndex {
         index.name_terms = texts
             .iter()
             .zip(&fields)
-            .map(|(text, terms)| {
-                let mut name = terms[Field::Name.index()].as_slice();
-                if let (Some(first), Some(method)) = (name.first(), &text.method)
-                    && *first == *method
-                {
-                    name = &name[1..];
-                }
-                let mut ids: Vec<u32> = name
+            .map(|(text, fields)| index.operation_terms(text, fields))
+            .collect();
+        index.phrases = fields
+            .iter()
+            .map(|fields| {
+                PHRASE_FIELDS
                     .iter()
-                    .filter_map(|term| index.term_ids.get(term).copied())
-                    .collect();
-                ids.sort_unstable();
-                ids.dedup();
-                ids
+                    .flat_map(|field| fields[field.index()].windows(2))
+                    .filter_map(|pair| {
+                        Some((index.term_ids.get(&pair[0])?, index.term_ids.get(&pair[1])?))
+                    })
+                    .map(|(a, b)| (*a, *b))
+                    .collect()
             })
             .collect();
         index
+    }
+
+    /// The terms naming what a tool does, for its specificity: the words
+    /// of its name without the category prefix, a leading method word, or
+    /// words that come only from path parameters (`ExposedId`).
+    fn operation_terms(&self, text: &ToolText, fields: &[Vec<String>]) -> Vec<u32> {
+        let mut name = self.words.terms(&text.operation_name);
+        if let (Some(first), Some(method)) = (name.first(), &text.method)
+            && first == method
+        {
+            name.remove(0);
+        }
+        let path = &fields[Field::Path.index()];
+        let parameters = self.words.terms(&text.path_parameters);
+        let mut ids: Vec<u32> = name
+            .iter()
+            .filter(|term| !parameters.contains(term) || path.contains(term))
+            .filter_map(|term| self.term_ids.get(term).copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     fn term_id(&mut self, term: &str) -> u32 {
@@ -214,6 +251,17 @@ impl SearchIndex {
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
         let request = Request::read(&self.words, query);
+        let phrases: Vec<(u32, u32)> = request
+            .terms
+            .windows(2)
+            .filter(|pair| pair[0].1 >= 1.0 && pair[1].1 >= 1.0)
+            .filter_map(|pair| {
+                Some((
+                    *self.term_ids.get(&pair[0].0)?,
+                    *self.term_ids.get(&pair[1].0)?,
+                ))
+            })
+            .collect();
         let mut groups: Vec<(String, f32)> = request
             .terms
             .into_iter()
@@ -254,12 +302,35 @@ impl SearchIndex {
             }
             seen.push(term);
         }
+        if self.signals.mood && request.mood == Mood::Read {
+            // Reading explains a tool name's `list` or `get`.
+            for word in READ_WORDS {
+                if let Some(&id) = self.term_ids.get(*word) {
+                    covered.insert(id);
+                }
+            }
+        }
         if self.signals.specificity {
             for (total, name) in scores.iter_mut().zip(&self.name_terms) {
                 if *total > 0.0 && !name.is_empty() {
                     let share = name.iter().filter(|id| covered.contains(id)).count() as f32
                         / name.len() as f32;
                     *total *= 1.0 - SPECIFICITY_SHARE + SPECIFICITY_SHARE * share;
+                }
+            }
+        }
+        if self.signals.phrases && !phrases.is_empty() {
+            for (total, pairs) in scores.iter_mut().zip(&self.phrases) {
+                if *total > 0.0 {
+                    let found = phrases.iter().filter(|pair| pairs.contains(pair)).count();
+                    *total *= 1.0 + PHRASE_BONUS * found as f32 / phrases.len() as f32;
+                }
+            }
+        }
+        if self.signals.deprecated {
+            for (total, deprecated) in scores.iter_mut().zip(&self.deprecated) {
+                if *deprecated {
+                    *total *= DEPRECATED;
                 }
             }
         }

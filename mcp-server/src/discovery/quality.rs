@@ -28,7 +28,10 @@ fn task_sets() -> Vec<(&'static str, HashMap<String, Vec<Task>>)> {
         .map(|file| {
             let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
             let text = std::fs::read_to_string(&path).expect("the task file reads");
-            (file, serde_saphyr::from_str(&text).expect("the task file parses"))
+            (
+                file,
+                serde_saphyr::from_str(&text).expect("the task file parses"),
+            )
         })
         .collect()
 }
@@ -59,10 +62,11 @@ fn ranks(index: &SearchIndex, tools: &[&Tool], tasks: &[Task]) -> Vec<Option<usi
     tasks
         .iter()
         .map(|task| {
-            index
-                .search(&task.ask, 5, |_| true)
-                .iter()
-                .position(|hit| task.serves.iter().any(|id| id == operation_id(tools[hit.tool])))
+            index.search(&task.ask, 5, |_| true).iter().position(|hit| {
+                task.serves
+                    .iter()
+                    .any(|id| id == operation_id(tools[hit.tool]))
+            })
         })
         .collect()
 }
@@ -100,7 +104,9 @@ fn ablation() {
                     first / total * 100.0,
                     top5 / total * 100.0
                 );
-                if verbose && label == "all signals" {
+                // Misses of the held-out set are not shown: the ranking is
+                // not tuned to them.
+                if verbose && label == "all signals" && !file.contains("held_out") {
                     for (task, rank) in tasks.iter().zip(&ranks) {
                         if *rank != Some(0) {
                             let got: Vec<&str> = index
