@@ -81,9 +81,6 @@ pub(crate) struct ToolText {
     pub(crate) operation_name: String,
     /// The words of the OpenAPI path's parameters (`{subscription_exposed_id}`).
     pub(crate) path_parameters: String,
-    /// Whether the title or the description's first paragraph says the
-    /// tool is deprecated.
-    pub(crate) deprecated: bool,
 }
 
 impl ToolText {
@@ -107,9 +104,6 @@ impl ToolText {
         }
         let description = tool.description.as_deref().unwrap_or_default();
         let (summary, rest) = split_first_paragraph(description);
-        text.deprecated = [summary, tool.title.as_deref().unwrap_or_default()]
-            .iter()
-            .any(|text| text.to_lowercase().contains("deprecated"));
         put(Field::Summary, summary);
         put(Field::Description, rest);
         let openapi = tool.meta.get(OPENAPI_META_KEY);

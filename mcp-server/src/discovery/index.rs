@@ -41,14 +41,6 @@ const SPECIFICITY_SHARE: f32 = 0.5;
 const MOOD_MISMATCH: f32 = 0.8;
 /// The (stemmed) words by which tool names say they read.
 const READ_WORDS: &[&str] = &["list", "get", "retriev"];
-/// How much a tool's score grows when its name, title, summary or path
-/// has every pair of adjacent request words side by side (`pull request`,
-/// `payment link`); in proportion for some of the pairs.
-const PHRASE_BONUS: f32 = 0.5;
-/// The factor of a deprecated tool's score.
-const DEPRECATED: f32 = 0.6;
-/// The fields whose adjacent words make phrases.
-const PHRASE_FIELDS: [Field; 4] = [Field::Name, Field::Title, Field::Summary, Field::Path];
 
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
@@ -70,10 +62,6 @@ pub(crate) struct SearchIndex {
     name_terms: Vec<Vec<u32>>,
     /// Whether each tool only reads.
     reads: Vec<bool>,
-    /// Each tool's pairs of adjacent terms in its phrase fields.
-    phrases: Vec<HashSet<(u32, u32)>>,
-    /// Whether each tool says it is deprecated.
-    deprecated: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -121,8 +109,6 @@ impl SearchIndex {
             names: Vec::new(),
             name_terms: Vec::new(),
             reads: texts.iter().map(|text| text.reads).collect(),
-            phrases: Vec::new(),
-            deprecated: texts.iter().map(|text| text.deprecated).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
@@ -161,19 +147,6 @@ impl SearchIndex {
             .iter()
             .zip(&fields)
             .map(|(text, fields)| index.operation_terms(text, fields))
-            .collect();
-        index.phrases = fields
-            .iter()
-            .map(|fields| {
-                PHRASE_FIELDS
-                    .iter()
-                    .flat_map(|field| fields[field.index()].windows(2))
-                    .filter_map(|pair| {
-                        Some((index.term_ids.get(&pair[0])?, index.term_ids.get(&pair[1])?))
-                    })
-                    .map(|(a, b)| (*a, *b))
-                    .collect()
-            })
             .collect();
         index
     }
@@ -251,17 +224,6 @@ impl SearchIndex {
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
         let request = Request::read(&self.words, query);
-        let phrases: Vec<(u32, u32)> = request
-            .terms
-            .windows(2)
-            .filter(|pair| pair[0].1 >= 1.0 && pair[1].1 >= 1.0)
-            .filter_map(|pair| {
-                Some((
-                    *self.term_ids.get(&pair[0].0)?,
-                    *self.term_ids.get(&pair[1].0)?,
-                ))
-            })
-            .collect();
         let mut groups: Vec<(String, f32)> = request
             .terms
             .into_iter()
@@ -316,21 +278,6 @@ impl SearchIndex {
                     let share = name.iter().filter(|id| covered.contains(id)).count() as f32
                         / name.len() as f32;
                     *total *= 1.0 - SPECIFICITY_SHARE + SPECIFICITY_SHARE * share;
-                }
-            }
-        }
-        if self.signals.phrases && !phrases.is_empty() {
-            for (total, pairs) in scores.iter_mut().zip(&self.phrases) {
-                if *total > 0.0 {
-                    let found = phrases.iter().filter(|pair| pairs.contains(pair)).count();
-                    *total *= 1.0 + PHRASE_BONUS * found as f32 / phrases.len() as f32;
-                }
-            }
-        }
-        if self.signals.deprecated {
-            for (total, deprecated) in scores.iter_mut().zip(&self.deprecated) {
-                if *deprecated {
-                    *total *= DEPRECATED;
                 }
             }
         }

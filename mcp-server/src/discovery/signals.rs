@@ -29,13 +29,9 @@ pub(crate) struct Signals {
     pub(crate) specificity: bool,
     /// A question favours tools that read, an imperative tools that change.
     pub(crate) mood: bool,
-    /// Words naming a value (`called Pro plan`) count less.
+    /// Words naming a value (`called Pro plan`, `about machine learning`)
+    /// count less.
     pub(crate) values: bool,
-    /// Adjacent request words found side by side in a tool's name, title,
-    /// summary or path raise its score.
-    pub(crate) phrases: bool,
-    /// Tools that say they are deprecated come later.
-    pub(crate) deprecated: bool,
 }
 
 impl Default for Signals {
@@ -53,8 +49,6 @@ impl Default for Signals {
             specificity: true,
             mood: true,
             values: true,
-            phrases: true,
-            deprecated: true,
         }
     }
 }
@@ -83,8 +77,6 @@ impl Signals {
             ("- specificity", off(|s| s.specificity = false)),
             ("- mood", off(|s| s.mood = false)),
             ("- values", off(|s| s.values = false)),
-            ("- phrases", off(|s| s.phrases = false)),
-            ("- deprecated", off(|s| s.deprecated = false)),
         ]
     }
 }

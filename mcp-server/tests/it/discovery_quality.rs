@@ -150,13 +150,15 @@ fn tasks_find_their_tools() {
     assert_floors("held-out stripe", held_out.stripe, HELD_OUT_FLOORS.stripe);
 }
 
-/// The floors on the task set the ranking was developed on.
+/// The floors on the task set the ranking was developed on (it reaches
+/// 0.89 and 0.96 on GitHub, 0.85 and 1.00 on Stripe): one task fewer each.
 const FLOORS: Recall = Recall {
-    github: (0.0, 0.0),
-    stripe: (0.0, 0.0),
+    github: (0.85, 0.92),
+    stripe: (0.80, 0.96),
 };
-/// The floors on the held-out task set.
+/// The floors on the held-out task set (it reaches 0.73 and 0.95 on
+/// GitHub, 0.70 and 0.85 on Stripe): one task fewer each.
 const HELD_OUT_FLOORS: Recall = Recall {
-    github: (0.0, 0.0),
-    stripe: (0.0, 0.0),
+    github: (0.68, 0.90),
+    stripe: (0.65, 0.80),
 };
