@@ -114,7 +114,11 @@ pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<Js
 /// relaxed (`oneOf` and expandable unions loosened): shorter descriptions,
 /// definitions kept breadth first, the root's nesting cut, each step only
 /// if the one before did not fit `max_bytes`.
-fn trim_relaxed(mut root: JsonObject, mut defs: Map<String, Value>, max_bytes: usize) -> JsonObject {
+fn trim_relaxed(
+    mut root: JsonObject,
+    mut defs: Map<String, Value>,
+    max_bytes: usize,
+) -> JsonObject {
     let types = def_types(&defs);
     let out = assembled(&root, &defs);
     if json_len(&out) <= max_bytes {

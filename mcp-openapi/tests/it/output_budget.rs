@@ -366,7 +366,11 @@ fn github_examples_valid_against_full_output_schemas_stay_valid_when_trimmed() {
 /// result may not differ). Returns how many schemas were trimmed.
 fn run_trims_like_whole(name: &str, budget: usize) -> usize {
     let api = OpenApi::from_path(testdata::openapi(name)).unwrap();
-    let budgeted = api.generator().output_budget(Some(budget)).generate().unwrap();
+    let budgeted = api
+        .generator()
+        .output_budget(Some(budget))
+        .generate()
+        .unwrap();
     let whole = api.generator().output_budget(None).generate().unwrap();
     assert_eq!(budgeted.tools.len(), whole.tools.len());
     let mut trimmed = 0;
