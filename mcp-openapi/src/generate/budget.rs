@@ -120,9 +120,8 @@ fn trim_relaxed(
     max_bytes: usize,
 ) -> JsonObject {
     let types = def_types(&defs);
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return out;
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
@@ -130,9 +129,8 @@ fn trim_relaxed(
     for def in defs.values_mut().filter_map(Value::as_object_mut) {
         shorten_descriptions(def, false);
     }
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return out;
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
@@ -148,22 +146,37 @@ fn trim_relaxed(
         }
     }
     let defs = reached(&root, |name| defs.get(name).cloned());
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return out;
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Step 3: cut the root's nesting, deepest first.
-    let mut best = out;
+    let mut best = (root.clone(), defs.clone());
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         let mut cut = root.clone();
         cut_below(&mut cut, depth);
         let kept = reached(&cut, |name| defs.get(name).cloned());
-        best = assembled(&cut, &kept);
-        if json_len(&best) <= max_bytes {
+        let fits = assembled_len(&cut, &kept) <= max_bytes;
+        best = (cut, kept);
+        if fits {
             break;
         }
     }
-    best
+    assembled(&best.0, &best.1)
+}
+
+/// The length in compact JSON of [`assembled`]`(root, defs)`, without
+/// assembling it.
+fn assembled_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
+    let root_len = json_len(root);
+    if defs.is_empty() {
+        return root_len;
+    }
+    let separator = usize::from(!root.is_empty());
+    let entries: usize = defs
+        .iter()
+        .map(|(name, def)| json_len(name.as_str()) + 1 + json_len(def))
+        .sum();
+    root_len + separator + json_len("$defs") + 1 + 2 + entries + defs.len() - 1
 }
 
 /// The longest description kept below the root, in characters.
