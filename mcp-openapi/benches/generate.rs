@@ -1,6 +1,9 @@
 //! Generation benchmark: load a document, generate every tool and serialize
 //! the `tools/list` JSON, against the floor of `serde_json::from_slice` of the
-//! same bytes, measured in the same process and run.
+//! same bytes, measured in the same process and run. With the default
+//! settings (output schemas on their default budget), and then, as context,
+//! with full output schemas (`output_budget(None)`), after the peak RSS of
+//! the default run is read.
 //!
 //! `cargo bench -p mcp-openapi --bench generate -- FILE...` prints one JSON
 //! line per document (`cargo xtask bench` collects them into BENCHMARKS.md).
@@ -20,10 +23,15 @@ struct ToolsList<'a> {
     tools: Vec<&'a mcp_core::Tool>,
 }
 
-/// Loads, generates and serializes; returns (operations, tools, JSON bytes).
-fn generate(bytes: &[u8]) -> Result<(usize, usize, usize), String> {
+/// Loads, generates and serializes, with the default settings or (`full`)
+/// full output schemas; returns (operations, tools, JSON bytes).
+fn generate(bytes: &[u8], full: bool) -> Result<(usize, usize, usize), String> {
     let api = OpenApi::from_slice(bytes).map_err(|e| e.to_string())?;
-    let generated = api.generator().generate().map_err(|e| e.to_string())?;
+    let mut generator = api.generator();
+    if full {
+        generator = generator.output_budget(None);
+    }
+    let generated = generator.generate().map_err(|e| e.to_string())?;
     let list = ToolsList {
         tools: generated.tools.iter().map(|t| &t.tool).collect(),
     };
@@ -65,21 +73,24 @@ fn measure(path: &Path, budget: Duration) -> Value {
         Ok(bytes) => bytes,
         Err(e) => return json!({"file": file, "error": e.to_string()}),
     };
-    let (operations, tools, json_bytes) = match generate(&bytes) {
+    let (operations, tools, json_bytes) = match generate(&bytes, false) {
         Ok(counts) => counts,
         Err(error) => return json!({"file": file, "error": error}),
     };
     // The floor: the same bytes parsed to a `Value` by the parser the
     // document needs (serde_json for JSON, serde-saphyr for YAML).
     let is_json = serde_json::from_slice::<Value>(&bytes).is_ok();
-    let floor = || {
+    let parse = || {
         if is_json {
             drop(black_box(serde_json::from_slice::<Value>(&bytes)));
         } else {
             drop(black_box(serde_saphyr::from_slice::<Value>(&bytes)));
         }
     };
-    let (floor, ours) = medians(budget, floor, || drop(black_box(generate(&bytes))));
+    let (floor, ours) = medians(budget, parse, || drop(black_box(generate(&bytes, false))));
+    let peak_rss_kib = peak_rss_kib();
+    let full_json_bytes = generate(&bytes, true).map_or(0, |(_, _, json)| json);
+    let (full_floor, full) = medians(budget, parse, || drop(black_box(generate(&bytes, true))));
     json!({
         "file": file,
         "bytes": bytes.len(),
@@ -89,7 +100,10 @@ fn measure(path: &Path, budget: Duration) -> Value {
         "floor": if is_json { "serde_json" } else { "serde-saphyr" },
         "floor_ns": floor.as_nanos() as u64,
         "ours_ns": ours.as_nanos() as u64,
-        "peak_rss_kib": peak_rss_kib(),
+        "peak_rss_kib": peak_rss_kib,
+        "full_schemas_tools_list_bytes": full_json_bytes,
+        "full_schemas_floor_ns": full_floor.as_nanos() as u64,
+        "full_schemas_ns": full.as_nanos() as u64,
     })
 }
 

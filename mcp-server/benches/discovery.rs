@@ -1,6 +1,8 @@
 //! Discovery mode on real documents: recall of the ranking on the task set
-//! (`tests/fixtures/discovery_tasks.yaml`), the bytes of `tools/list` and
-//! of a 5-result `search_tools` answer, and the latency of one search.
+//! it was developed on (`tests/fixtures/discovery_tasks.yaml`) and on a
+//! held-out one (`tests/fixtures/discovery_tasks_held_out.yaml`), the bytes
+//! of `tools/list` and of a 5-result `search_tools` answer, and the latency
+//! of one search (over both sets' tasks).
 //!
 //! `cargo bench -p mcp-server --bench discovery -- --bench` prints one JSON
 //! line per document (`cargo xtask bench` makes its discovery table of
@@ -62,7 +64,22 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
         .block_on(future)
 }
 
-fn measure(document: &str, label: &str, tasks: &[Task]) -> Value {
+/// The share of `tasks` whose tool `server` ranks first, and in the top 5.
+fn recall(server: &Server, ids: &HashMap<String, String>, tasks: &[Task]) -> (f64, f64) {
+    let (mut first, mut top5) = (0, 0);
+    for task in tasks {
+        let found = server.search(&task.ask, 5);
+        let rank = found
+            .iter()
+            .position(|name| ids.get(name).is_some_and(|id| task.serves.contains(id)));
+        first += usize::from(rank == Some(0));
+        top5 += usize::from(rank.is_some());
+    }
+    let total = tasks.len().max(1) as f64;
+    (first as f64 / total, top5 as f64 / total)
+}
+
+fn measure(document: &str, label: &str, tasks: &[Task], held_out: &[Task]) -> Value {
     let server = server(document);
     let ids: HashMap<String, String> = server
         .tools()
@@ -77,15 +94,9 @@ fn measure(document: &str, label: &str, tasks: &[Task]) -> Value {
             Some((tool.name, id))
         })
         .collect();
-    let (mut first, mut top5) = (0, 0);
-    for task in tasks {
-        let found = server.search(&task.ask, 5);
-        let rank = found
-            .iter()
-            .position(|name| ids.get(name).is_some_and(|id| task.serves.contains(id)));
-        first += usize::from(rank == Some(0));
-        top5 += usize::from(rank.is_some());
-    }
+    let (at_1, at_5) = recall(&server, &ids, tasks);
+    let (held_out_at_1, held_out_at_5) = recall(&server, &ids, held_out);
+    let tasks: Vec<&Task> = tasks.iter().chain(held_out).collect();
     let list = json!({ "tools": server.listed_tools() });
     let mut answers: Vec<usize> = tasks
         .iter()
@@ -94,20 +105,22 @@ fn measure(document: &str, label: &str, tasks: &[Task]) -> Value {
     answers.sort_unstable();
     let mut samples: Vec<f64> = Vec::new();
     for _ in 0..ROUNDS {
-        for task in tasks {
+        for task in &tasks {
             let started = Instant::now();
             std::hint::black_box(server.search(&task.ask, 5));
             samples.push(started.elapsed().as_secs_f64() * 1e6);
         }
     }
     samples.sort_by(f64::total_cmp);
-    let total = tasks.len().max(1) as f64;
     json!({
         "bench": "discovery",
         "document": label,
-        "tasks": tasks.len(),
-        "recall_at_1": first as f64 / total,
-        "recall_at_5": top5 as f64 / total,
+        "tasks": tasks.len() - held_out.len(),
+        "recall_at_1": at_1,
+        "recall_at_5": at_5,
+        "held_out_tasks": held_out.len(),
+        "held_out_recall_at_1": held_out_at_1,
+        "held_out_recall_at_5": held_out_at_5,
         "list_bytes": list.to_string().len(),
         "answer_bytes_max": answers.iter().max().copied().unwrap_or(0),
         "answer_bytes_median": answers.get(answers.len() / 2).copied().unwrap_or(0),
@@ -124,18 +137,19 @@ fn main() {
         assert!(answer_bytes(&server, "list pets") > 0);
         return;
     }
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/discovery_tasks.yaml"
-    );
-    let text = std::fs::read_to_string(path).expect("the task file reads");
-    let mut tasks: HashMap<String, Vec<Task>> =
-        serde_saphyr::from_str(&text).expect("the task file parses");
+    let read = |file: &str| -> HashMap<String, Vec<Task>> {
+        let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("the task file reads");
+        serde_saphyr::from_str(&text).expect("the task file parses")
+    };
+    let mut tasks = read("discovery_tasks.yaml");
+    let mut held_out = read("discovery_tasks_held_out.yaml");
     for (document, label) in [
         ("github-api.github.com.json", "github"),
         ("stripe-spec3.json", "stripe"),
     ] {
         let tasks = tasks.remove(label).unwrap_or_default();
-        println!("{}", measure(document, label, &tasks));
+        let held_out = held_out.remove(label).unwrap_or_default();
+        println!("{}", measure(document, label, &tasks, &held_out));
     }
 }

@@ -22,13 +22,21 @@
 //! words of its OpenAPI path and the intent of its method (list, get,
 //! create, update, delete), and its arguments; words are stemmed, each
 //! request word also matches its synonyms (a small table of general API
-//! vocabulary) and the longer words it is a part of. The index is made
-//! once per tool set: when the server is built and after each change.
+//! vocabulary) and the longer words it is a part of. Scores then weigh
+//! how many request words a tool matches, how much of its operation name
+//! the request covers (the tool that does what was asked and no more),
+//! whether the request reads (a question) or changes something, and count
+//! words naming a value (`called Pro plan`) less. The index is made once
+//! per tool set: when the server is built and after each change.
 
 mod compact;
 mod document;
 mod finder;
 mod index;
+#[cfg(test)]
+mod quality;
+mod request;
+mod signals;
 mod suggest;
 mod synonyms;
 pub(crate) mod view;

@@ -30,17 +30,18 @@
 //! left as it is.
 
 mod loosen;
+mod shared;
 mod walk;
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
-use mcp_core::ToolSchema;
 use mcp_core::schema::{json_len, portable};
 
 use crate::ir::JsonObject;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
+pub(crate) use shared::OutputBudget;
 use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, target};
 
 /// The default budget of a generated output schema, in bytes of compact
@@ -84,10 +85,7 @@ const MAX_KEPT_DEPTH: usize = 6;
 /// );
 /// ```
 pub fn trimmed_output_schema(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
-    let mut trimmed = trimmed(schema, max_bytes)?;
-    // Stubs keep nullable types as `[T, "null"]`: spelled portably again.
-    portable(&mut trimmed);
-    Some(trimmed)
+    trimmed(schema, max_bytes)
 }
 
 fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
@@ -104,7 +102,7 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     // Step 1: relax the root and every definition it still reaches.
     let fixed = fixed_defs(&root, &defs)?;
     relax(&mut root, &types);
-    let mut defs = reached(&root, |name| {
+    let defs = reached(&root, |name| {
         let mut def = defs.get(name)?.clone();
         if let Value::Object(def) = &mut def
             && !fixed.contains(name)
@@ -113,9 +111,28 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
         }
         Some(def)
     });
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return Some(out);
+    Some(trim_relaxed(root, defs, max_bytes))
+}
+
+/// The rest of trimming once the root and the definitions it reaches are
+/// relaxed (`oneOf` and expandable unions loosened): shorter descriptions,
+/// definitions kept breadth first, the root's nesting cut, each step only
+/// if the one before did not fit `max_bytes`.
+fn trim_relaxed(root: JsonObject, defs: Map<String, Value>, max_bytes: usize) -> JsonObject {
+    let mut trimmed = trim_relaxed_steps(root, defs, max_bytes);
+    // Stubs keep nullable types as `[T, "null"]`: spelled portably again.
+    portable(&mut trimmed);
+    trimmed
+}
+
+fn trim_relaxed_steps(
+    mut root: JsonObject,
+    mut defs: Map<String, Value>,
+    max_bytes: usize,
+) -> JsonObject {
+    let types = def_types(&defs);
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
@@ -123,12 +140,13 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     for def in defs.values_mut().filter_map(Value::as_object_mut) {
         shorten_descriptions(def, false);
     }
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return Some(out);
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Step 2: keep definitions breadth first while they fit.
-    let fixed = fixed_defs(&root, &defs)?;
+    // The definitions were followable before relaxing, and relaxing adds
+    // no reference.
+    let fixed = fixed_defs(&root, &defs).unwrap_or_default();
     let left_out = left_out(&root, &defs, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &types);
     for (name, def) in &mut defs {
@@ -139,22 +157,37 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
         }
     }
     let defs = reached(&root, |name| defs.get(name).cloned());
-    let out = assembled(&root, &defs);
-    if json_len(&out) <= max_bytes {
-        return Some(out);
+    if assembled_len(&root, &defs) <= max_bytes {
+        return assembled(&root, &defs);
     }
     // Step 3: cut the root's nesting, deepest first.
-    let mut best = out;
+    let mut best = (root.clone(), defs.clone());
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         let mut cut = root.clone();
         cut_below(&mut cut, depth);
         let kept = reached(&cut, |name| defs.get(name).cloned());
-        best = assembled(&cut, &kept);
-        if json_len(&best) <= max_bytes {
+        let fits = assembled_len(&cut, &kept) <= max_bytes;
+        best = (cut, kept);
+        if fits {
             break;
         }
     }
-    Some(best)
+    assembled(&best.0, &best.1)
+}
+
+/// The length in compact JSON of [`assembled`]`(root, defs)`, without
+/// assembling it.
+fn assembled_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
+    let root_len = json_len(root);
+    if defs.is_empty() {
+        return root_len;
+    }
+    let separator = usize::from(!root.is_empty());
+    let entries: usize = defs
+        .iter()
+        .map(|(name, def)| json_len(name.as_str()) + 1 + json_len(def))
+        .sum();
+    root_len + separator + json_len("$defs") + 1 + 2 + entries + defs.len() - 1
 }
 
 /// The longest description kept below the root, in characters.
@@ -313,45 +346,4 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
             cut_below(sub, depth - 1);
         }
     });
-}
-
-/// Applies a budget to the output schemas of one generation run: each
-/// distinct schema (by address) is trimmed once and the result shared.
-#[derive(Debug)]
-pub(crate) struct OutputBudget {
-    max_bytes: Option<usize>,
-    /// Trimmed schemas by the address of the schema they trim; the schema
-    /// itself is held so the address is not reused during the run.
-    done: HashMap<usize, (ToolSchema, ToolSchema)>,
-}
-
-impl OutputBudget {
-    /// A budget of `max_bytes` per schema (`None`: unlimited).
-    pub(crate) fn new(max_bytes: Option<usize>) -> Self {
-        Self {
-            max_bytes,
-            done: HashMap::new(),
-        }
-    }
-
-    /// `schema` within the budget. A schema that fits stays as it is (its
-    /// shared definitions stay shared); only one over the budget is
-    /// assembled and trimmed.
-    pub(crate) fn apply(&mut self, schema: ToolSchema) -> ToolSchema {
-        let Some(max_bytes) = self.max_bytes else {
-            return schema;
-        };
-        let address = schema.as_ptr() as usize;
-        if let Some((_, trimmed)) = self.done.get(&address) {
-            return trimmed.clone();
-        }
-        let trimmed = if json_len(&schema) <= max_bytes {
-            schema.clone()
-        } else {
-            trimmed_output_schema(&schema.to_arc(), max_bytes)
-                .map_or_else(|| schema.clone(), ToolSchema::from)
-        };
-        self.done.insert(address, (schema, trimmed.clone()));
-        trimmed
-    }
 }

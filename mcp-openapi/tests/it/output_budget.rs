@@ -359,3 +359,41 @@ fn github_examples_valid_against_full_output_schemas_stay_valid_when_trimmed() {
         "{valid_full} / {checked_trimmed}"
     );
 }
+
+/// Generates `name` with output schemas on `budget` and whole, and checks
+/// that each budgeted schema is exactly what [`trimmed_output_schema`]
+/// makes of the whole one (the run shares work between schemas; the
+/// result may not differ). Returns how many schemas were trimmed.
+fn run_trims_like_whole(name: &str, budget: usize) -> usize {
+    let api = OpenApi::from_path(testdata::openapi(name)).unwrap();
+    let budgeted = api
+        .generator()
+        .output_budget(Some(budget))
+        .generate()
+        .unwrap();
+    let whole = api.generator().output_budget(None).generate().unwrap();
+    assert_eq!(budgeted.tools.len(), whole.tools.len());
+    let mut trimmed = 0;
+    for (ours, full) in budgeted.tools.iter().zip(&whole.tools) {
+        let (Some(ours), Some(full)) = (&ours.tool.output_schema, &full.tool.output_schema) else {
+            assert!(ours.tool.output_schema.is_none() && full.tool.output_schema.is_none());
+            continue;
+        };
+        let expected = trimmed_output_schema(full, budget);
+        trimmed += usize::from(expected.is_some());
+        let expected = expected.unwrap_or_else(|| Map::clone(full));
+        assert_eq!(
+            serde_json::to_string(ours).unwrap(),
+            serde_json::to_string(&expected).unwrap(),
+            "{}",
+            full.len()
+        );
+    }
+    trimmed
+}
+
+#[test]
+fn a_generation_run_trims_each_schema_as_trimming_it_whole_does() {
+    assert!(run_trims_like_whole("stripe-apisguru.json", 4096) > 100);
+    assert!(run_trims_like_whole("swagger-petstore3.yaml", 200) > 0);
+}

@@ -72,6 +72,15 @@ pub(crate) struct ToolText {
     /// The categories: `_meta` tags, else the namespace of the operationId
     /// (`repos/get` is in `repos`), else the first resource of the path.
     pub(crate) tags: Vec<String>,
+    /// The OpenAPI method, lowercase, for a generated tool.
+    pub(crate) method: Option<String>,
+    /// Whether the tool only reads: a `GET`, or annotated read-only.
+    pub(crate) reads: bool,
+    /// The name without a category prefix (`activity/` of
+    /// `activity/list-stargazers`): what the operation itself is called.
+    pub(crate) operation_name: String,
+    /// The words of the OpenAPI path's parameters (`{subscription_exposed_id}`).
+    pub(crate) path_parameters: String,
 }
 
 impl ToolText {
@@ -151,6 +160,24 @@ impl ToolText {
             put(Field::Tags, tag);
         }
         text.tags = tags;
+        text.method = method.map(str::to_ascii_lowercase);
+        text.operation_name = tool
+            .name
+            .split_once('/')
+            .map_or(tool.name.as_str(), |(_, rest)| rest)
+            .to_owned();
+        text.path_parameters = path
+            .into_iter()
+            .flat_map(|path| path.split('/'))
+            .filter(|segment| segment.contains('{'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        text.reads = text.method.as_deref() == Some("get")
+            || tool
+                .annotations
+                .as_ref()
+                .and_then(|a| a.read_only_hint)
+                .unwrap_or(false);
         text
     }
 }

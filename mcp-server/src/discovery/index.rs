@@ -6,11 +6,13 @@
 //! term are the best of its widenings, so a tool is not favoured for
 //! matching many spellings of the same word.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use mcp_core::Tool;
 
 use super::document::{Field, ToolText};
+use super::request::{Mood, Request, VALUE_WEIGHT};
+use super::signals::Signals;
 use super::synonyms::Synonyms;
 use super::words::Words;
 
@@ -31,10 +33,19 @@ const COVERAGE_POWER: f32 = 1.0;
 /// indexed word to be matched as a part of it, so that inflections the
 /// stemmer missed (`star`, `start`) do not count as parts.
 const PART_MIN_EXTRA: usize = 3;
+/// How much of a tool's score depends on how much of its name the request
+/// covers (the rest is kept whatever the name's coverage).
+const SPECIFICITY_SHARE: f32 = 0.5;
+/// The factor of a tool's score when it changes something and the request
+/// asks to read, or the other way round.
+const MOOD_MISMATCH: f32 = 0.8;
+/// The (stemmed) words by which tool names say they read.
+const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
 pub(crate) struct SearchIndex {
+    signals: Signals,
     words: Words,
     synonyms: Synonyms,
     term_ids: HashMap<String, u32>,
@@ -47,6 +58,10 @@ pub(crate) struct SearchIndex {
     tags: Vec<Vec<String>>,
     /// Each tool's name, lowercase, in tool order.
     names: Vec<String>,
+    /// Each tool's name terms (without a leading method word), deduplicated.
+    name_terms: Vec<Vec<u32>>,
+    /// Whether each tool only reads.
+    reads: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -59,6 +74,14 @@ pub(crate) struct Hit {
 impl SearchIndex {
     /// The index of `tools`, in their order.
     pub(crate) fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>) -> Self {
+        Self::with_signals(tools, Signals::default())
+    }
+
+    /// The index of `tools` ranking with `signals` only.
+    pub(crate) fn with_signals<'a>(
+        tools: impl IntoIterator<Item = &'a Tool>,
+        signals: Signals,
+    ) -> Self {
         let words = Words::new();
         let synonyms = Synonyms::new(&words);
         let texts: Vec<ToolText> = tools.into_iter().map(ToolText::of).collect();
@@ -75,6 +98,7 @@ impl SearchIndex {
             }
         }
         let mut index = Self {
+            signals,
             words,
             synonyms,
             term_ids: HashMap::new(),
@@ -83,15 +107,21 @@ impl SearchIndex {
             idf: Vec::new(),
             tags: texts.iter().map(|text| text.tags.clone()).collect(),
             names: Vec::new(),
+            name_terms: Vec::new(),
+            reads: texts.iter().map(|text| text.reads).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
             for field in Field::ALL {
+                let weight = field_weight(field, signals);
+                if weight == 0.0 {
+                    continue;
+                }
                 let terms = &terms[field.index()];
                 let average = average[field.index()].max(1.0);
                 let norm = 1.0 - B + B * terms.len() as f32 / average;
                 for term in terms {
-                    *weighted.entry(term).or_default() += field.weight() / norm;
+                    *weighted.entry(term).or_default() += weight / norm;
                 }
             }
             let mut weighted: Vec<_> = weighted.into_iter().collect();
@@ -113,7 +143,34 @@ impl SearchIndex {
             .iter()
             .map(|text| text.fields[Field::Name.index()].to_lowercase())
             .collect();
+        index.name_terms = texts
+            .iter()
+            .zip(&fields)
+            .map(|(text, fields)| index.operation_terms(text, fields))
+            .collect();
         index
+    }
+
+    /// The terms naming what a tool does, for its specificity: the words
+    /// of its name without the category prefix, a leading method word, or
+    /// words that come only from path parameters (`ExposedId`).
+    fn operation_terms(&self, text: &ToolText, fields: &[Vec<String>]) -> Vec<u32> {
+        let mut name = self.words.terms(&text.operation_name);
+        if let (Some(first), Some(method)) = (name.first(), &text.method)
+            && first == method
+        {
+            name.remove(0);
+        }
+        let path = &fields[Field::Path.index()];
+        let parameters = self.words.terms(&text.path_parameters);
+        let mut ids: Vec<u32> = name
+            .iter()
+            .filter(|term| !parameters.contains(term) || path.contains(term))
+            .filter_map(|term| self.term_ids.get(term).copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     fn term_id(&mut self, term: &str) -> u32 {
@@ -166,13 +223,19 @@ impl SearchIndex {
         let mut scores = vec![0.0_f32; self.len()];
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
-        let (terms, plural) = self.words.request_terms(query);
-        let mut groups: Vec<(String, f32)> = terms.into_iter().map(|term| (term, 1.0)).collect();
-        if plural {
+        let request = Request::read(&self.words, query);
+        let mut groups: Vec<(String, f32)> = request
+            .terms
+            .into_iter()
+            .map(|(term, weight)| (term, if self.signals.values { weight } else { 1.0 }))
+            .collect();
+        if request.plural && self.signals.plural_list {
             groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
         }
         let mut matched = vec![0_u32; self.len()];
         let mut asked = 0;
+        // Every indexed term some word of the operation (not of a value) stands for.
+        let mut covered: HashSet<u32> = HashSet::new();
         for (term, group_weight) in groups {
             if seen.contains(&term) {
                 continue;
@@ -182,6 +245,9 @@ impl SearchIndex {
             }
             best.iter_mut().for_each(|score| *score = 0.0);
             for (id, weight) in self.widen(&term) {
+                if group_weight > VALUE_WEIGHT {
+                    covered.insert(id);
+                }
                 let weight = weight * group_weight;
                 let idf = self.idf[id as usize];
                 for &(tool, frequency) in &self.postings[id as usize] {
@@ -198,8 +264,32 @@ impl SearchIndex {
             }
             seen.push(term);
         }
+        if self.signals.mood && request.mood == Mood::Read {
+            // Reading explains a tool name's `list` or `get`.
+            for word in READ_WORDS {
+                if let Some(&id) = self.term_ids.get(*word) {
+                    covered.insert(id);
+                }
+            }
+        }
+        if self.signals.specificity {
+            for (total, name) in scores.iter_mut().zip(&self.name_terms) {
+                if *total > 0.0 && !name.is_empty() {
+                    let share = name.iter().filter(|id| covered.contains(id)).count() as f32
+                        / name.len() as f32;
+                    *total *= 1.0 - SPECIFICITY_SHARE + SPECIFICITY_SHARE * share;
+                }
+            }
+        }
+        if self.signals.mood {
+            for (total, reads) in scores.iter_mut().zip(&self.reads) {
+                if *reads != (request.mood == Mood::Read) {
+                    *total *= MOOD_MISMATCH;
+                }
+            }
+        }
         // Tools matching more of the request's words come first.
-        if asked > 1 {
+        if asked > 1 && self.signals.coverage {
             for (total, matched) in scores.iter_mut().zip(&matched) {
                 *total *= (*matched as f32 / asked as f32).powf(COVERAGE_POWER);
             }
@@ -231,12 +321,17 @@ impl SearchIndex {
         if let Some(&id) = self.term_ids.get(term) {
             add(id, 1.0);
         }
-        for synonym in self.synonyms.of(term) {
+        let synonyms = if self.signals.synonyms {
+            self.synonyms.of(term)
+        } else {
+            &[]
+        };
+        for synonym in synonyms {
             if let Some(&id) = self.term_ids.get(synonym) {
                 add(id, SYNONYM_WEIGHT);
             }
         }
-        if term.len() >= 3 {
+        if term.len() >= 3 && self.signals.subwords {
             for (id, indexed) in self.terms.iter().enumerate() {
                 let part = (indexed.len() >= term.len() + PART_MIN_EXTRA
                     && indexed.starts_with(term))
@@ -249,5 +344,21 @@ impl SearchIndex {
             }
         }
         widened
+    }
+}
+
+/// How much a term in `field` counts with `signals` (0 for a field not used).
+fn field_weight(field: Field, signals: Signals) -> f32 {
+    let used = match field {
+        Field::Path => signals.path,
+        Field::Intent => signals.intent,
+        Field::Tags => signals.tags,
+        Field::Arguments => signals.arguments,
+        Field::Name | Field::Title | Field::Summary | Field::Description => true,
+    };
+    match (used, signals.field_weights) {
+        (false, _) => 0.0,
+        (true, true) => field.weight(),
+        (true, false) => 1.0,
     }
 }

@@ -47,7 +47,7 @@ const GROUPS: &[&[&str]] = &[
     &["close", "update", "delete"],
     &["rerun", "run"],
     // Who and what.
-    &["who", "user", "member"],
+    &["who", "user", "member", "people"],
     &["me", "authenticated"],
     &["my", "authenticated"],
     &["i", "authenticated"],
@@ -63,6 +63,7 @@ const GROUPS: &[&[&str]] = &[
     // Abbreviations and everyday words for API terms.
     &["repo", "repository"],
     &["repository", "repo"],
+    &["project", "repo"],
     &["org", "organization"],
     &["organization", "org"],
     &["pr", "pull"],

@@ -108,24 +108,6 @@ impl Words {
         terms
     }
 
-    /// The stemmed terms of a request, and whether it names something in
-    /// the plural (`which cards`, `recent chargebacks`): a hint that the
-    /// request wants a list.
-    pub(crate) fn request_terms(&self, text: &str) -> (Vec<String>, bool) {
-        let mut terms = Vec::new();
-        let mut plural = false;
-        for_each_word(&strip_markup(text), |word| {
-            if let Some(term) = self.term(word) {
-                plural |= word.len() > 3
-                    && word.ends_with('s')
-                    && !["ss", "us", "is"].iter().any(|end| word.ends_with(end))
-                    && term.len() < word.len();
-                terms.push(term);
-            }
-        });
-        (terms, plural)
-    }
-
     /// The search term of one lowercase word, or `None` for a stop word or a
     /// bare number.
     pub(crate) fn term(&self, word: &str) -> Option<String> {
@@ -140,7 +122,7 @@ impl Words {
 /// Calls `visit` with each lowercase word of `text`: runs of letters and
 /// digits, split further at camelCase humps (`listStargazers`,
 /// `HTTPServer` gives `http`, `server`).
-fn for_each_word(text: &str, mut visit: impl FnMut(&str)) {
+pub(crate) fn for_each_word(text: &str, mut visit: impl FnMut(&str)) {
     let chars: Vec<char> = text.chars().collect();
     let mut word = String::new();
     for (index, &c) in chars.iter().enumerate() {
