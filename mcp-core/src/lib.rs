@@ -69,6 +69,7 @@ mod json;
 mod metadata;
 mod tool;
 
+pub mod auth;
 pub mod call;
 pub mod client;
 pub mod completion;

@@ -13,12 +13,15 @@ use crate::run;
 const PYTHON_MCP: &str = "mcp==2.3.0";
 /// Prism, the validating mock upstream (later versions need Node 24).
 const PRISM: &str = "@stoplight/prism-cli@5.14.2";
+/// The OAuth 2.1 / OpenID authorization server of the OAuth tests.
+const OIDC_PROVIDER: &str = "oidc-provider@9.13.3";
 
 /// Where the installed peers are.
 #[derive(Debug)]
 pub(crate) struct Peers {
     python: PathBuf,
     prism: PathBuf,
+    oidc_provider: PathBuf,
 }
 
 impl Peers {
@@ -27,6 +30,10 @@ impl Peers {
         vec![
             ("MCP_E2E_PYTHON".into(), self.python.display().to_string()),
             ("MCP_PRISM".into(), self.prism.display().to_string()),
+            (
+                "MCP_OIDC_PROVIDER".into(),
+                self.oidc_provider.display().to_string(),
+            ),
         ]
     }
 }
@@ -38,6 +45,7 @@ pub(crate) fn install(root: &Path) -> Result<Peers, String> {
     Ok(Peers {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
+        oidc_provider: oidc_provider(&dir)?,
     })
 }
 
@@ -63,6 +71,13 @@ fn python_client(dir: &Path) -> Result<PathBuf, String> {
 fn prism(dir: &Path) -> Result<PathBuf, String> {
     npm_install(dir, &[PRISM])?;
     Ok(dir.join("node_modules/.bin/prism"))
+}
+
+/// The `node_modules` folder holding `oidc-provider` (its own prefix, so its
+/// dependencies do not mix with Prism's).
+fn oidc_provider(dir: &Path) -> Result<PathBuf, String> {
+    let prefix = npm_install(&dir.join("oidc"), &[OIDC_PROVIDER])?;
+    Ok(prefix.join("node_modules"))
 }
 
 /// `npm install`s `packages` into `dir` unless its marker says they are there.

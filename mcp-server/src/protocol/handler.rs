@@ -16,7 +16,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
-use super::convert::{request_meta, via_wire_json};
+use super::convert::{request_auth, request_meta, via_wire_json};
 use super::session_state::SessionState;
 use super::tasks::Tasks;
 use super::{capabilities, completion, listen, prompts, resources, tools};
@@ -168,7 +168,8 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let meta = request_meta(&context.meta, request.meta.as_ref());
         // The read keeps the resource it found, even if resources change meanwhile.
         let catalog = self.state.catalog();
-        resources::read(catalog.resources(), &request.uri, ctx, session_id, meta)
+        let auth = request_auth(&context);
+        resources::read(catalog.resources(), &request.uri, ctx, session_id, meta, auth)
             .await
             .map(ReadResourceResponse::Complete)
     }

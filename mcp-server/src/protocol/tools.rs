@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::channel::PeerChannel;
-use super::convert::{request_meta, result_to_rmcp};
+use super::convert::{request_auth, request_meta, result_to_rmcp};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
@@ -154,6 +154,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments).meta(meta);
     let ctx = session_ctx(session_id.clone());
+    let auth = request_auth(&context);
     match call_mode(task_support, &context)? {
         CallMode::Task => {
             let layers = state.layers().clone();
@@ -162,6 +163,9 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                 let mut cx = def.context(call, ctx).channel(Arc::new(channel));
                 if let Some(id) = session_id {
                     cx = cx.session_id(id);
+                }
+                if let Some(auth) = auth {
+                    cx = cx.authenticated(auth);
                 }
                 let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
                 Box::pin(async move {
@@ -187,6 +191,9 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     let mut cx = def.context(call, ctx).channel(Arc::new(channel));
     if let Some(id) = session_id {
         cx = cx.session_id(id);
+    }
+    if let Some(auth) = auth {
+        cx = cx.authenticated(auth);
     }
     let running = AssertUnwindSafe(until_input_required(
         round.clone(),
