@@ -104,4 +104,4 @@ pub use server::catalog::ListChanges;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
-pub use transport::{HttpConfig, HttpServer};
+pub use transport::{HttpConfig, HttpServer, auth};

