@@ -165,14 +165,23 @@ pub(crate) struct TransportArgs {
     /// Accept OAuth 2.1 access tokens issued by this authorization server
     /// (its exact `iss`; https unless on loopback). Repeatable. Needs
     /// `--public-url`.
-    #[arg(long = "oauth-issuer", value_name = "URL", requires = "public_url", conflicts_with = "auth_token")]
+    #[arg(
+        long = "oauth-issuer",
+        value_name = "URL",
+        requires = "public_url",
+        conflicts_with = "auth_token"
+    )]
     pub(crate) oauth_issuers: Vec<String>,
     /// The server's canonical URL (for example `https://mcp.example.com/mcp`):
     /// the resource tokens must be issued for, and their default audience.
     #[arg(long, value_name = "URL", requires = "oauth_issuers")]
     pub(crate) public_url: Option<String>,
     /// Accept tokens whose `aud` holds this value instead of the public URL. Repeatable.
-    #[arg(long = "oauth-audience", value_name = "AUD", requires = "oauth_issuers")]
+    #[arg(
+        long = "oauth-audience",
+        value_name = "AUD",
+        requires = "oauth_issuers"
+    )]
     pub(crate) oauth_audiences: Vec<String>,
     /// A scope every request's token needs (403 without it). Repeatable.
     #[arg(long = "oauth-scope", value_name = "SCOPE", requires = "oauth_issuers")]

@@ -169,9 +169,16 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         // The read keeps the resource it found, even if resources change meanwhile.
         let catalog = self.state.catalog();
         let auth = request_auth(&context);
-        resources::read(catalog.resources(), &request.uri, ctx, session_id, meta, auth)
-            .await
-            .map(ReadResourceResponse::Complete)
+        resources::read(
+            catalog.resources(),
+            &request.uri,
+            ctx,
+            session_id,
+            meta,
+            auth,
+        )
+        .await
+        .map(ReadResourceResponse::Complete)
     }
 
     /// `resources/subscribe`: the session gets

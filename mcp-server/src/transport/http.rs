@@ -64,13 +64,17 @@ impl<C: Send + Sync + 'static> Server<C> {
                 };
                 let document = axum::Json(auth::metadata::document(settings));
                 let serve_document = axum::routing::get(move || async move { document });
-                let mut public = Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
+                let mut public =
+                    Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
                 let suffixed = auth::metadata::path(settings);
                 if suffixed != auth::metadata::WELL_KNOWN {
                     public = public.route(&suffixed, serve_document);
                 }
                 router
-                    .layer(axum::middleware::from_fn_with_state(gate, auth::gate::require_token))
+                    .layer(axum::middleware::from_fn_with_state(
+                        gate,
+                        auth::gate::require_token,
+                    ))
                     .merge(public)
             }
         }

@@ -10,6 +10,8 @@ mod e2e_python;
 mod http;
 mod list_changed;
 mod middleware_order;
+mod oauth;
+mod oauth_provider;
 mod pagination;
 mod prompts_and_interaction;
 mod reload;

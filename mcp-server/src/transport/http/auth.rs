@@ -43,9 +43,9 @@ mod verify;
 use std::sync::Arc;
 use std::time::Duration;
 
+use self::bearer::BearerToken;
 pub use self::error::AuthError;
 pub use self::oauth::OAuth;
-use self::bearer::BearerToken;
 use self::verify::Verifier;
 
 /// How requests to the HTTP endpoint are authorized: one static bearer

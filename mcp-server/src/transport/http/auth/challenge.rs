@@ -30,7 +30,12 @@ impl Challenge<'_> {
                     params.push(format!("scope=\"{}\"", quoted(&scopes.join(" "))));
                 }
                 let description = "an access token is required".to_owned();
-                (StatusCode::UNAUTHORIZED, params, "unauthorized", description)
+                (
+                    StatusCode::UNAUTHORIZED,
+                    params,
+                    "unauthorized",
+                    description,
+                )
             }
             Self::InvalidToken { description } => (
                 StatusCode::UNAUTHORIZED,
@@ -56,7 +61,8 @@ impl Challenge<'_> {
                 )
             }
             Self::Unavailable { description } => {
-                let body = json!({"error": "temporarily_unavailable", "error_description": description});
+                let body =
+                    json!({"error": "temporarily_unavailable", "error_description": description});
                 return (StatusCode::SERVICE_UNAVAILABLE, axum::Json(body)).into_response();
             }
         };

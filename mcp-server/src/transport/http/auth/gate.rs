@@ -13,9 +13,9 @@ use mcp_core::auth::AuthInfo;
 use serde_json::Value;
 
 use super::challenge::Challenge;
-use crate::discovery::view::CALL_TOOL;
 use super::token::{Presented, bearer};
 use super::verify::{Refusal, Verifier};
+use crate::discovery::view::CALL_TOOL;
 
 /// What the layer needs: the verifier, where the metadata is, and the body
 /// limit (a body read here for per-tool scopes obeys it too).

@@ -105,9 +105,8 @@ impl KeySets {
             kid: kid.map(str::to_owned),
             alg,
         })?;
-        DecodingKey::from_jwk(jwk).map_err(|error| {
-            unavailable(issuer, &format!("its key {kid:?} is unusable: {error}"))
-        })
+        DecodingKey::from_jwk(jwk)
+            .map_err(|error| unavailable(issuer, &format!("its key {kid:?} is unusable: {error}")))
     }
 
     async fn refresh(&self, issuer: &str, keys: &mut IssuerKeys) -> Result<(), KeyError> {
@@ -147,10 +146,9 @@ impl KeySets {
                         )),
                     };
                 }
-                Ok(metadata) => tried.push(format!(
-                    "{url} names issuer `{}` instead",
-                    metadata.issuer
-                )),
+                Ok(metadata) => {
+                    tried.push(format!("{url} names issuer `{}` instead", metadata.issuer))
+                }
                 Err(reason) => tried.push(format!("{url}: {reason}")),
             }
         }
@@ -186,7 +184,10 @@ fn metadata_urls(issuer: &str) -> Vec<String> {
     let path = url.path().trim_end_matches('/');
     let mut urls = vec![
         format!("{origin}/.well-known/oauth-authorization-server{path}"),
-        format!("{}/.well-known/openid-configuration", issuer.trim_end_matches('/')),
+        format!(
+            "{}/.well-known/openid-configuration",
+            issuer.trim_end_matches('/')
+        ),
     ];
     if !path.is_empty() {
         urls.push(format!("{origin}/.well-known/openid-configuration{path}"));

@@ -139,7 +139,10 @@ mod tests {
         assert_eq!(bearer(Some(b"Basic abc")), Presented::Nothing);
         assert_eq!(bearer(Some(b"bearer a.b.c")), Presented::Bearer("a.b.c"));
         assert!(matches!(bearer(Some(b"Bearer ")), Presented::Malformed(_)));
-        assert!(matches!(bearer(Some(b"Bearer a b")), Presented::Malformed(_)));
+        assert!(matches!(
+            bearer(Some(b"Bearer a b")),
+            Presented::Malformed(_)
+        ));
     }
 
     #[test]

@@ -76,7 +76,9 @@ impl Verifier {
         Algorithm::from_str(name)
             .ok()
             .filter(|alg| self.settings.algorithms.contains(alg))
-            .ok_or_else(|| Refusal::Invalid(format!("signature algorithm `{name}` is not accepted")))
+            .ok_or_else(|| {
+                Refusal::Invalid(format!("signature algorithm `{name}` is not accepted"))
+            })
     }
 }
 
@@ -98,7 +100,9 @@ fn describe(kind: &ErrorKind) -> String {
         ErrorKind::InvalidSignature => "the signature does not verify".to_owned(),
         ErrorKind::ExpiredSignature => "the token has expired".to_owned(),
         ErrorKind::ImmatureSignature => "the token is not valid yet (`nbf`)".to_owned(),
-        ErrorKind::InvalidAudience => "the token was not issued for this resource (`aud`)".to_owned(),
+        ErrorKind::InvalidAudience => {
+            "the token was not issued for this resource (`aud`)".to_owned()
+        }
         ErrorKind::InvalidIssuer => "the token's issuer is not trusted".to_owned(),
         ErrorKind::MissingRequiredClaim(claim) => format!("the token has no `{claim}`"),
         ErrorKind::InvalidClaimFormat(claim) => format!("the token's `{claim}` is malformed"),

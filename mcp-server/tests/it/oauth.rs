@@ -1,0 +1,267 @@
+//! The HTTP endpoint as an OAuth 2.1 protected resource, against a real
+//! authorization server (`oidc-provider`, see [`crate::oauth_provider`]):
+//! accepted tokens reach handlers as claims; every refusal has its status
+//! and `WWW-Authenticate` challenge and leaves the body unprocessed; the
+//! metadata document; a key rotation at the issuer.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use mcp_core::{JsonObject, ToolCallContext, tool};
+use mcp_server::{HttpConfig, Server};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+
+use crate::oauth_provider::{AuthorizationServer, Protected};
+
+/// `whoami` answers with the caller's claims; `count` and `admin` count
+/// their calls (`admin` needs scope `tools:admin` as well).
+fn server(calls: Arc<AtomicUsize>) -> Server {
+    let whoami = tool("whoami")
+        .run(|_: JsonObject, cx: ToolCallContext| async move {
+            let auth = cx.auth().expect("the caller's claims");
+            json!({"sub": auth.subject(), "client": auth.client_id(), "scopes": auth.scopes()})
+                .to_string()
+        })
+        .unwrap();
+    let counter = |name: &str, calls: Arc<AtomicUsize>| {
+        tool(name)
+            .run(move |_: JsonObject| {
+                let calls = calls.clone();
+                async move { calls.fetch_add(1, Ordering::SeqCst).to_string() }
+            })
+            .unwrap()
+    };
+    Server::builder()
+        .tool(whoami)
+        .tool(counter("count", calls.clone()))
+        .tool(counter("admin", calls))
+        .build()
+        .unwrap()
+}
+
+async fn protect(issuer: &AuthorizationServer, calls: Arc<AtomicUsize>) -> Protected {
+    let issuer = issuer.issuer.clone();
+    Protected::start(
+        server(calls),
+        HttpConfig::new().stateless(true),
+        move |oauth| {
+            oauth
+                .issuer(&issuer)
+                .unwrap()
+                .scope("mcp:tools")
+                .tool_scopes("admin", ["tools:admin"])
+                .jwks_refetch_interval(std::time::Duration::ZERO)
+        },
+    )
+    .await
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A `tools/call` of `tool` with `token` (if any), in stateless mode.
+async fn call(url: &str, tool: &str, token: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": {}}}));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+fn challenge(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get("www-authenticate")
+        .map(|value| value.to_str().unwrap().to_owned())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_token_issued_for_the_resource_reaches_the_tools_as_claims() {
+    let issuer = AuthorizationServer::start().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let protected = protect(&issuer, calls.clone()).await;
+    let token = issuer.token(&protected.url, Some("mcp:tools")).await;
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(protected.url.as_str()).auth_header(token),
+    );
+    let client = ().serve(transport).await.expect("initialize");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert_eq!(tools.len(), 3);
+    let result = client
+        .call_tool(CallToolRequestParams::new("whoami"))
+        .await
+        .expect("tools/call");
+    let text = result.content[0].as_text().expect("text").text.clone();
+    let claims: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        claims,
+        json!({"sub": "mcp-client", "client": "mcp-client", "scopes": ["mcp:tools"]})
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn refused_tokens_get_their_status_and_challenge_and_run_nothing() {
+    let issuer = AuthorizationServer::start().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let protected = protect(&issuer, calls.clone()).await;
+    let url = protected.url.as_str();
+    let metadata = url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+    let claims = |iss: &str, aud: &str, exp: u64| {
+        json!({"iss": iss, "aud": aud, "exp": exp, "iat": now(), "sub": "x",
+            "client_id": "mcp-client", "scope": "mcp:tools"})
+    };
+    let valid = claims(&issuer.issuer, url, now() + 600);
+    let encode = |value: &Value| URL_SAFE_NO_PAD.encode(value.to_string());
+    let hs256 = jsonwebtoken::encode(
+        &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),
+        &valid,
+        &jsonwebtoken::EncodingKey::from_secret(b"a public key is no secret").unwrap(),
+    )
+    .unwrap();
+
+    let missing = call(url, "count", None).await;
+    assert_eq!(missing.status(), 401);
+    assert_eq!(
+        challenge(&missing),
+        format!("Bearer resource_metadata=\"{metadata}\", scope=\"mcp:tools\"")
+    );
+
+    let invalid = [
+        (
+            "expired",
+            issuer
+                .sign(claims(&issuer.issuer, url, now() - 3600), false)
+                .await,
+        ),
+        (
+            "wrong audience",
+            issuer
+                .sign(
+                    claims(&issuer.issuer, "http://127.0.0.1:1/mcp", now() + 600),
+                    false,
+                )
+                .await,
+        ),
+        (
+            "wrong issuer",
+            issuer
+                .sign(claims("http://127.0.0.1:1", url, now() + 600), false)
+                .await,
+        ),
+        ("bad signature", issuer.sign(valid.clone(), true).await),
+        (
+            "alg none",
+            format!("{}.{}.", encode(&json!({"alg": "none"})), encode(&valid)),
+        ),
+        ("HS256", hs256),
+        (
+            "another resource",
+            issuer
+                .token("http://127.0.0.1:1/mcp", Some("mcp:tools"))
+                .await,
+        ),
+        ("not a JWT", "opaque-token".to_owned()),
+    ];
+    for (case, token) in invalid {
+        let refused = call(url, "count", Some(&token)).await;
+        assert_eq!(refused.status(), 401, "{case}");
+        let header = challenge(&refused);
+        assert!(
+            header.starts_with("Bearer error=\"invalid_token\""),
+            "{case}: {header}"
+        );
+        assert!(
+            header.contains(&format!("resource_metadata=\"{metadata}\"")),
+            "{case}: {header}"
+        );
+    }
+
+    let unscoped = issuer.token(url, None).await;
+    let refused = call(url, "count", Some(&unscoped)).await;
+    assert_eq!(refused.status(), 403);
+    assert_eq!(
+        challenge(&refused),
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"mcp:tools\", resource_metadata=\"{metadata}\""
+        )
+    );
+
+    let scoped = issuer.token(url, Some("mcp:tools")).await;
+    let refused = call(url, "admin", Some(&scoped)).await;
+    assert_eq!(refused.status(), 403);
+    assert!(challenge(&refused).contains("scope=\"mcp:tools tools:admin\""));
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        0,
+        "a refused request ran a tool"
+    );
+
+    let admin = issuer.token(url, Some("mcp:tools tools:admin")).await;
+    assert_eq!(call(url, "admin", Some(&admin)).await.status(), 200);
+    assert_eq!(call(url, "count", Some(&scoped)).await.status(), 200);
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn the_metadata_document_names_the_resource_and_its_issuer() {
+    let issuer = AuthorizationServer::start().await;
+    let protected = protect(&issuer, Arc::default()).await;
+    let root = protected.url.trim_end_matches("/mcp");
+    for path in [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+    ] {
+        let document: Value = reqwest::get(format!("{root}{path}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            document,
+            json!({
+                "resource": protected.url,
+                "authorization_servers": [issuer.issuer],
+                "scopes_supported": ["mcp:tools", "tools:admin"],
+                "bearer_methods_supported": ["header"],
+            }),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_key_rotation_at_the_issuer_is_followed() {
+    let issuer = AuthorizationServer::start().await;
+    let protected = protect(&issuer, Arc::default()).await;
+    let url = protected.url.as_str();
+    let before = issuer.token(url, Some("mcp:tools")).await;
+    assert_eq!(call(url, "count", Some(&before)).await.status(), 200);
+    issuer.rotate_keys().await;
+    let after = issuer.token(url, Some("mcp:tools")).await;
+    assert_ne!(kid(&before), kid(&after));
+    assert_eq!(call(url, "count", Some(&after)).await.status(), 200);
+    assert_eq!(call(url, "count", Some(&before)).await.status(), 200);
+}
+
+fn kid(token: &str) -> String {
+    jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
+}
