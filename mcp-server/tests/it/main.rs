@@ -11,6 +11,7 @@ mod http;
 mod list_changed;
 mod middleware_order;
 mod oauth;
+mod oauth_fuzz;
 mod oauth_provider;
 mod pagination;
 mod prompts_and_interaction;

@@ -158,4 +158,80 @@ mod tests {
             JwtShapeError::Base64("signature")
         );
     }
+
+    mod properties {
+        use base64::Engine;
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        use proptest::prelude::*;
+        use serde_json::Value;
+
+        use super::super::{MAX_TOKEN_BYTES, Presented, bearer, read_jwt};
+
+        fn json_value() -> impl Strategy<Value = Value> {
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::from),
+                any::<i64>().prop_map(Value::from),
+                ".{0,12}".prop_map(Value::from),
+            ];
+            leaf.prop_recursive(3, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                    prop::collection::btree_map("alg|kid|iss|crit|[a-z]{1,4}", inner, 0..4)
+                        .prop_map(|map| Value::Object(map.into_iter().collect())),
+                ]
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn any_header_bytes_are_read_without_panicking(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+                let _ = bearer(Some(&bytes));
+            }
+
+            #[test]
+            fn any_text_is_read_without_panicking(text in ".{0,300}") {
+                let _ = read_jwt(&text);
+            }
+
+            #[test]
+            fn dot_separated_garbage_is_refused(parts in prop::collection::vec("[A-Za-z0-9_=+/-]{0,40}", 0..6)) {
+                let token = parts.join(".");
+                if let Ok(jwt) = read_jwt(&token) {
+                    // Only three decodable parts with JSON objects get through.
+                    prop_assert_eq!(parts.len(), 3);
+                    let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(&parts[0]).unwrap()).unwrap();
+                    prop_assert_eq!(header.get("alg"), Some(&Value::String(jwt.alg)));
+                }
+            }
+
+            #[test]
+            fn wrong_json_is_refused_not_trusted(header in json_value(), claims in json_value()) {
+                let token = format!(
+                    "{}.{}.",
+                    URL_SAFE_NO_PAD.encode(header.to_string()),
+                    URL_SAFE_NO_PAD.encode(claims.to_string())
+                );
+                match read_jwt(&token) {
+                    Ok(jwt) => {
+                        prop_assert_eq!(Some(&Value::String(jwt.alg.clone())), header.get("alg"));
+                        prop_assert!(claims.is_object());
+                    }
+                    Err(_) => prop_assert!(
+                        !header.is_object()
+                            || !claims.is_object()
+                            || !header.get("alg").is_some_and(Value::is_string)
+                            || header.get("kid").is_some_and(|k| !k.is_string() && !k.is_null())
+                            || ["crit", "enc", "zip"].iter().any(|key| header.get(key).is_some())
+                    ),
+                }
+            }
+
+            #[test]
+            fn huge_tokens_are_refused_unread(extra in 1usize..50_000) {
+                let header = format!("Bearer {}", "a".repeat(MAX_TOKEN_BYTES + extra));
+                prop_assert!(matches!(bearer(Some(header.as_bytes())), Presented::Malformed(_)));
+            }
+        }
+    }
 }
