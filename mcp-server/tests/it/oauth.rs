@@ -265,3 +265,38 @@ async fn a_key_rotation_at_the_issuer_is_followed() {
 fn kid(token: &str) -> String {
     jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
 }
+
+#[tokio::test]
+async fn the_python_sdk_gets_a_token_through_discovery_then_lists_and_calls() {
+    let issuer = AuthorizationServer::start().await;
+    let protected = protect(&issuer, Arc::default()).await;
+    let python = crate::e2e_python::python();
+    assert!(
+        python.exists(),
+        "the Python peer is missing at {}: install it with `cargo xtask peers`, or set MCP_E2E_PYTHON",
+        python.display()
+    );
+    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/oauth.py");
+    let run = tokio::process::Command::new(python)
+        .arg(script)
+        .arg(&protected.url)
+        .arg(&issuer.issuer)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(std::time::Duration::from_secs(120), run)
+        .await
+        .expect("the Python client finishes")
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the Python client failed:\n{stdout}\n{stderr}"
+    );
+    for mode in ["auto", "legacy"] {
+        for method in ["client_secret_basic", "client_secret_post"] {
+            let label = format!("ok client credentials ({method})/{mode}:");
+            assert!(stdout.contains(&label), "no `{label}` in:\n{stdout}");
+        }
+    }
+}
