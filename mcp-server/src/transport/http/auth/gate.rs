@@ -99,14 +99,11 @@ async fn tool_scopes_granted(
     };
     if let Some(tool) = called_tool(&bytes)
         && let Some(needed) = gate.verifier.settings().tool_scopes.get(tool.as_str())
+        && !missing_scopes(info, needed).is_empty()
     {
-        if !missing_scopes(info, needed).is_empty() {
-            let mut scopes = gate.verifier.settings().required_scopes().to_vec();
-            scopes.extend(needed.iter().cloned());
-            return Err(
-                Challenge::InsufficientScope { scopes: &scopes }.response(&gate.metadata_url)
-            );
-        }
+        let mut scopes = gate.verifier.settings().required_scopes().to_vec();
+        scopes.extend(needed.iter().cloned());
+        return Err(Challenge::InsufficientScope { scopes: &scopes }.response(&gate.metadata_url));
     }
     Ok(Request::from_parts(parts, Body::from(bytes)))
 }
