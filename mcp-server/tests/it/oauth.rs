@@ -300,3 +300,78 @@ async fn the_python_sdk_gets_a_token_through_discovery_then_lists_and_calls() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_cli_flags_protect_the_endpoint_and_refuse_plain_http_issuers() {
+    use tokio::io::AsyncBufReadExt;
+
+    let plain = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args([
+            "demo",
+            "--bind",
+            "127.0.0.1:0",
+            "--public-url",
+            "https://mcp.example.com/mcp",
+        ])
+        .args(["--oauth-issuer", "http://login.example.com"])
+        .env("RUST_LOG", "off")
+        .output()
+        .await
+        .unwrap();
+    assert!(!plain.status.success());
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    assert!(
+        stderr.contains("issuer `http://login.example.com` must use https"),
+        "{stderr}"
+    );
+
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args([
+            "demo",
+            "--bind",
+            "127.0.0.1:0",
+            "--public-url",
+            "https://mcp.example.com/mcp",
+        ])
+        .args([
+            "--oauth-issuer",
+            "https://login.example.com",
+            "--oauth-scope",
+            "mcp:tools",
+        ])
+        .args(["--oauth-tool-scope", "add=math:write"])
+        .env("RUST_LOG", "off")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next_line().await.unwrap().expect("an endpoint line");
+        if line.starts_with("http://") && line.ends_with("/mcp") {
+            break line;
+        }
+    };
+    let root = url.trim_end_matches("/mcp");
+    let document: Value = reqwest::get(format!("{root}/.well-known/oauth-protected-resource/mcp"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        document,
+        json!({
+            "resource": "https://mcp.example.com/mcp",
+            "authorization_servers": ["https://login.example.com"],
+            "scopes_supported": ["mcp:tools", "math:write"],
+            "bearer_methods_supported": ["header"],
+        })
+    );
+    let refused = call(&url, "add", None).await;
+    assert_eq!(refused.status(), 401);
+    assert_eq!(
+        challenge(&refused),
+        "Bearer resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\", scope=\"mcp:tools\""
+    );
+}
