@@ -189,6 +189,21 @@ pub(crate) struct TransportArgs {
     /// Scopes a call of one tool needs, as `TOOL=SCOPE[,SCOPE...]`. Repeatable.
     #[arg(long = "oauth-tool-scope", value_name = "TOOL=SCOPES", value_parser = parse_tool_scopes, requires = "oauth_issuers")]
     pub(crate) oauth_tool_scopes: Vec<(String, Vec<String>)>,
+    /// Also accept opaque tokens, asking this RFC 7662 introspection endpoint
+    /// (as `--oauth-client-id` with `MCP_SERVER_OAUTH_CLIENT_SECRET`).
+    #[arg(long, value_name = "URL", requires_all = ["oauth_issuers", "oauth_client_id"])]
+    pub(crate) oauth_introspection: Option<String>,
+    /// The server's own OAuth client id, for introspection.
+    #[arg(long, value_name = "ID", requires = "oauth_introspection")]
+    pub(crate) oauth_client_id: Option<String>,
+    /// The server's own OAuth client secret, for introspection.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "MCP_SERVER_OAUTH_CLIENT_SECRET",
+        hide_env_values = true
+    )]
+    pub(crate) oauth_client_secret: Option<String>,
     /// Also accept this `Host` header (default: localhost, 127.0.0.1, ::1). Repeatable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,

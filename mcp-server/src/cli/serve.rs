@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use mcp_server::HttpConfig;
-use mcp_server::auth::{Auth, AuthError, OAuth};
+use mcp_server::auth::{Auth, AuthError, Introspection, OAuth};
 
 use super::args::TransportArgs;
 
@@ -42,6 +42,10 @@ fn oauth(args: &TransportArgs, public_url: &str) -> Result<OAuth, AuthError> {
     }
     for (tool, scopes) in &args.oauth_tool_scopes {
         oauth = oauth.tool_scopes(tool.clone(), scopes.iter().cloned());
+    }
+    if let (Some(endpoint), Some(client_id)) = (&args.oauth_introspection, &args.oauth_client_id) {
+        let secret = args.oauth_client_secret.clone().unwrap_or_default();
+        oauth = oauth.introspection(Introspection::new(endpoint, client_id.clone(), secret)?);
     }
     Ok(oauth)
 }

@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_core::{JsonObject, ToolCallContext, tool};
+use mcp_server::auth::Introspection;
 use mcp_server::{HttpConfig, Server};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -51,6 +52,7 @@ async fn protect(issuer: &AuthorizationServer, calls: Arc<AtomicUsize>) -> Prote
     Protected::start(
         server(calls),
         HttpConfig::new().stateless(true),
+        "/mcp",
         move |oauth| {
             oauth
                 .issuer(&issuer)
@@ -374,4 +376,49 @@ async fn the_cli_flags_protect_the_endpoint_and_refuse_plain_http_issuers() {
         challenge(&refused),
         "Bearer resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\", scope=\"mcp:tools\""
     );
+}
+
+#[tokio::test]
+async fn opaque_tokens_are_introspected() {
+    let issuer = AuthorizationServer::start().await;
+    let trusted = issuer.issuer.clone();
+    let introspection = Introspection::new(
+        &format!("{trusted}/token/introspection"),
+        "mcp-resource",
+        "mcp-resource-secret",
+    )
+    .unwrap();
+    let protected = Protected::start(
+        server(Arc::default()),
+        HttpConfig::new().stateless(true),
+        "/opaque",
+        move |oauth| {
+            oauth
+                .issuer(&trusted)
+                .unwrap()
+                .scope("mcp:tools")
+                .introspection(introspection)
+        },
+    )
+    .await;
+    let url = protected.url.as_str();
+    let token = issuer.token(url, Some("mcp:tools")).await;
+    assert_eq!(token.split('.').count(), 1, "an opaque token: {token}");
+    for _ in 0..2 {
+        // The second answer comes from the cache.
+        let accepted = call(url, "whoami", Some(&token)).await;
+        assert_eq!(accepted.status(), 200);
+        let text = accepted.text().await.unwrap();
+        assert!(text.contains(r#"\"client\":\"mcp-client\""#), "{text}");
+    }
+    let unscoped = issuer.token(url, None).await;
+    assert_eq!(call(url, "whoami", Some(&unscoped)).await.status(), 403);
+    let elsewhere = issuer
+        .token("http://127.0.0.1:1/opaque", Some("mcp:tools"))
+        .await;
+    let refused = call(url, "whoami", Some(&elsewhere)).await;
+    assert_eq!(refused.status(), 401);
+    assert!(challenge(&refused).contains("error=\"invalid_token\""));
+    let unknown = call(url, "whoami", Some("not-a-token-anyone-issued")).await;
+    assert_eq!(unknown.status(), 401);
 }

@@ -58,6 +58,8 @@ impl AuthorizationServer {
         })
         .await
         .expect("the authorization server starts");
+        // Keep reading, so the provider's later notices never meet a closed pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         Self {
             issuer,
             http: reqwest::Client::new(),
@@ -132,13 +134,16 @@ impl Drop for Protected {
 }
 
 impl Protected {
+    /// Serves the endpoint at `path`.
     pub(crate) async fn start(
         server: Server,
         config: HttpConfig,
+        path: &str,
         oauth: impl FnOnce(OAuth) -> OAuth,
     ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let url = format!("http://{}{path}", listener.local_addr().unwrap());
+        let config = config.path(path);
         let settings = oauth(OAuth::new(&url).unwrap());
         let router = server.router(&config.auth(Auth::oauth(settings).unwrap()));
         let task = tokio::spawn(async move {

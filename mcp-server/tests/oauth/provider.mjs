@@ -1,6 +1,8 @@
 // The authorization server of the OAuth tests: oidc-provider issuing JWT
 // access tokens (RFC 9068) for resource indicators (RFC 8707) through the
-// client credentials grant, on a free loopback port.
+// client credentials grant, on a free loopback port. Tokens for a resource
+// whose path starts with /opaque are opaque, for introspection (RFC 7662) by
+// the client `mcp-resource`.
 //
 //   node provider.mjs NODE_MODULES_DIR
 //
@@ -47,7 +49,11 @@ function makeProvider(issuer) {
     token_endpoint_auth_method: method,
   });
   const made = new Provider(issuer, {
-    clients: [client('mcp-client', 'client_secret_basic'), client('mcp-post-client', 'client_secret_post')],
+    clients: [
+      client('mcp-client', 'client_secret_basic'),
+      client('mcp-post-client', 'client_secret_post'),
+      client('mcp-resource', 'client_secret_basic'),
+    ],
     scopes: SCOPES,
     jwks: { keys },
     features: {
@@ -62,7 +68,7 @@ function makeProvider(issuer) {
           scope: SCOPES.join(' '),
           audience: resource,
           accessTokenTTL: 300,
-          accessTokenFormat: 'jwt',
+          accessTokenFormat: new URL(resource).pathname.startsWith('/opaque') ? 'opaque' : 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
       },

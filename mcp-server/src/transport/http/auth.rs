@@ -33,9 +33,11 @@ pub(super) mod bearer;
 mod challenge;
 mod error;
 pub(super) mod gate;
+mod introspect;
 mod jwks;
 pub(super) mod metadata;
 mod oauth;
+mod refusal;
 pub(crate) mod token;
 mod url_rule;
 mod verify;
@@ -45,6 +47,7 @@ use std::time::Duration;
 
 use self::bearer::BearerToken;
 pub use self::error::AuthError;
+pub use self::introspect::Introspection;
 pub use self::oauth::OAuth;
 use self::verify::Verifier;
 

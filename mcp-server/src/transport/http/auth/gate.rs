@@ -13,8 +13,9 @@ use mcp_core::auth::AuthInfo;
 use serde_json::Value;
 
 use super::challenge::Challenge;
+use super::refusal::Refusal;
 use super::token::{Presented, bearer};
-use super::verify::{Refusal, Verifier};
+use super::verify::Verifier;
 use crate::discovery::view::CALL_TOOL;
 
 /// What the layer needs: the verifier, where the metadata is, and the body

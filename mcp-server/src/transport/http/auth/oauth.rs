@@ -7,6 +7,7 @@ use jsonwebtoken::Algorithm;
 use url::Url;
 
 use super::error::AuthError;
+use super::introspect::Introspection;
 use super::url_rule::trusted_url;
 
 /// The signature algorithms accepted by default: every asymmetric one
@@ -55,6 +56,7 @@ pub struct OAuth {
     pub(super) leeway: Duration,
     pub(super) refetch_interval: Duration,
     pub(super) keys_max_age: Duration,
+    pub(super) introspection: Option<Introspection>,
 }
 
 impl OAuth {
@@ -74,6 +76,7 @@ impl OAuth {
             leeway: Duration::from_secs(60),
             refetch_interval: Duration::from_secs(30),
             keys_max_age: Duration::from_secs(3600),
+            introspection: None,
         })
     }
 
@@ -149,6 +152,14 @@ impl OAuth {
     /// cannot make the server hammer the authorization server.
     pub fn jwks_refetch_interval(mut self, interval: Duration) -> Self {
         self.refetch_interval = interval;
+        self
+    }
+
+    /// Also accepts opaque (non-JWT) tokens, asking the authorization
+    /// server's RFC 7662 introspection endpoint about them; the answer must
+    /// say `active` and name this resource in `aud`.
+    pub fn introspection(mut self, introspection: Introspection) -> Self {
+        self.introspection = Some(introspection);
         self
     }
 

@@ -10,38 +10,37 @@ use mcp_core::JsonObject;
 use mcp_core::auth::AuthInfo;
 use serde_json::Value;
 
+use super::introspect::{Introspector, unix_now};
 use super::jwks::{KeyError, KeySets};
 use super::oauth::OAuth;
-use super::token::read_jwt;
-
-/// Why a token was refused.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum Refusal {
-    /// The token is invalid (401 `invalid_token`).
-    #[error("{0}")]
-    Invalid(String),
-    /// The token could not be checked because the issuer's keys cannot be
-    /// fetched (503).
-    #[error("{0}")]
-    Unavailable(String),
-}
+use super::refusal::Refusal;
+use super::token::{JwtShapeError, read_jwt};
 
 /// Checks tokens against the trusted issuers' keys.
 #[derive(Debug)]
 pub(crate) struct Verifier {
     settings: OAuth,
     keys: KeySets,
+    introspector: Option<Introspector>,
 }
 
 impl Verifier {
     pub(crate) fn new(settings: OAuth, client: reqwest::Client) -> Self {
         let keys = KeySets::new(
-            client,
+            client.clone(),
             &settings.issuers,
             settings.refetch_interval,
             settings.keys_max_age,
         );
-        Self { settings, keys }
+        let introspector = settings
+            .introspection
+            .clone()
+            .map(|introspection| Introspector::new(introspection, client));
+        Self {
+            settings,
+            keys,
+            introspector,
+        }
     }
 
     pub(crate) fn settings(&self) -> &OAuth {
@@ -50,7 +49,15 @@ impl Verifier {
 
     /// The caller a valid token describes.
     pub(crate) async fn verify(&self, token: &str) -> Result<AuthInfo, Refusal> {
-        let jwt = read_jwt(token).map_err(|error| Refusal::Invalid(error.to_string()))?;
+        let jwt = match (read_jwt(token), &self.introspector) {
+            (Ok(jwt), _) => jwt,
+            (Err(JwtShapeError::Parts), Some(introspector)) => {
+                let claims = introspector.claims(token).await?;
+                self.check_introspected(&claims)?;
+                return Ok(AuthInfo::from_claims(claims));
+            }
+            (Err(error), _) => return Err(Refusal::Invalid(error.to_string())),
+        };
         let alg = self.allowed_algorithm(&jwt.alg)?;
         let issuer = trusted_issuer(&self.settings, &jwt.claims)?;
         let key = self
@@ -70,6 +77,44 @@ impl Verifier {
         let data = jsonwebtoken::decode::<JsonObject>(token, &key, &validation)
             .map_err(|error| Refusal::Invalid(describe(error.kind())))?;
         Ok(AuthInfo::from_claims(data.claims))
+    }
+
+    /// The checks a JWT's signature validation makes, on an introspection
+    /// answer: a trusted issuer (when named), this resource in `aud`, and
+    /// `exp`/`nbf` (when given) with the leeway.
+    fn check_introspected(&self, claims: &JsonObject) -> Result<(), Refusal> {
+        if claims.contains_key("iss") {
+            trusted_issuer(&self.settings, claims)?;
+        }
+        let audiences = self.settings.audiences();
+        let for_us = match claims.get("aud") {
+            Some(Value::String(aud)) => audiences.contains(aud),
+            Some(Value::Array(auds)) => auds
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|aud| audiences.iter().any(|ours| ours == aud)),
+            _ => false,
+        };
+        if !for_us {
+            return Err(Refusal::Invalid(describe(&ErrorKind::InvalidAudience)));
+        }
+        let now = unix_now();
+        let leeway = self.settings.leeway.as_secs();
+        if claims
+            .get("exp")
+            .and_then(Value::as_u64)
+            .is_some_and(|exp| exp.saturating_add(leeway) <= now)
+        {
+            return Err(Refusal::Invalid(describe(&ErrorKind::ExpiredSignature)));
+        }
+        if claims
+            .get("nbf")
+            .and_then(Value::as_u64)
+            .is_some_and(|nbf| nbf > now.saturating_add(leeway))
+        {
+            return Err(Refusal::Invalid(describe(&ErrorKind::ImmatureSignature)));
+        }
+        Ok(())
     }
 
     fn allowed_algorithm(&self, name: &str) -> Result<Algorithm, Refusal> {
