@@ -78,6 +78,7 @@ pub fn tool(name: impl Into<String>) -> ToolBuilder {
         input_schema: any_object(),
         output_schema: None,
         output_wrapped: false,
+        scopes: Vec::new(),
         error,
         types: PhantomData,
     }
@@ -101,6 +102,7 @@ pub struct ToolBuilder<In = JsonObject, Out = Unstructured> {
     input_schema: JsonObject,
     output_schema: Option<JsonObject>,
     output_wrapped: bool,
+    scopes: Vec<String>,
     error: Option<ToolError>,
     types: PhantomData<fn(In) -> Out>,
 }
@@ -109,6 +111,22 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// Sets the display title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// OAuth scopes a call of the tool needs, on top of the ones every
+    /// request needs (an OAuth-protected HTTP server answers 403 without
+    /// them; see [`ToolDef::required_scopes`]).
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let delete: ToolDef = tool("delete_pet").scopes(["pets:write"]).run(|| async { "deleted" })?;
+    /// assert_eq!(delete.required_scopes(), ["pets:write"]);
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes.extend(scopes.into_iter().map(Into::into));
         self
     }
 
@@ -271,7 +289,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             wrapped: self.output_wrapped,
             marker: PhantomData,
         };
-        Ok(ToolDef::from_parts(tool, Arc::new(handler)))
+        Ok(ToolDef::from_parts(tool, Arc::new(handler)).require_scopes(self.scopes))
     }
 
     fn schema_error(&mut self, source: SchemaError) {
@@ -291,6 +309,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             input_schema: self.input_schema,
             output_schema: self.output_schema,
             output_wrapped: self.output_wrapped,
+            scopes: self.scopes,
             error: self.error,
             types: PhantomData,
         }

@@ -30,6 +30,7 @@ pub struct ToolDef<C = ()> {
     tool: Arc<Tool>,
     handler: Arc<dyn ToolHandler<C>>,
     layers: Arc<[Layer<C>]>,
+    scopes: Arc<[String]>,
 }
 
 impl<C: Send + Sync + 'static> ToolDef<C> {
@@ -48,7 +49,28 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
             tool: Arc::new(tool),
             handler,
             layers: Arc::from(Vec::new()),
+            scopes: Arc::from(Vec::new()),
         }
+    }
+
+    /// Adds OAuth scopes a call of the tool needs (see
+    /// [`ToolBuilder::scopes`](crate::ToolBuilder::scopes)).
+    pub fn require_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let mut all = self.scopes.to_vec();
+        for scope in scopes.into_iter().map(Into::into) {
+            if !all.contains(&scope) {
+                all.push(scope);
+            }
+        }
+        self.scopes = Arc::from(all);
+        self
+    }
+
+    /// The OAuth scopes a call of the tool needs, on top of the server's:
+    /// an OAuth-protected HTTP server refuses a `tools/call` whose token
+    /// lacks one (403); elsewhere nothing checks them.
+    pub fn required_scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// The protocol value.
@@ -151,6 +173,7 @@ impl<C> Clone for ToolDef<C> {
             tool: self.tool.clone(),
             handler: self.handler.clone(),
             layers: self.layers.clone(),
+            scopes: self.scopes.clone(),
         }
     }
 }

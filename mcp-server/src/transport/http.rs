@@ -19,6 +19,7 @@ use crate::protocol::handler::SessionHandler;
 use crate::protocol::restore_execution::restore_in_http_response;
 use crate::server::Server;
 use crate::server::session::TransportKind;
+use crate::server::state::ServerState;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
@@ -57,13 +58,21 @@ impl<C: Send + Sync + 'static> Server<C> {
             )),
             Some(auth::Mode::OAuth(verifier)) => {
                 let settings = verifier.settings();
+                let declared: Arc<dyn auth::gate::DeclaredScopes> =
+                    Arc::new(CatalogScopes(self.state().clone()));
                 let gate = auth::gate::Gate {
                     verifier: verifier.clone(),
                     metadata_url: auth::metadata::url(settings).into(),
+                    declared: declared.clone(),
                     max_body_bytes: config.max_body_bytes,
                 };
-                let document = axum::Json(auth::metadata::document(settings));
-                let serve_document = axum::routing::get(move || async move { document });
+                let verifier = verifier.clone();
+                let serve_document = axum::routing::get(move || async move {
+                    axum::Json(auth::metadata::document(
+                        verifier.settings(),
+                        declared.all(),
+                    ))
+                });
                 let mut public =
                     Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
                 let suffixed = auth::metadata::path(settings);
@@ -112,6 +121,36 @@ impl<C: Send + Sync + 'static> Server<C> {
             local_addr,
             config,
         })
+    }
+}
+
+/// The scopes the server's tools declare, from its current catalog.
+struct CatalogScopes<C>(Arc<ServerState<C>>);
+
+impl<C: Send + Sync + 'static> auth::gate::DeclaredScopes for CatalogScopes<C> {
+    fn of_tool(&self, tool: &str) -> Vec<String> {
+        let catalog = self.0.catalog();
+        catalog
+            .tools()
+            .get(tool)
+            .map(|def| def.required_scopes().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn all(&self) -> Vec<String> {
+        let catalog = self.0.catalog();
+        let mut scopes: Vec<String> = Vec::new();
+        for scope in catalog
+            .tools()
+            .all()
+            .iter()
+            .flat_map(|def| def.required_scopes())
+        {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        scopes
     }
 }
 

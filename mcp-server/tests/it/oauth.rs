@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use crate::oauth_provider::{AuthorizationServer, Protected};
 
 /// `whoami` answers with the caller's claims; `count` and `admin` count
-/// their calls (`admin` needs scope `tools:admin` as well).
+/// their calls (`admin` declares scope `tools:admin`).
 fn server(calls: Arc<AtomicUsize>) -> Server {
     let whoami = tool("whoami")
         .run(|_: JsonObject, cx: ToolCallContext| async move {
@@ -31,8 +31,9 @@ fn server(calls: Arc<AtomicUsize>) -> Server {
                 .to_string()
         })
         .unwrap();
-    let counter = |name: &str, calls: Arc<AtomicUsize>| {
+    let counter = |name: &str, scopes: &[&str], calls: Arc<AtomicUsize>| {
         tool(name)
+            .scopes(scopes.iter().copied())
             .run(move |_: JsonObject| {
                 let calls = calls.clone();
                 async move { calls.fetch_add(1, Ordering::SeqCst).to_string() }
@@ -41,8 +42,8 @@ fn server(calls: Arc<AtomicUsize>) -> Server {
     };
     Server::builder()
         .tool(whoami)
-        .tool(counter("count", calls.clone()))
-        .tool(counter("admin", calls))
+        .tool(counter("count", &[], calls.clone()))
+        .tool(counter("admin", &["tools:admin"], calls))
         .build()
         .unwrap()
 }
@@ -58,7 +59,6 @@ async fn protect(issuer: &AuthorizationServer, calls: Arc<AtomicUsize>) -> Prote
                 .issuer(&issuer)
                 .unwrap()
                 .scope("mcp:tools")
-                .tool_scopes("admin", ["tools:admin"])
                 .jwks_refetch_interval(std::time::Duration::ZERO)
         },
     )

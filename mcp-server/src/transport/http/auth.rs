@@ -28,6 +28,12 @@
 //! fetched, 503. The MCP service never reads the body of a refused request.
 //! Handlers see the caller's claims as
 //! [`ToolCallContext::auth`](mcp_core::ToolCallContext::auth).
+//!
+//! Scopes: [`OAuth::scope`] for every request; for a `tools/call` (also
+//! through discovery mode's `call_tool`), those the tool declares
+//! ([`ToolBuilder::scopes`](mcp_core::ToolBuilder::scopes),
+//! [`ToolSource::scopes`](crate::ToolSource::scopes)) and those
+//! [`OAuth::tool_scopes`] adds by name.
 
 pub(super) mod bearer;
 mod challenge;

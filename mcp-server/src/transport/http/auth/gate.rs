@@ -18,13 +18,33 @@ use super::token::{Presented, bearer};
 use super::verify::Verifier;
 use crate::discovery::view::CALL_TOOL;
 
-/// What the layer needs: the verifier, where the metadata is, and the body
-/// limit (a body read here for per-tool scopes obeys it too).
-#[derive(Clone, Debug)]
+/// The scopes the hosted tools declare (their definitions'
+/// [`required_scopes`](mcp_core::ToolDef::required_scopes)), read at each
+/// request so tools swapped in while serving count.
+pub(crate) trait DeclaredScopes: Send + Sync {
+    /// The scopes a call of `tool` needs.
+    fn of_tool(&self, tool: &str) -> Vec<String>;
+    /// Every scope some tool needs.
+    fn all(&self) -> Vec<String>;
+}
+
+/// What the layer needs: the verifier, where the metadata is, the tools'
+/// scopes, and the body limit (a body read here for per-tool scopes obeys
+/// it too).
+#[derive(Clone)]
 pub(crate) struct Gate {
     pub(crate) verifier: Arc<Verifier>,
     pub(crate) metadata_url: Arc<str>,
+    pub(crate) declared: Arc<dyn DeclaredScopes>,
     pub(crate) max_body_bytes: usize,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gate")
+            .field("metadata_url", &self.metadata_url)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Lets a request through with its caller's claims in its extensions, or
@@ -74,7 +94,7 @@ pub(crate) async fn require_token(
         }
         .response(&gate.metadata_url);
     }
-    let request = if settings.tool_scopes.is_empty() || request.method() != Method::POST {
+    let request = if request.method() != Method::POST {
         request
     } else {
         match tool_scopes_granted(&gate, &info, request).await {
@@ -98,13 +118,25 @@ async fn tool_scopes_granted(
     let Ok(bytes) = to_bytes(body, gate.max_body_bytes).await else {
         return Err((StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response());
     };
-    if let Some(tool) = called_tool(&bytes)
-        && let Some(needed) = gate.verifier.settings().tool_scopes.get(tool.as_str())
-        && !missing_scopes(info, needed).is_empty()
-    {
-        let mut scopes = gate.verifier.settings().required_scopes().to_vec();
-        scopes.extend(needed.iter().cloned());
-        return Err(Challenge::InsufficientScope { scopes: &scopes }.response(&gate.metadata_url));
+    if let Some(tool) = called_tool(&bytes) {
+        let settings = gate.verifier.settings();
+        let mut needed = settings
+            .tool_scopes
+            .get(tool.as_str())
+            .cloned()
+            .unwrap_or_default();
+        for scope in gate.declared.of_tool(&tool) {
+            if !needed.contains(&scope) {
+                needed.push(scope);
+            }
+        }
+        if !missing_scopes(info, &needed).is_empty() {
+            let mut scopes = settings.required_scopes().to_vec();
+            scopes.extend(needed);
+            return Err(
+                Challenge::InsufficientScope { scopes: &scopes }.response(&gate.metadata_url)
+            );
+        }
     }
     Ok(Request::from_parts(parts, Body::from(bytes)))
 }

@@ -8,12 +8,18 @@ use super::oauth::OAuth;
 /// The well-known prefix of RFC 9728.
 pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
-/// The document for `settings`.
-pub(crate) fn document(settings: &OAuth) -> Value {
+/// The document for `settings`, whose tools also declare `tool_scopes`.
+pub(crate) fn document(settings: &OAuth, tool_scopes: Vec<String>) -> Value {
+    let mut scopes = settings.scopes_supported();
+    for scope in tool_scopes {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
     json!({
         "resource": settings.resource(),
         "authorization_servers": settings.issuers(),
-        "scopes_supported": settings.scopes_supported(),
+        "scopes_supported": scopes,
         "bearer_methods_supported": ["header"],
     })
 }
