@@ -19,6 +19,9 @@
 //! assert!(info.has_scope("files:write"));
 //! ```
 
+use std::fmt;
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::json::JsonObject;
@@ -28,10 +31,11 @@ use crate::json::JsonObject;
 /// Scopes come from the `scope` claim (space-separated, RFC 9068) or `scp`
 /// (a list or a string); the client from `client_id` (RFC 9068), else
 /// `azp`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct AuthInfo {
     claims: JsonObject,
     scopes: Vec<String>,
+    token: Option<Arc<str>>,
 }
 
 impl AuthInfo {
@@ -46,7 +50,24 @@ impl AuthInfo {
                 .collect(),
             _ => Vec::new(),
         };
-        Self { claims, scopes }
+        Self {
+            claims,
+            scopes,
+            token: None,
+        }
+    }
+
+    /// Keeps the access token the claims came from, so the server can
+    /// exchange it for an upstream token (RFC 8693).
+    pub fn with_access_token(mut self, token: impl Into<Arc<str>>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// The access token the claims came from, for a token exchange. It was
+    /// issued for this server: never send it to another one.
+    pub fn access_token(&self) -> Option<&str> {
+        self.token.as_deref()
     }
 
     /// The subject (`sub`): the user, or the client acting for itself.
@@ -87,5 +108,14 @@ impl AuthInfo {
 
     fn string_claim(&self, name: &str) -> Option<&str> {
         self.claims.get(name).and_then(Value::as_str)
+    }
+}
+
+impl fmt::Debug for AuthInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthInfo")
+            .field("claims", &self.claims)
+            .field("access_token", &self.token.as_ref().map(|_| ".."))
+            .finish()
     }
 }

@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_core::{JsonObject, ToolCallContext, tool};
-use mcp_server::auth::Introspection;
+use mcp_server::auth::{Introspection, TokenExchange};
 use mcp_server::{HttpConfig, Server};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -421,4 +421,65 @@ async fn opaque_tokens_are_introspected() {
     assert!(challenge(&refused).contains("error=\"invalid_token\""));
     let unknown = call(url, "whoami", Some("not-a-token-anyone-issued")).await;
     assert_eq!(unknown.status(), 401);
+}
+
+#[tokio::test]
+async fn a_tool_exchanges_the_callers_token_for_an_upstream_one() {
+    let issuer = AuthorizationServer::start().await;
+    let exchange = Arc::new(
+        TokenExchange::new(
+            &format!("{}/token", issuer.issuer),
+            "mcp-resource",
+            "mcp-resource-secret",
+        )
+        .unwrap()
+        .audience("https://orders.example.com")
+        .scope("orders:read"),
+    );
+    let upstream = tool("upstream_token")
+        .run(move |_: JsonObject, cx: ToolCallContext| {
+            let exchange = exchange.clone();
+            async move {
+                let caller = cx.auth().ok_or("no caller")?;
+                exchange.token_for(caller).await.map_err(|e| e.to_string())
+            }
+        })
+        .unwrap();
+    let trusted = issuer.issuer.clone();
+    let protected = Protected::start(
+        Server::builder().tool(upstream).build().unwrap(),
+        HttpConfig::new().stateless(true),
+        "/mcp",
+        move |oauth| oauth.issuer(&trusted).unwrap(),
+    )
+    .await;
+    let url = protected.url.as_str();
+    let token = issuer.token(url, Some("mcp:tools")).await;
+    let mut exchanged = Vec::new();
+    for _ in 0..2 {
+        let response = call(url, "upstream_token", Some(&token)).await;
+        assert_eq!(response.status(), 200);
+        let text = response.text().await.unwrap();
+        let reply: Value = serde_json::from_str(&text).expect("a JSON reply");
+        assert_ne!(reply["result"]["isError"], true, "{reply}");
+        exchanged.push(
+            reply["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    assert_eq!(
+        exchanged[0], exchanged[1],
+        "the second call reuses the exchanged token"
+    );
+    let payload = exchanged[0].split('.').nth(1).unwrap();
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    assert_eq!(claims["aud"], "https://orders.example.com");
+    assert_eq!(claims["sub"], "mcp-client");
+    assert_eq!(claims["act"]["sub"], "mcp-resource");
+    assert_ne!(
+        exchanged[0], token,
+        "the caller's own token never goes upstream"
+    );
 }

@@ -9,6 +9,10 @@
 // Prints one JSON line, {"issuer": "http://127.0.0.1:PORT"}, once it listens.
 // Besides the provider's own endpoints it serves two test hooks:
 //   POST /test/rotate  adds a new signing key (first, so it signs from now on)
+// It also accepts RFC 8693 token exchange (grant
+// urn:ietf:params:oauth:grant-type:token-exchange, client `mcp-resource`): a
+// valid access token of this issuer is traded for one with the requested
+// `audience`, the same subject and an `act` claim naming the client.
 //   POST /test/sign    {"claims": {...}, "foreign": bool} signs claims with the
 //                      current key (or, when foreign, with a key of the same
 //                      kid that the key set does not hold): tokens no grant
@@ -29,6 +33,8 @@ const { default: Provider } = await load('oidc-provider/lib/index.js');
 const jose = await load('jose/dist/webapi/index.js');
 
 const SCOPES = ['mcp:tools', 'tools:admin'];
+const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 
 function newKey() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -39,10 +45,10 @@ let keys = [newKey()];
 let provider;
 
 function makeProvider(issuer) {
-  const client = (id, method) => ({
+  const client = (id, method, grants = ['client_credentials']) => ({
     client_id: id,
     client_secret: `${id}-secret`,
-    grant_types: ['client_credentials'],
+    grant_types: grants,
     redirect_uris: [],
     response_types: [],
     scope: SCOPES.join(' '),
@@ -52,7 +58,7 @@ function makeProvider(issuer) {
     clients: [
       client('mcp-client', 'client_secret_basic'),
       client('mcp-post-client', 'client_secret_post'),
-      client('mcp-resource', 'client_secret_basic'),
+      client('mcp-resource', 'client_secret_basic', ['client_credentials', EXCHANGE]),
     ],
     scopes: SCOPES,
     jwks: { keys },
@@ -75,6 +81,12 @@ function makeProvider(issuer) {
     },
   });
   made.on('server_error', (_ctx, error) => console.error('provider error:', error));
+  made.registerGrantType(
+    EXCHANGE,
+    exchange,
+    ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'scope'],
+    ['audience'],
+  );
   return made;
 }
 
@@ -97,6 +109,37 @@ async function sign(claims, foreign) {
   return new jose.SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: current.kid, typ: 'at+jwt' })
     .sign(key);
+}
+
+async function exchange(ctx) {
+  const { subject_token: subjectToken, subject_token_type: subjectType, audience, scope } = ctx.oidc.params;
+  const fail = (description) => {
+    ctx.status = 400;
+    ctx.body = { error: 'invalid_grant', error_description: description };
+  };
+  if (subjectType !== ACCESS_TOKEN) return fail('subject_token_type must be an access token');
+  if (!audience) return fail('audience is required');
+  const publicKeys = keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }));
+  let subject;
+  try {
+    ({ payload: subject } = await jose.jwtVerify(subjectToken, jose.createLocalJWKSet({ keys: publicKeys }), {
+      issuer: provider.issuer,
+    }));
+  } catch (error) {
+    return fail(`subject_token: ${error.message}`);
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const token = await sign({
+    iss: provider.issuer,
+    sub: subject.sub,
+    aud: audience,
+    client_id: subject.client_id,
+    scope,
+    act: { sub: ctx.oidc.client.clientId },
+    iat: now,
+    exp: now + 300,
+  }, false);
+  ctx.body = { access_token: token, issued_token_type: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 300 };
 }
 
 const server = createServer(async (req, res) => {

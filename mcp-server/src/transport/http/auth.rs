@@ -38,6 +38,7 @@
 pub(super) mod bearer;
 mod challenge;
 mod error;
+mod exchange;
 pub(super) mod gate;
 mod introspect;
 mod jwks;
@@ -53,6 +54,7 @@ use std::time::Duration;
 
 use self::bearer::BearerToken;
 pub use self::error::AuthError;
+pub use self::exchange::{ExchangeError, TokenExchange};
 pub use self::introspect::Introspection;
 pub use self::oauth::OAuth;
 use self::verify::Verifier;

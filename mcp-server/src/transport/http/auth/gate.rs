@@ -72,7 +72,7 @@ pub(crate) async fn require_token(
         }
     };
     let info = match gate.verifier.verify(&token).await {
-        Ok(info) => info,
+        Ok(info) => info.with_access_token(token),
         Err(Refusal::Invalid(description)) => {
             tracing::info!(reason = %description, "refused an access token");
             return Challenge::InvalidToken {
