@@ -34,6 +34,11 @@
 //! ([`ToolBuilder::scopes`](mcp_core::ToolBuilder::scopes),
 //! [`ToolSource::scopes`](crate::ToolSource::scopes)) and those
 //! [`OAuth::tool_scopes`] adds by name.
+//!
+//! Opaque tokens are accepted too with [`OAuth::introspection`] (RFC 7662,
+//! cached). The caller's token is never passed through to upstream APIs: a
+//! tool that calls one on the caller's behalf trades it for an upstream
+//! token with [`TokenExchange`] (RFC 8693, cached per caller).
 
 pub(super) mod bearer;
 mod challenge;
