@@ -300,6 +300,8 @@ async fn the_python_sdk_gets_a_token_through_discovery_then_lists_and_calls() {
             let label = format!("ok client credentials ({method})/{mode}:");
             assert!(stdout.contains(&label), "no `{label}` in:\n{stdout}");
         }
+        let label = format!("ok authorization code with PKCE/{mode}:");
+        assert!(stdout.contains(&label), "no `{label}` in:\n{stdout}");
     }
 }
 

@@ -1,6 +1,8 @@
 // The authorization server of the OAuth tests: oidc-provider issuing JWT
 // access tokens (RFC 9068) for resource indicators (RFC 8707) through the
-// client credentials grant, on a free loopback port. Tokens for a resource
+// client credentials grant and the authorization code grant with PKCE (public
+// client `mcp-app`, the built-in login and consent pages), on a free loopback
+// port. Tokens for a resource
 // whose path starts with /opaque are opaque, for introspection (RFC 7662) by
 // the client `mcp-resource`.
 //
@@ -59,11 +61,21 @@ function makeProvider(issuer) {
       client('mcp-client', 'client_secret_basic'),
       client('mcp-post-client', 'client_secret_post'),
       client('mcp-resource', 'client_secret_basic', ['client_credentials', EXCHANGE]),
+      {
+        client_id: 'mcp-app',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: ['http://127.0.0.1:1/callback'],
+        token_endpoint_auth_method: 'none',
+        scope: SCOPES.join(' '),
+      },
     ],
     scopes: SCOPES,
     jwks: { keys },
     features: {
-      devInteractions: { enabled: false },
+      // The built-in login and consent pages (any login), which the
+      // authorization code test fills in.
+      devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       resourceIndicators: {
