@@ -59,7 +59,6 @@ pub enum ExchangeError {
 /// // In a tool: `let token = exchange.token_for(cx.auth().unwrap()).await?;`
 /// # Ok::<(), mcp_server::auth::AuthError>(())
 /// ```
-#[derive(Debug)]
 pub struct TokenExchange {
     endpoint: Url,
     client_id: String,
@@ -71,7 +70,18 @@ pub struct TokenExchange {
     cache: Mutex<HashMap<String, Cached>>,
 }
 
-#[derive(Debug)]
+impl std::fmt::Debug for TokenExchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenExchange")
+            .field("endpoint", &self.endpoint.as_str())
+            .field("client_id", &self.client_id)
+            .field("audience", &self.audience)
+            .field("resource", &self.resource)
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Cached {
     token: String,
     until: Instant,

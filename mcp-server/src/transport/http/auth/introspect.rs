@@ -18,12 +18,22 @@ use super::url_rule::trusted_url;
 const MAX_CACHED: usize = 10_000;
 
 /// Where and as whom the resource server introspects opaque tokens.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Introspection {
     endpoint: Url,
     client_id: String,
     client_secret: String,
     cache_for: Duration,
+}
+
+impl std::fmt::Debug for Introspection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Introspection")
+            .field("endpoint", &self.endpoint.as_str())
+            .field("client_id", &self.client_id)
+            .field("cache_for", &self.cache_for)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Introspection {
@@ -51,14 +61,20 @@ impl Introspection {
 }
 
 /// Introspects with a cache.
-#[derive(Debug)]
 pub(crate) struct Introspector {
     settings: Introspection,
     client: reqwest::Client,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
-#[derive(Debug)]
+impl std::fmt::Debug for Introspector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Introspector")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Cached {
     claims: Option<JsonObject>,
     until: Instant,

@@ -92,7 +92,13 @@ impl KeySets {
             .fetched
             .is_none_or(|fetched| fetched.elapsed() >= self.max_age);
         if stale {
-            self.refresh(issuer, &mut keys).await?;
+            if let Err(error) = self.refresh(issuer, &mut keys).await {
+                // Old keys still verify until the issuer can be asked again.
+                if keys.set.is_none() {
+                    return Err(error);
+                }
+                tracing::warn!(%error, "keeping the previous signing keys");
+            }
         } else if find(keys.set.as_ref(), kid, alg).is_none()
             && keys
                 .fetched
