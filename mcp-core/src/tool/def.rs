@@ -31,6 +31,7 @@ pub struct ToolDef<C = ()> {
     handler: Arc<dyn ToolHandler<C>>,
     layers: Arc<[Layer<C>]>,
     scopes: Arc<[String]>,
+    forwards_credentials: bool,
 }
 
 impl<C: Send + Sync + 'static> ToolDef<C> {
@@ -50,6 +51,7 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
             handler,
             layers: Arc::from(Vec::new()),
             scopes: Arc::from(Vec::new()),
+            forwards_credentials: false,
         }
     }
 
@@ -71,6 +73,30 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// lacks one (403); elsewhere nothing checks them.
     pub fn required_scopes(&self) -> &[String] {
         &self.scopes
+    }
+
+    /// Marks the tool as one that sends its caller's own credentials (the
+    /// incoming `Authorization` header) to an upstream API. An
+    /// OAuth-protected HTTP server refuses to serve such a tool: the
+    /// caller's token was issued for this server, and the MCP
+    /// specification forbids passing it on (exchange it for an upstream
+    /// token instead).
+    ///
+    /// ```
+    /// let echo = mcp_core::tool("echo").run(|text: String| async move { text })?;
+    /// assert!(!echo.forwards_caller_credentials());
+    /// assert!(echo.forwarding_caller_credentials(true).forwards_caller_credentials());
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn forwarding_caller_credentials(mut self, forwards: bool) -> Self {
+        self.forwards_credentials = forwards;
+        self
+    }
+
+    /// Whether the tool sends its caller's own credentials upstream (see
+    /// [`forwarding_caller_credentials`](Self::forwarding_caller_credentials)).
+    pub fn forwards_caller_credentials(&self) -> bool {
+        self.forwards_credentials
     }
 
     /// The protocol value.
@@ -174,6 +200,7 @@ impl<C> Clone for ToolDef<C> {
             handler: self.handler.clone(),
             layers: self.layers.clone(),
             scopes: self.scopes.clone(),
+            forwards_credentials: self.forwards_credentials,
         }
     }
 }

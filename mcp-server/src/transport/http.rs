@@ -28,7 +28,27 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// OAuth, the Protected Resource Metadata routes).
     ///
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
-    pub fn router(&self, config: &HttpConfig) -> Router {
+    ///
+    /// With OAuth, a tool that passes its caller's credentials through to
+    /// its upstream API (see
+    /// [`ToolDef::forwards_caller_credentials`](mcp_core::ToolDef::forwards_caller_credentials))
+    /// is refused: [`ServeError::CredentialPassthrough`] names every such
+    /// tool (one swapped in later is refused when called).
+    pub fn router(&self, config: &HttpConfig) -> Result<Router, ServeError> {
+        if let Some(auth::Mode::OAuth(_)) = config.auth.as_ref().map(|auth| &auth.mode) {
+            let tools: Vec<String> = self
+                .state()
+                .catalog()
+                .tools()
+                .all()
+                .iter()
+                .filter(|def| def.forwards_caller_credentials())
+                .map(|def| def.name().to_owned())
+                .collect();
+            if !tools.is_empty() {
+                return Err(ServeError::CredentialPassthrough { tools });
+            }
+        }
         let state = self.state().clone();
         let mut rmcp_config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(config.allowed_hosts.iter().cloned())
@@ -50,7 +70,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             .route_service(&config.path, service)
             .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
-        match config.auth.as_ref().map(|auth| &auth.mode) {
+        Ok(match config.auth.as_ref().map(|auth| &auth.mode) {
             None => router,
             Some(auth::Mode::Bearer(token)) => router.layer(axum::middleware::from_fn_with_state(
                 token.clone(),
@@ -86,7 +106,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                     ))
                     .merge(public)
             }
-        }
+        })
     }
 
     /// Serves Streamable HTTP at `http://{addr}/mcp` with the default
@@ -116,7 +136,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             source,
         })?;
         Ok(HttpServer {
-            router: self.router(&config),
+            router: self.router(&config)?,
             listener,
             local_addr,
             config,
@@ -135,6 +155,14 @@ impl<C: Send + Sync + 'static> auth::gate::DeclaredScopes for CatalogScopes<C> {
             .get(tool)
             .map(|def| def.required_scopes().to_vec())
             .unwrap_or_default()
+    }
+
+    fn forwards_credentials(&self, tool: &str) -> bool {
+        let catalog = self.0.catalog();
+        catalog
+            .tools()
+            .get(tool)
+            .is_some_and(|def| def.forwards_caller_credentials())
     }
 
     fn all(&self) -> Vec<String> {

@@ -13,6 +13,7 @@ mod middleware_order;
 mod oauth;
 mod oauth_fuzz;
 mod oauth_provider;
+mod oauth_upstream;
 mod pagination;
 mod prompts_and_interaction;
 mod reload;

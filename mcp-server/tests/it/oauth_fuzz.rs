@@ -62,7 +62,7 @@ static PROTECTED: LazyLock<(tokio::runtime::Runtime, axum::Router, Arc<AtomicUsi
         let config = HttpConfig::new()
             .stateless(true)
             .auth(Auth::oauth(oauth).unwrap());
-        let router = runtime.block_on(async { server.router(&config) });
+        let router = runtime.block_on(async { server.router(&config) }).unwrap();
         (runtime, router, calls)
     });
 

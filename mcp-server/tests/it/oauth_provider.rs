@@ -145,7 +145,9 @@ impl Protected {
         let url = format!("http://{}{path}", listener.local_addr().unwrap());
         let config = config.path(path);
         let settings = oauth(OAuth::new(&url).unwrap());
-        let router = server.router(&config.auth(Auth::oauth(settings).unwrap()));
+        let router = server
+            .router(&config.auth(Auth::oauth(settings).unwrap()))
+            .unwrap();
         let task = tokio::spawn(async move {
             axum::serve(listener, router).await.unwrap();
         });

@@ -26,6 +26,8 @@ pub(crate) trait DeclaredScopes: Send + Sync {
     fn of_tool(&self, tool: &str) -> Vec<String>;
     /// Every scope some tool needs.
     fn all(&self) -> Vec<String>;
+    /// Whether `tool` sends its caller's own credentials upstream.
+    fn forwards_credentials(&self, tool: &str) -> bool;
 }
 
 /// What the layer needs: the verifier, where the metadata is, the tools'
@@ -119,6 +121,17 @@ async fn tool_scopes_granted(
         return Err((StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response());
     };
     if let Some(tool) = called_tool(&bytes) {
+        if gate.declared.forwards_credentials(&tool) {
+            tracing::error!(
+                tool = %tool,
+                "refused a call: the tool passes the caller's token upstream"
+            );
+            let message = format!(
+                "tool `{tool}` passes the caller's Authorization header through to its upstream \
+                 API, which an OAuth-protected server refuses; exchange the token instead"
+            );
+            return Err((StatusCode::INTERNAL_SERVER_ERROR, message).into_response());
+        }
         let settings = gate.verifier.settings();
         let mut needed = settings
             .tool_scopes
