@@ -223,3 +223,29 @@ impl TokenExchange {
         form.finish()
     }
 }
+
+/// Generated OpenAPI tools call their API with a token exchanged for their
+/// caller's: give the exchange to
+/// [`ClientConfigBuilder::upstream_credentials`](mcp_openapi::call::ClientConfigBuilder::upstream_credentials).
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_openapi::ClientConfig;
+/// use mcp_server::auth::TokenExchange;
+///
+/// let exchange = TokenExchange::new("https://login.example.com/token", "mcp-server", "secret")?
+///     .audience("https://api.example.com");
+/// let config = ClientConfig::builder()
+///     .base_url("https://api.example.com")
+///     .upstream_credentials(Arc::new(exchange))
+///     .build()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl mcp_openapi::call::UpstreamCredentials for TokenExchange {
+    fn bearer_token<'a>(
+        &'a self,
+        caller: &'a AuthInfo,
+    ) -> mcp_core::handler::BoxFuture<'a, Result<String, String>> {
+        Box::pin(async move { self.token_for(caller).await.map_err(|e| e.to_string()) })
+    }
+}
