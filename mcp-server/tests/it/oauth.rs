@@ -10,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use mcp_core::prompt::{PromptRequest, prompt};
+use mcp_core::resource::{ResourceRequest, resource};
 use mcp_core::{JsonObject, ToolCallContext, tool};
 use mcp_server::auth::{Introspection, TokenExchange};
 use mcp_server::{HttpConfig, Server};
@@ -484,4 +486,96 @@ async fn a_tool_exchanges_the_callers_token_for_an_upstream_one() {
         exchanged[0], token,
         "the caller's own token never goes upstream"
     );
+}
+
+/// A JSON-RPC request `method` with `params` and `token`, in stateless mode.
+async fn rpc(url: &str, method: &str, params: Value, token: &str) -> Value {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .bearer_auth(token)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    serde_json::from_str(&response.text().await.unwrap()).expect("a JSON reply")
+}
+
+#[tokio::test]
+async fn resource_and_prompt_handlers_get_the_callers_claims() {
+    let issuer = AuthorizationServer::start().await;
+    let caller = |auth: Option<&mcp_core::auth::AuthInfo>| {
+        let auth = auth.expect("the caller's claims");
+        format!(
+            "{} via {}",
+            auth.subject().unwrap_or("?"),
+            auth.client_id().unwrap_or("?")
+        )
+    };
+    let me = resource("test://me", "me")
+        .read(move |request: ResourceRequest| async move { caller(request.auth()) })
+        .unwrap();
+    let greet = prompt("greet")
+        .run(move |_: JsonObject, request: PromptRequest| async move {
+            format!("Greet {}.", caller(request.auth()))
+        })
+        .unwrap();
+    let trusted = issuer.issuer.clone();
+    let protected = Protected::start(
+        Server::builder()
+            .resource(me)
+            .prompt(greet)
+            .build()
+            .unwrap(),
+        HttpConfig::new().stateless(true),
+        "/mcp",
+        move |oauth| oauth.issuer(&trusted).unwrap(),
+    )
+    .await;
+    let url = protected.url.as_str();
+    let token = issuer.token(url, Some("mcp:tools")).await;
+
+    let read = rpc(url, "resources/read", json!({"uri": "test://me"}), &token).await;
+    assert_eq!(
+        read["result"]["contents"][0]["text"], "mcp-client via mcp-client",
+        "{read}"
+    );
+    let got = rpc(url, "prompts/get", json!({"name": "greet"}), &token).await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"], "Greet mcp-client via mcp-client.",
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_key_is_looked_up_at_most_once_per_refetch_interval() {
+    let issuer = AuthorizationServer::start().await;
+    let trusted = issuer.issuer.clone();
+    let protected = Protected::start(
+        server(Arc::default()),
+        HttpConfig::new().stateless(true),
+        "/mcp",
+        move |oauth| {
+            oauth
+                .issuer(&trusted)
+                .unwrap()
+                .jwks_refetch_interval(std::time::Duration::from_secs(3600))
+        },
+    )
+    .await;
+    let url = protected.url.as_str();
+    let before = issuer.token(url, Some("mcp:tools")).await;
+    assert_eq!(call(url, "count", Some(&before)).await.status(), 200);
+    issuer.rotate_keys().await;
+    let after = issuer.token(url, Some("mcp:tools")).await;
+    assert_ne!(kid(&before), kid(&after));
+    // The keys were fetched moments ago: the new kid is not looked up yet.
+    for _ in 0..3 {
+        let refused = call(url, "count", Some(&after)).await;
+        assert_eq!(refused.status(), 401);
+        assert!(challenge(&refused).contains("error=\"invalid_token\""));
+    }
+    assert_eq!(call(url, "count", Some(&before)).await.status(), 200);
 }
