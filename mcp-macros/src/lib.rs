@@ -25,7 +25,7 @@ use crate::kind::Kind;
 ///
 /// Attribute keys are `ToolBuilder` method names (`title = ".."`,
 /// `annotations(read, ..)`, `icon(png = "..")`, `execution = "optional"`,
-/// `meta("k" = v)`, `metadata = BUNDLE`, ...), plus `name = ".."` and
+/// `meta("k" = v)`, `metadata = BUNDLE`, `scopes = ["pets:write"]`, ...), plus `name = ".."` and
 /// `crate = path`; the crate documentation walks through each.
 ///
 /// ```
