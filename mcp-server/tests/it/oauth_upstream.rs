@@ -1,6 +1,6 @@
 //! Generated OpenAPI tools behind an OAuth-protected endpoint: a tool that
 //! would pass its caller's token through to its API is refused when the
-//! endpoint is configured, and a tool given a token exchange calls its API
+//! endpoint is configured (or, swapped in later, when called), and a tool given a token exchange calls its API
 //! (a loopback server recording what it receives) with a token the real
 //! authorization server issued for that API.
 
@@ -199,5 +199,42 @@ async fn a_generated_tool_calls_its_api_with_a_token_exchanged_for_its_callers()
     assert_eq!(claims["aud"], "https://orders.example.com");
     assert_eq!(claims["sub"], "mcp-client");
     assert_eq!(claims["act"]["sub"], "mcp-resource");
+    api.abort();
+}
+
+#[tokio::test]
+async fn a_passthrough_tool_added_while_serving_is_refused_when_called() {
+    let issuer = AuthorizationServer::start().await;
+    let (base, seen, api) = recording_api().await;
+    let server = Server::builder().build().unwrap();
+    let trusted = issuer.issuer.clone();
+    let protected = Protected::start(
+        server.clone(),
+        HttpConfig::new().stateless(true),
+        "/mcp",
+        move |oauth| oauth.issuer(&trusted).unwrap(),
+    )
+    .await;
+    let passthrough = ClientConfig::builder().passthrough_authorization(true);
+    let tool = order_tools(&base, passthrough).remove(0);
+    let name = tool.name().to_owned();
+    server.add_tool(tool).unwrap();
+
+    let url = protected.url.as_str();
+    let token = issuer.token(url, Some("mcp:tools")).await;
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .bearer_auth(&token)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": name, "arguments": {}}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 500);
+    let text = response.text().await.unwrap();
+    assert!(text.contains(&name) && text.contains("exchange"), "{text}");
+    assert!(seen.lock().unwrap().is_empty(), "nothing reached the API");
     api.abort();
 }
