@@ -38,7 +38,14 @@
 //! Opaque tokens are accepted too with [`OAuth::introspection`] (RFC 7662,
 //! cached). The caller's token is never passed through to upstream APIs: a
 //! tool that calls one on the caller's behalf trades it for an upstream
-//! token with [`TokenExchange`] (RFC 8693, cached per caller).
+//! token with [`TokenExchange`] (RFC 8693, cached per caller), which
+//! generated OpenAPI tools take as their
+//! [`upstream_credentials`](mcp_openapi::call::ClientConfigBuilder::upstream_credentials).
+//! A tool that
+//! [forwards its caller's credentials](mcp_core::ToolDef::forwards_caller_credentials)
+//! is refused: [`Server::router`](crate::Server::router) fails with
+//! [`ServeError::CredentialPassthrough`](crate::ServeError::CredentialPassthrough),
+//! and one added while serving is answered 500 when called.
 
 pub(super) mod bearer;
 mod challenge;
