@@ -60,7 +60,7 @@ async fn oauth_refuses_tools_that_pass_the_callers_token_through() {
         .router(&HttpConfig::new().auth(oauth()))
         .expect_err("OAuth with a passthrough tool is refused");
     assert!(
-        matches!(&refused, ServeError::CredentialPassthrough { tools } if tools == &[name.clone()])
+        matches!(&refused, ServeError::CredentialPassthrough { tools } if *tools == [name.as_str()])
     );
     let message = refused.to_string();
     assert!(message.contains(&name), "{message}");
