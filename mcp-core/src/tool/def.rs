@@ -83,7 +83,9 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// token instead).
     ///
     /// ```
-    /// let echo = mcp_core::tool("echo").run(|text: String| async move { text })?;
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let echo: ToolDef = tool("echo").run(|| async { "hi" })?;
     /// assert!(!echo.forwards_caller_credentials());
     /// assert!(echo.forwarding_caller_credentials(true).forwards_caller_credentials());
     /// # Ok::<(), mcp_core::ToolError>(())
