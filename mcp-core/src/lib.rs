@@ -114,6 +114,7 @@ mod metadata;
 mod tool;
 
 pub mod arguments;
+pub mod auth;
 pub mod call;
 pub mod client;
 pub mod completion;

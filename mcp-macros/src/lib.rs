@@ -25,8 +25,9 @@ use crate::kind::Kind;
 ///
 /// Attribute keys are `ToolBuilder` method names (`title = ".."`,
 /// `annotations(read, ..)`, `icon(png = "..")`, `execution = "optional"`,
-/// `meta("k" = v)`, `metadata = BUNDLE`, ...), plus `name = ".."` and
-/// `crate = path`; the crate documentation walks through each.
+/// `meta("k" = v)`, `metadata = BUNDLE`, `scopes = ["pets:write"]`, ...),
+/// plus `name = ".."` and `crate = path`; the crate documentation walks
+/// through each.
 ///
 /// ```
 /// /// Adds two numbers.

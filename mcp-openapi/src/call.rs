@@ -75,6 +75,7 @@ pub(crate) mod retry;
 pub(crate) mod security;
 pub(crate) mod server_url;
 pub(crate) mod style;
+pub(crate) mod upstream_credentials;
 
 pub use client_config::{ClientConfig, ClientConfigBuilder, USER_AGENT};
 pub use error::CallError;
@@ -86,3 +87,4 @@ pub use retry::RetryPolicy;
 pub use security::{
     ApiKeyLocation, Credential, Credentials, Secret, SecurityScheme, SecuritySchemes,
 };
+pub use upstream_credentials::UpstreamCredentials;

@@ -130,4 +130,18 @@ pub enum ServeError {
     /// valid opening request).
     #[error("the MCP session did not start: {0}")]
     Session(String),
+    /// OAuth is on but some tools send their caller's own credentials
+    /// upstream, which the MCP specification forbids.
+    #[error(
+        "OAuth is on, but these tools pass the caller's Authorization header through to their \
+         upstream API: {}; the caller's token was issued for this server and must not be \
+         forwarded: turn the passthrough off and give the tools upstream credentials of their \
+         own, or exchange the caller's token for an upstream one (RFC 8693, \
+         mcp_server::auth::TokenExchange)",
+        .tools.join(", ")
+    )]
+    CredentialPassthrough {
+        /// The tools that forward the caller's credentials.
+        tools: Vec<String>,
+    },
 }

@@ -53,6 +53,29 @@
 //!   `notifications/tools/list_changed` (and
 //!   `notifications/resources/list_changed`) once per swap.
 //!
+//! # OAuth-protected HTTP
+//!
+//! [`HttpConfig::auth`] with [`auth::Auth::oauth`] makes the endpoint an
+//! OAuth 2.1 protected resource: it publishes its RFC 9728 metadata, and a
+//! request needs a JWT access token from a trusted issuer, for this
+//! resource, with the scopes asked for; handlers see the caller as
+//! [`mcp_core::ToolCallContext::auth`]. See [`auth`] for every check and
+//! the status of each refusal.
+//!
+//! ```no_run
+//! use mcp_server::auth::{Auth, OAuth};
+//! use mcp_server::{HttpConfig, Server};
+//!
+//! # async fn run(server: Server) -> Result<(), Box<dyn std::error::Error>> {
+//! let oauth = OAuth::new("https://mcp.example.com/mcp")?
+//!     .issuer("https://login.example.com")?
+//!     .scope("mcp:tools");
+//! let config = HttpConfig::new().allow_host("mcp.example.com").auth(Auth::oauth(oauth)?);
+//! server.bind_http("0.0.0.0:8000".parse()?, config).await?.run().await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Discovery mode
 //!
 //! An API of hundreds of operations does not fit in a model's context.
@@ -107,4 +130,4 @@ pub use server::catalog::ListChanges;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
-pub use transport::{HttpConfig, HttpServer};
+pub use transport::{HttpConfig, HttpServer, auth};

@@ -4,4 +4,5 @@ mod http;
 mod shutdown;
 mod stdio;
 
+pub use self::http::auth;
 pub use self::http::{HttpConfig, HttpServer};

@@ -6,7 +6,7 @@
 //!   and end-to-end tests), the benchmarks in smoke mode, `conformance` and
 //!   `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
-//!   `mcp` client in a venv, Prism from npm) under `target/peers/`.
+//!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`.
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.

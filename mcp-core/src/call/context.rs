@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::auth::AuthInfo;
 use crate::call::request::CallToolRequest;
 use crate::client::channel::{CallChannel, ChannelError, Progress, detached};
 use crate::client::elicitation::{ElicitRequest, ElicitResult};
@@ -26,6 +27,7 @@ pub struct ToolCallContext<C = ()> {
     ctx: Arc<C>,
     session_id: Option<Arc<str>>,
     channel: Arc<dyn CallChannel>,
+    auth: Option<Arc<AuthInfo>>,
 }
 
 impl<C> ToolCallContext<C> {
@@ -39,12 +41,20 @@ impl<C> ToolCallContext<C> {
             ctx,
             session_id: None,
             channel: detached(),
+            auth: None,
         }
     }
 
     /// Sets the id of the session the call belongs to.
     pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
         self.session_id = Some(id.into());
+        self
+    }
+
+    /// Sets the caller's validated token claims (the HTTP transport does,
+    /// when it checks access tokens).
+    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
+        self.auth = Some(auth);
         self
     }
 
@@ -73,6 +83,33 @@ impl<C> ToolCallContext<C> {
     /// The session's id, when the transport has sessions.
     pub fn session(&self) -> Option<&str> {
         self.session_id.as_deref()
+    }
+
+    /// Who is calling: the validated claims of the request's access token,
+    /// when the server checks tokens.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use mcp_core::auth::AuthInfo;
+    /// use mcp_core::call::CallToolRequest;
+    /// use mcp_core::{tool, JsonObject, ToolCallContext, ToolDef};
+    /// use serde_json::json;
+    ///
+    /// let whoami: ToolDef = tool("whoami")
+    ///     .run(|_: JsonObject, cx: ToolCallContext| async move {
+    ///         cx.auth().and_then(|a| a.subject()).unwrap_or("anonymous").to_owned()
+    ///     })?;
+    /// let claims = json!({"sub": "alice"}).as_object().unwrap().clone();
+    /// let cx = whoami
+    ///     .context(CallToolRequest::new("whoami", None), Arc::new(()))
+    ///     .authenticated(Arc::new(AuthInfo::from_claims(claims)));
+    /// let result = futures_executor::block_on(whoami.call(cx));
+    /// assert_eq!(result.text_content(), "alice");
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.auth.as_deref()
     }
 
     /// The per-session context.
@@ -235,6 +272,7 @@ impl<C> ToolCallContext<C> {
             ctx: self.ctx.clone(),
             session_id: self.session_id.clone(),
             channel: self.channel.clone(),
+            auth: self.auth.clone(),
         }
     }
 }
@@ -245,6 +283,7 @@ impl<C> fmt::Debug for ToolCallContext<C> {
             .field("request", &self.request)
             .field("tool", &self.tool.name)
             .field("session_id", &self.session_id)
+            .field("subject", &self.auth().and_then(AuthInfo::subject))
             .finish_non_exhaustive()
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::auth::AuthInfo;
 use crate::client::channel::{CallChannel, ChannelError, detached};
 use crate::client::elicitation::{ElicitRequest, ElicitResult};
 use crate::client::sampling::{CreateMessageRequest, CreateMessageResult};
@@ -18,6 +19,7 @@ pub struct PromptRequest<C = ()> {
     session_id: Option<Arc<str>>,
     meta: Meta,
     channel: Arc<dyn CallChannel>,
+    auth: Option<Arc<AuthInfo>>,
 }
 
 impl<C> PromptRequest<C> {
@@ -31,6 +33,7 @@ impl<C> PromptRequest<C> {
             session_id: None,
             meta: Meta::new(),
             channel: detached(),
+            auth: None,
         }
     }
 
@@ -60,6 +63,18 @@ impl<C> PromptRequest<C> {
     pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
         self.session_id = Some(id.into());
         self
+    }
+
+    /// Sets the caller's validated token claims.
+    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// Who is asking: the validated claims of the request's access token,
+    /// when the server checks tokens.
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.auth.as_deref()
     }
 
     /// Sets the request's `_meta`.

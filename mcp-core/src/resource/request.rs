@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::auth::AuthInfo;
 use crate::meta::Meta;
 
 /// One `resources/read` call as a handler sees it: the URI, the template's
@@ -14,6 +15,7 @@ pub struct ResourceRequest<C = ()> {
     ctx: Arc<C>,
     session_id: Option<Arc<str>>,
     meta: Meta,
+    auth: Option<Arc<AuthInfo>>,
 }
 
 impl<C> ResourceRequest<C> {
@@ -26,6 +28,7 @@ impl<C> ResourceRequest<C> {
             ctx,
             session_id: None,
             meta: Meta::new(),
+            auth: None,
         }
     }
 
@@ -33,6 +36,18 @@ impl<C> ResourceRequest<C> {
     pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
         self.session_id = Some(id.into());
         self
+    }
+
+    /// Sets the caller's validated token claims.
+    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// Who is reading: the validated claims of the request's access token,
+    /// when the server checks tokens.
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.auth.as_deref()
     }
 
     /// Sets the request's `_meta`.

@@ -79,6 +79,7 @@ pub fn tool(name: impl Into<String>) -> ToolBuilder {
         output_schema: None,
         output_wrapped: false,
         allow_unknown_arguments: false,
+        scopes: Vec::new(),
         error,
         types: PhantomData,
     }
@@ -103,6 +104,7 @@ pub struct ToolBuilder<In = JsonObject, Out = Unstructured> {
     output_schema: Option<JsonObject>,
     output_wrapped: bool,
     allow_unknown_arguments: bool,
+    scopes: Vec<String>,
     error: Option<ToolError>,
     types: PhantomData<fn(In) -> Out>,
 }
@@ -111,6 +113,22 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// Sets the display title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// OAuth scopes a call of the tool needs, on top of the ones every
+    /// request needs (an OAuth-protected HTTP server answers 403 without
+    /// them; see [`ToolDef::required_scopes`]).
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let delete: ToolDef = tool("delete_pet").scopes(["pets:write"]).run(|| async { "deleted" })?;
+    /// assert_eq!(delete.required_scopes(), ["pets:write"]);
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes.extend(scopes.into_iter().map(Into::into));
         self
     }
 
@@ -299,7 +317,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             check: std::sync::OnceLock::new(),
             marker: PhantomData,
         };
-        Ok(ToolDef::from_parts(tool, Arc::new(handler)))
+        Ok(ToolDef::from_parts(tool, Arc::new(handler)).require_scopes(self.scopes))
     }
 
     fn schema_error(&mut self, source: SchemaError) {
@@ -320,6 +338,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             output_schema: self.output_schema,
             output_wrapped: self.output_wrapped,
             allow_unknown_arguments: self.allow_unknown_arguments,
+            scopes: self.scopes,
             error: self.error,
             types: PhantomData,
         }

@@ -30,6 +30,8 @@ pub struct ToolDef<C = ()> {
     tool: Arc<Tool>,
     handler: Arc<dyn ToolHandler<C>>,
     layers: Arc<[Layer<C>]>,
+    scopes: Arc<[String]>,
+    forwards_credentials: bool,
 }
 
 impl<C: Send + Sync + 'static> ToolDef<C> {
@@ -48,7 +50,55 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
             tool: Arc::new(tool),
             handler,
             layers: Arc::from(Vec::new()),
+            scopes: Arc::from(Vec::new()),
+            forwards_credentials: false,
         }
+    }
+
+    /// Adds OAuth scopes a call of the tool needs (see
+    /// [`ToolBuilder::scopes`](crate::ToolBuilder::scopes)).
+    pub fn require_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let mut all = self.scopes.to_vec();
+        for scope in scopes.into_iter().map(Into::into) {
+            if !all.contains(&scope) {
+                all.push(scope);
+            }
+        }
+        self.scopes = Arc::from(all);
+        self
+    }
+
+    /// The OAuth scopes a call of the tool needs, on top of the server's:
+    /// an OAuth-protected HTTP server refuses a `tools/call` whose token
+    /// lacks one (403); elsewhere nothing checks them.
+    pub fn required_scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    /// Marks the tool as one that sends its caller's own credentials (the
+    /// incoming `Authorization` header) to an upstream API. An
+    /// OAuth-protected HTTP server refuses to serve such a tool: the
+    /// caller's token was issued for this server, and the MCP
+    /// specification forbids passing it on (exchange it for an upstream
+    /// token instead).
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let echo: ToolDef = tool("echo").run(|| async { "hi" })?;
+    /// assert!(!echo.forwards_caller_credentials());
+    /// assert!(echo.forwarding_caller_credentials(true).forwards_caller_credentials());
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn forwarding_caller_credentials(mut self, forwards: bool) -> Self {
+        self.forwards_credentials = forwards;
+        self
+    }
+
+    /// Whether the tool sends its caller's own credentials upstream (see
+    /// [`forwarding_caller_credentials`](Self::forwarding_caller_credentials)).
+    pub fn forwards_caller_credentials(&self) -> bool {
+        self.forwards_credentials
     }
 
     /// The protocol value.
@@ -151,6 +201,8 @@ impl<C> Clone for ToolDef<C> {
             tool: self.tool.clone(),
             handler: self.handler.clone(),
             layers: self.layers.clone(),
+            scopes: self.scopes.clone(),
+            forwards_credentials: self.forwards_credentials,
         }
     }
 }

@@ -291,13 +291,19 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
             tool.output_schema = Some(ToolSchema::new(keep.schema(schema)));
         }
 
+        let scopes = self.original.required_scopes().to_vec();
+        let forwards = self.original.forwards_caller_credentials();
         let handler = TransformHandler {
             original: self.original,
             plan: Arc::new(rewritten.plan),
             wrap: self.wrap,
             keep: keep.map(Arc::new),
         };
-        Ok(ToolDef::from_parts(tool, Arc::new(handler)))
+        // A derived tool calls the original, so it needs what the original
+        // needs and sends what the original sends.
+        Ok(ToolDef::from_parts(tool, Arc::new(handler))
+            .require_scopes(scopes)
+            .forwarding_caller_credentials(forwards))
     }
 
     /// Whether the original tool requires the argument `name`.

@@ -87,6 +87,10 @@ pub struct ToolEntry {
     pub arguments: BTreeMap<String, ArgEntry>,
     /// How to trim the structured result.
     pub result: Option<ResultEntry>,
+    /// OAuth scopes a call needs, on top of the original tool's (see
+    /// [`ToolDef::require_scopes`]).
+    #[serde(default)]
+    pub scopes: Vec<String>,
 }
 
 /// Annotations as a file spells them: the wire names, every one optional,
@@ -261,7 +265,7 @@ impl ToolEntry {
         if let Some(result) = &self.result {
             builder = builder.keep_fields(result.keep.iter().cloned());
         }
-        builder.build()
+        Ok(builder.build()?.require_scopes(self.scopes.iter().cloned()))
     }
 }
 

@@ -298,13 +298,16 @@ fn a_file_transforms_the_tools_it_names_and_only_those() {
             "repo": {"hide": true, "value": "widgets"},
             "state": {"rename": "status", "enum": ["open", "closed"], "default": "open"}
         },
-        "result": {"keep": ["number", "title"]}
+        "result": {"keep": ["number", "title"]},
+        "scopes": ["issues:read"]
     }}}))
     .unwrap();
     let other: ToolDef<Session> = tool("ping").run(|| async { "pong" }).unwrap();
     let tools = file.apply(vec![other, list_issues(&seen)]).unwrap();
     let names: Vec<&str> = tools.iter().map(ToolDef::name).collect();
     assert_eq!(names, ["ping", "list_issues"]);
+    assert!(tools[0].required_scopes().is_empty());
+    assert_eq!(tools[1].required_scopes(), ["issues:read"]);
     let curated = tools[1].tool();
     assert_eq!(curated.title.as_deref(), Some("Widget issues"));
     assert_eq!(curated.icons[0].src, "https://example.com/issue.png");

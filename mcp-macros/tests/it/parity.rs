@@ -35,6 +35,7 @@ impl std::fmt::Display for MyError {
     icon(png = "https://example.com/delete.png", sizes = ["48x48", "any"]),
     execution = "optional",
     meta("com.example.acme/audit-tier" = "high"),
+    scopes = ["users:delete"],
 )]
 pub(crate) async fn delete_user(req: DeleteRequest) -> Result<DeleteResponse, MyError> {
     if req.id == "missing" {
@@ -88,11 +89,14 @@ fn delete_user_is_the_builder_chain_of_the_issue() {
         ))
         .execution(ToolExecution::optional())
         .meta("com.example.acme/audit-tier", "high".into())
+        .scopes(["users:delete"])
         .input::<DeleteRequest>()
         .output::<DeleteResponse>()
         .run(delete_user)
         .unwrap();
     assert_eq!(macro_tool.tool(), builder_tool.tool());
+    assert_eq!(macro_tool.required_scopes(), ["users:delete"]);
+    assert_eq!(macro_tool.required_scopes(), builder_tool.required_scopes());
     assert_eq!(
         serde_json::to_value(macro_tool.tool()).unwrap(),
         serde_json::to_value(builder_tool.tool()).unwrap()

@@ -3,6 +3,7 @@
 //! credentials.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -12,6 +13,7 @@ use crate::call::authorizer::Authorizer;
 use crate::call::error::CallError;
 use crate::call::retry::RetryPolicy;
 use crate::call::security::{Credentials, SecuritySchemes};
+use crate::call::upstream_credentials::{CredentialHook, UpstreamCredentials};
 
 /// The default per-call timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -32,6 +34,7 @@ pub struct ClientConfig {
     pub(crate) retry: RetryPolicy,
     pub(crate) authorizer: Authorizer,
     pub(crate) passthrough_authorization: bool,
+    pub(crate) upstream_credentials: Option<CredentialHook>,
 }
 
 impl ClientConfig {
@@ -54,6 +57,7 @@ pub struct ClientConfigBuilder {
     schemes: SecuritySchemes,
     credentials: Option<Credentials>,
     passthrough_authorization: bool,
+    upstream_credentials: Option<CredentialHook>,
 }
 
 impl ClientConfigBuilder {
@@ -116,8 +120,26 @@ impl ClientConfigBuilder {
         self
     }
 
+    /// Sends, as the upstream `Authorization: Bearer` header, a token
+    /// `credentials` derives from each call's caller (the
+    /// [`ToolCallContext::auth`](mcp_core::ToolCallContext::auth) claims),
+    /// instead of the document's configured credentials for that header. A
+    /// call without a caller fails. Cannot be combined with
+    /// [`passthrough_authorization`](Self::passthrough_authorization).
+    pub fn upstream_credentials(mut self, credentials: Arc<dyn UpstreamCredentials>) -> Self {
+        self.upstream_credentials = Some(CredentialHook(credentials));
+        self
+    }
+
     /// Builds the configuration and its HTTP client.
     pub fn build(self) -> Result<ClientConfig, CallError> {
+        if self.passthrough_authorization && self.upstream_credentials.is_some() {
+            return Err(CallError::UpstreamCredentials(
+                "the configuration both passes the caller's Authorization header through and \
+                 derives upstream credentials from the caller; choose one"
+                    .to_owned(),
+            ));
+        }
         let base_url = self
             .base_url
             .map(|url| Url::parse(&url).map_err(|e| CallError::BaseUrl(format!("`{url}`: {e}"))))
@@ -150,6 +172,7 @@ impl ClientConfigBuilder {
             retry: self.retry.unwrap_or_default(),
             authorizer: Authorizer::new(self.schemes, credentials),
             passthrough_authorization: self.passthrough_authorization,
+            upstream_credentials: self.upstream_credentials,
         })
     }
 }

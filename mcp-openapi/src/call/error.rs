@@ -57,6 +57,12 @@ pub enum CallError {
     /// The client cancelled the call.
     #[error("the call was cancelled")]
     Cancelled,
+    /// No upstream credentials could be had for the caller (see
+    /// [`UpstreamCredentials`](crate::call::UpstreamCredentials)), or the
+    /// configuration both forwards the caller's header and derives
+    /// credentials from it.
+    #[error("upstream credentials: {0}")]
+    UpstreamCredentials(String),
 }
 
 impl CallError {

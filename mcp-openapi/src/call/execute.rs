@@ -203,6 +203,23 @@ impl Inner {
                 .map_or(incoming.expose(), |(_, c)| c);
             secrets.extend([incoming.expose().to_owned(), credential.to_owned()]);
         }
+        if let Some(hook) = &config.upstream_credentials {
+            let caller = cx.auth().ok_or_else(|| {
+                CallError::UpstreamCredentials(
+                    "the call has no authenticated caller to act for".to_owned(),
+                )
+            })?;
+            let token = hook
+                .0
+                .bearer_token(caller)
+                .await
+                .map_err(CallError::UpstreamCredentials)?;
+            let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))
+                .map_err(|_| CallError::InvalidHeader("authorization".to_owned()))?;
+            value.set_sensitive(true);
+            request.headers.insert(http::header::AUTHORIZATION, value);
+            secrets.push(token);
+        }
         let response = self.exchange(&base, request.clone(), applied).await?;
         secrets.extend(config.authorizer.secrets().await);
         secrets.retain(|s| !s.is_empty());

@@ -28,6 +28,10 @@ impl GeneratedTool {
     /// success that does not match is passed on in an envelope that still
     /// validates, for clients that check `structuredContent` against
     /// `outputSchema`.
+    ///
+    /// With a `config` that passes the caller's `Authorization` through, the
+    /// tool is marked as
+    /// [forwarding its caller's credentials](ToolDef::forwards_caller_credentials).
     pub fn tool_def<C: Send + Sync + 'static>(
         &self,
         config: &Arc<ClientConfig>,
@@ -46,10 +50,13 @@ impl GeneratedTool {
         if let Some(declared) = &tool.output_schema {
             tool.output_schema = Some(tolerant.of(declared));
         }
-        ToolDef::new(tool, handler).map_err(|source| SpecError::Tool {
-            pointer: self.route.pointer.clone(),
-            source,
-        })
+        let forwards = config.passthrough_authorization;
+        ToolDef::new(tool, handler)
+            .map(|def| def.forwarding_caller_credentials(forwards))
+            .map_err(|source| SpecError::Tool {
+                pointer: self.route.pointer.clone(),
+                source,
+            })
     }
 }
 

@@ -127,6 +127,23 @@ pub(crate) fn spec_ref(raw: &str) -> SpecRef<'_> {
     }
 }
 
+/// `TOOL=SCOPE[,SCOPE...]`.
+fn parse_tool_scopes(raw: &str) -> Result<(String, Vec<String>), String> {
+    let (tool, scopes) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("`{raw}` is not TOOL=SCOPE[,SCOPE...]"))?;
+    let scopes: Vec<String> = scopes
+        .split(',')
+        .map(str::trim)
+        .filter(|scope| !scope.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if tool.is_empty() || scopes.is_empty() {
+        return Err(format!("`{raw}` is not TOOL=SCOPE[,SCOPE...]"));
+    }
+    Ok((tool.to_owned(), scopes))
+}
+
 /// How to serve.
 #[derive(Debug, Args)]
 pub(crate) struct TransportArgs {
@@ -145,6 +162,48 @@ pub(crate) struct TransportArgs {
         hide_env_values = true
     )]
     pub(crate) auth_token: Option<String>,
+    /// Accept OAuth 2.1 access tokens issued by this authorization server
+    /// (its exact `iss`; https unless on loopback). Repeatable. Needs
+    /// `--public-url`.
+    #[arg(
+        long = "oauth-issuer",
+        value_name = "URL",
+        requires = "public_url",
+        conflicts_with = "auth_token"
+    )]
+    pub(crate) oauth_issuers: Vec<String>,
+    /// The server's canonical URL (for example `https://mcp.example.com/mcp`):
+    /// the resource tokens must be issued for, and their default audience.
+    #[arg(long, value_name = "URL", requires = "oauth_issuers")]
+    pub(crate) public_url: Option<String>,
+    /// Accept tokens whose `aud` holds this value instead of the public URL. Repeatable.
+    #[arg(
+        long = "oauth-audience",
+        value_name = "AUD",
+        requires = "oauth_issuers"
+    )]
+    pub(crate) oauth_audiences: Vec<String>,
+    /// A scope every request's token needs (403 without it). Repeatable.
+    #[arg(long = "oauth-scope", value_name = "SCOPE", requires = "oauth_issuers")]
+    pub(crate) oauth_scopes: Vec<String>,
+    /// Scopes a call of one tool needs, as `TOOL=SCOPE[,SCOPE...]`. Repeatable.
+    #[arg(long = "oauth-tool-scope", value_name = "TOOL=SCOPES", value_parser = parse_tool_scopes, requires = "oauth_issuers")]
+    pub(crate) oauth_tool_scopes: Vec<(String, Vec<String>)>,
+    /// Also accept opaque tokens, asking this RFC 7662 introspection endpoint
+    /// (as `--oauth-client-id` with `MCP_SERVER_OAUTH_CLIENT_SECRET`).
+    #[arg(long, value_name = "URL", requires_all = ["oauth_issuers", "oauth_client_id"])]
+    pub(crate) oauth_introspection: Option<String>,
+    /// The server's own OAuth client id, for introspection.
+    #[arg(long, value_name = "ID", requires = "oauth_introspection")]
+    pub(crate) oauth_client_id: Option<String>,
+    /// The server's own OAuth client secret, for introspection.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "MCP_SERVER_OAUTH_CLIENT_SECRET",
+        hide_env_values = true
+    )]
+    pub(crate) oauth_client_secret: Option<String>,
     /// Also accept this `Host` header (default: localhost, 127.0.0.1, ::1). Repeatable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,

@@ -112,7 +112,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     match args.transport {
         Transport::Http => {
             let http = server
-                .bind_http(args.serving.bind, http_config(&args.serving))
+                .bind_http(args.serving.bind, http_config(&args.serving)?)
                 .await?;
             let mut banner = vec![
                 "MCP endpoint (Streamable HTTP):".to_owned(),

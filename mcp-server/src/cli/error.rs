@@ -11,6 +11,9 @@ pub(crate) enum CliError {
     /// Serving failed.
     #[error(transparent)]
     Serve(#[from] ServeError),
+    /// The authorization settings are refused.
+    #[error(transparent)]
+    Auth(#[from] mcp_server::auth::AuthError),
     /// An OpenAPI document (or route map) cannot be loaded.
     #[error("{path}: {source}")]
     Spec {

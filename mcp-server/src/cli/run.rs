@@ -63,7 +63,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                 Transport::Stdio => server.serve_stdio().await?,
                 Transport::Http => {
                     let http = server
-                        .bind_http(args.serving.bind, http_config(&args.serving))
+                        .bind_http(args.serving.bind, http_config(&args.serving)?)
                         .await?;
                     let url = http.url();
                     let running = http.run();

@@ -4,11 +4,12 @@
 use std::io::Write;
 
 use mcp_server::HttpConfig;
+use mcp_server::auth::{Auth, AuthError, Introspection, OAuth};
 
 use super::args::TransportArgs;
 
 /// The HTTP settings of the command line.
-pub(crate) fn http_config(args: &TransportArgs) -> HttpConfig {
+pub(crate) fn http_config(args: &TransportArgs) -> Result<HttpConfig, AuthError> {
     let mut config = HttpConfig::new()
         .stateless(args.stateless)
         .max_body_bytes(args.max_body_bytes)
@@ -25,7 +26,32 @@ pub(crate) fn http_config(args: &TransportArgs) -> HttpConfig {
     if let Some(token) = &args.auth_token {
         config = config.bearer_token(token.clone());
     }
-    config
+    if let Some(public_url) = &args.public_url {
+        config = config.auth(Auth::oauth(oauth(args, public_url)?)?);
+    }
+    Ok(config)
+}
+
+/// The OAuth settings of the `--oauth-*` flags.
+fn oauth(args: &TransportArgs, public_url: &str) -> Result<OAuth, AuthError> {
+    let mut oauth = OAuth::new(public_url)?;
+    for issuer in &args.oauth_issuers {
+        oauth = oauth.issuer(issuer)?;
+    }
+    for audience in &args.oauth_audiences {
+        oauth = oauth.audience(audience.clone());
+    }
+    for scope in &args.oauth_scopes {
+        oauth = oauth.scope(scope.clone());
+    }
+    for (tool, scopes) in &args.oauth_tool_scopes {
+        oauth = oauth.tool_scopes(tool.clone(), scopes.iter().cloned());
+    }
+    if let (Some(endpoint), Some(client_id)) = (&args.oauth_introspection, &args.oauth_client_id) {
+        let secret = args.oauth_client_secret.clone().unwrap_or_default();
+        oauth = oauth.introspection(Introspection::new(endpoint, client_id.clone(), secret)?);
+    }
+    Ok(oauth)
 }
 
 /// Prints the lines that tell where the server listens. A closed or broken

@@ -107,6 +107,18 @@ pub(crate) fn request_meta(
     Meta::from_wire(object)
 }
 
+/// The caller's validated token claims, which the HTTP transport's OAuth
+/// check put on the HTTP request (none over stdio or without OAuth).
+pub(crate) fn request_auth(
+    context: &rmcp::service::RequestContext<rmcp::service::RoleServer>,
+) -> Option<std::sync::Arc<mcp_core::auth::AuthInfo>> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    parts
+        .extensions
+        .get::<std::sync::Arc<mcp_core::auth::AuthInfo>>()
+        .cloned()
+}
+
 /// One of our protocol values as rmcp's, or the other way round, through
 /// the wire JSON they share; failing is an internal error about `what`.
 pub(crate) fn via_wire_json<T: Serialize, U: DeserializeOwned>(

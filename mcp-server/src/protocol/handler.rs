@@ -18,7 +18,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
-use super::convert::{request_meta, via_wire_json};
+use super::convert::{request_auth, request_meta, via_wire_json};
 use super::restore_execution::park_result;
 use super::session_state::SessionState;
 use super::task_param::{CANCEL_2025, GET_2025};
@@ -242,9 +242,17 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let meta = request_meta(&context.meta, request.meta.as_ref());
         // The read keeps the resource it found, even if resources change meanwhile.
         let catalog = self.state.catalog();
-        resources::read(catalog.resources(), &request.uri, ctx, session_id, meta)
-            .await
-            .map(ReadResourceResponse::Complete)
+        let auth = request_auth(&context);
+        resources::read(
+            catalog.resources(),
+            &request.uri,
+            ctx,
+            session_id,
+            meta,
+            auth,
+        )
+        .await
+        .map(ReadResourceResponse::Complete)
     }
 
     /// `resources/subscribe`: the session gets

@@ -11,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::channel::PeerChannel;
-use super::convert::{request_meta, via_wire_json};
+use super::convert::{request_auth, request_meta, via_wire_json};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
@@ -67,6 +67,9 @@ pub(crate) async fn get<C: Send + Sync + 'static>(
         .meta(request_meta(&context.meta, request.meta.as_ref()));
     if let Some(id) = session_id {
         get = get.session_id(id);
+    }
+    if let Some(auth) = request_auth(context) {
+        get = get.authenticated(auth);
     }
     let rendered = match until_input_required(round, def.get(get.channel(Arc::new(channel)))).await
     {

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use mcp_core::auth::AuthInfo;
 use mcp_core::{
     Meta,
     resource::{ResourceDef, ResourceError, ResourceRequest},
@@ -59,6 +60,7 @@ pub(super) async fn read<C: 'static>(
     ctx: Arc<C>,
     session_id: Option<String>,
     meta: Meta,
+    auth: Option<Arc<AuthInfo>>,
 ) -> Result<ReadResourceResult, ErrorData> {
     let Some((def, variables)) = set.resolve(uri) else {
         return Err(not_found(uri));
@@ -66,6 +68,9 @@ pub(super) async fn read<C: 'static>(
     let mut request = ResourceRequest::new(uri, variables, ctx).meta(meta);
     if let Some(id) = session_id {
         request = request.session_id(id);
+    }
+    if let Some(auth) = auth {
+        request = request.authenticated(auth);
     }
     match def.read(request).await {
         Ok(result) => {

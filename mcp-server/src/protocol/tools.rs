@@ -9,7 +9,8 @@ use std::task::Poll;
 use futures_util::FutureExt;
 use mcp_core::call::CallToolRequest;
 use mcp_core::handler::BoxFuture;
-use mcp_core::{CallToolResult, TaskSupport, ToolDef};
+use mcp_core::auth::AuthInfo;
+use mcp_core::{CallToolResult, TaskSupport, ToolCallContext, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
@@ -19,7 +20,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::channel::PeerChannel;
-use super::convert::{protocol_error_to_rmcp, request_meta, result_to_rmcp};
+use super::convert::{protocol_error_to_rmcp, request_auth, request_meta, result_to_rmcp};
 use super::escalation::EscalatingChannel;
 use super::input_round::{InputRound, input_round, until_input_required};
 use super::interaction::InteractionChannel;
@@ -176,6 +177,10 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     };
     drop(catalog);
     let session_id = caller.session_id;
+    let identity = Identity {
+        session_id: session_id.clone(),
+        auth: request_auth(&context),
+    };
     let meta = request_meta(&context.meta, request.meta.as_ref());
     let call = CallToolRequest::new(request.name.clone(), request.arguments.take()).meta(meta);
     let mode = call_mode(task_support, &context, asked.is_some())?;
@@ -183,12 +188,12 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     match mode {
         CallMode::Task => {
             return gather_then_escalate(
-                state, session, &request, &context, def, call, ctx, session_id,
+                state, session, &request, &context, def, call, ctx, identity,
             );
         }
         CallMode::Task2025 => {
             super::task_limit::admit(state, caller.owner.as_deref())?;
-            let run = run_in_task(def, call, ctx, session_id, state);
+            let run = run_in_task(def, call, ctx, identity, state);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),
                 requestor: Some(Requestor {
@@ -208,10 +213,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     )?;
     let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
     let channel = InteractionChannel::new(channel, &context, session.clone(), round.clone());
-    let mut cx = def.context(call, ctx).channel(Arc::new(channel));
-    if let Some(id) = session_id {
-        cx = cx.session_id(id);
-    }
+    let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
     let running = AssertUnwindSafe(until_input_required(
         round.clone(),
         def.call_inside(state.layers().clone(), cx),
@@ -270,7 +272,7 @@ fn gather_then_escalate<C: Send + Sync + 'static>(
     def: ToolDef<C>,
     call: CallToolRequest,
     ctx: Arc<C>,
-    session_id: Option<String>,
+    identity: Identity,
 ) -> Result<Called, ErrorData> {
     let round = input_round(
         context,
@@ -280,10 +282,7 @@ fn gather_then_escalate<C: Send + Sync + 'static>(
     let peer = PeerChannel::new(context.peer.clone(), context.ct.clone());
     let inline = InteractionChannel::new(peer, context, session.clone(), round.clone());
     let channel = Arc::new(EscalatingChannel::new(inline));
-    let mut cx = def.context(call, ctx).channel(channel.clone());
-    if let Some(id) = session_id {
-        cx = cx.session_id(id);
-    }
+    let cx = identity.apply(def.context(call, ctx).channel(channel.clone()));
     let name = request.name.to_string();
     let mut running = AssertUnwindSafe(def.call_inside(state.layers().clone(), cx))
         .catch_unwind()
@@ -312,6 +311,26 @@ fn gather_then_escalate<C: Send + Sync + 'static>(
     Ok(Called::Response(CallToolResponse::Task(created)))
 }
 
+/// Who makes a call: its session and, behind OAuth, the caller's
+/// validated token claims.
+struct Identity {
+    session_id: Option<String>,
+    auth: Option<Arc<AuthInfo>>,
+}
+
+impl Identity {
+    /// `cx` knowing who calls.
+    fn apply<C>(self, mut cx: ToolCallContext<C>) -> ToolCallContext<C> {
+        if let Some(id) = self.session_id {
+            cx = cx.session_id(id);
+        }
+        if let Some(auth) = self.auth {
+            cx = cx.authenticated(auth);
+        }
+        cx
+    }
+}
+
 fn panicked(name: &str) -> CallToolResult {
     tracing::error!(tool = %name, "the tool handler panicked");
     CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
@@ -323,16 +342,13 @@ fn run_in_task<C: Send + Sync + 'static>(
     def: ToolDef<C>,
     call: CallToolRequest,
     ctx: Arc<C>,
-    session_id: Option<String>,
+    identity: Identity,
     state: &ServerState<C>,
 ) -> impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static {
     let layers = state.layers().clone();
     move |channel| {
         let name = def.name().to_owned();
-        let mut cx = def.context(call, ctx).channel(Arc::new(channel));
-        if let Some(id) = session_id {
-            cx = cx.session_id(id);
-        }
+        let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
         let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
         Box::pin(async move {
             running.await.unwrap_or_else(|_| {

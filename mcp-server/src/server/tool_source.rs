@@ -82,6 +82,21 @@ impl<C> ToolSource<C> {
         self
     }
 
+    /// OAuth scopes a call of any of this source's tools needs (see
+    /// [`ToolDef::require_scopes`](mcp_core::ToolDef::require_scopes)).
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self
+    where
+        C: Send + Sync + 'static,
+    {
+        let scopes: Vec<String> = scopes.into_iter().map(Into::into).collect();
+        self.tools = self
+            .tools
+            .into_iter()
+            .map(|def| def.require_scopes(scopes.iter().cloned()))
+            .collect();
+        self
+    }
+
     /// The source's name, as given to [`new`](Self::new).
     pub fn name(&self) -> &str {
         &self.label

@@ -1,6 +1,6 @@
 //! Streamable HTTP: the `/mcp` endpoint, its checks, and graceful shutdown.
 
-mod auth;
+pub mod auth;
 mod config;
 mod limits;
 mod streams;
@@ -23,15 +23,37 @@ use crate::protocol::task_limit;
 use crate::protocol::task_param::park_in_http_request;
 use crate::server::Server;
 use crate::server::session::TransportKind;
+use crate::server::state::ServerState;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
     /// (serving [`HttpConfig::path`], `/mcp` by default), with the Host,
-    /// Origin, bearer-token and body-size checks of `config`, and its limits
-    /// on sessions and requests in flight.
+    /// Origin, authorization and body-size checks of `config`, its limits on
+    /// sessions and requests in flight (and, with OAuth, the Protected
+    /// Resource Metadata routes).
     ///
     /// Cancel [`HttpConfig::cancellation_token`] to end every session.
-    pub fn router(&self, config: &HttpConfig) -> Router {
+    ///
+    /// With OAuth, a tool that passes its caller's credentials through to
+    /// its upstream API (see
+    /// [`ToolDef::forwards_caller_credentials`](mcp_core::ToolDef::forwards_caller_credentials))
+    /// is refused: [`ServeError::CredentialPassthrough`] names every such
+    /// tool (one swapped in later is refused when called).
+    pub fn router(&self, config: &HttpConfig) -> Result<Router, ServeError> {
+        if let Some(auth::Mode::OAuth(_)) = config.auth.as_ref().map(|auth| &auth.mode) {
+            let tools: Vec<String> = self
+                .state()
+                .catalog()
+                .tools()
+                .all()
+                .iter()
+                .filter(|def| def.forwards_caller_credentials())
+                .map(|def| def.name().to_owned())
+                .collect();
+            if !tools.is_empty() {
+                return Err(ServeError::CredentialPassthrough { tools });
+            }
+        }
         let state = self.state().clone();
         if !config.stateless {
             task_limit::set_per_session(&state, config.max_tasks_per_session);
@@ -76,13 +98,43 @@ impl<C: Send + Sync + 'static> Server<C> {
                 streams::track_request_streams(sessions.clone(), request, next)
             }))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
-        match &config.bearer_token {
-            Some(token) => router.layer(axum::middleware::from_fn_with_state(
-                auth::BearerToken::new(token),
-                auth::require_bearer,
-            )),
+        Ok(match config.auth.as_ref().map(|auth| &auth.mode) {
             None => router,
-        }
+            Some(auth::Mode::Bearer(token)) => router.layer(axum::middleware::from_fn_with_state(
+                token.clone(),
+                auth::bearer::require_bearer,
+            )),
+            Some(auth::Mode::OAuth(verifier)) => {
+                let settings = verifier.settings();
+                let declared: Arc<dyn auth::gate::DeclaredScopes> =
+                    Arc::new(CatalogScopes(self.state().clone()));
+                let gate = auth::gate::Gate {
+                    verifier: verifier.clone(),
+                    metadata_url: auth::metadata::url(settings).into(),
+                    declared: declared.clone(),
+                    max_body_bytes: config.max_body_bytes,
+                };
+                let verifier = verifier.clone();
+                let serve_document = axum::routing::get(move || async move {
+                    axum::Json(auth::metadata::document(
+                        verifier.settings(),
+                        declared.all(),
+                    ))
+                });
+                let mut public =
+                    Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
+                let suffixed = auth::metadata::path(settings);
+                if suffixed != auth::metadata::WELL_KNOWN {
+                    public = public.route(&suffixed, serve_document);
+                }
+                router
+                    .layer(axum::middleware::from_fn_with_state(
+                        gate,
+                        auth::gate::require_token,
+                    ))
+                    .merge(public)
+            }
+        })
     }
 
     /// Serves Streamable HTTP at `http://{addr}/mcp` with the default
@@ -112,11 +164,49 @@ impl<C: Send + Sync + 'static> Server<C> {
             source,
         })?;
         Ok(HttpServer {
-            router: self.router(&config),
+            router: self.router(&config)?,
             listener,
             local_addr,
             config,
         })
+    }
+}
+
+/// The scopes the server's tools declare, from its current catalog.
+struct CatalogScopes<C>(Arc<ServerState<C>>);
+
+impl<C: Send + Sync + 'static> auth::gate::DeclaredScopes for CatalogScopes<C> {
+    fn of_tool(&self, tool: &str) -> Vec<String> {
+        let catalog = self.0.catalog();
+        catalog
+            .tools()
+            .get(tool)
+            .map(|def| def.required_scopes().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn forwards_credentials(&self, tool: &str) -> bool {
+        let catalog = self.0.catalog();
+        catalog
+            .tools()
+            .get(tool)
+            .is_some_and(|def| def.forwards_caller_credentials())
+    }
+
+    fn all(&self) -> Vec<String> {
+        let catalog = self.0.catalog();
+        let mut scopes: Vec<String> = Vec::new();
+        for scope in catalog
+            .tools()
+            .all()
+            .iter()
+            .flat_map(|def| def.required_scopes())
+        {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        scopes
     }
 }
 

@@ -43,6 +43,15 @@ fn help_names_every_subcommand_and_flag() {
         "SIGHUP",
         "--discovery",
         "--pin",
+        "--oauth-issuer",
+        "--public-url",
+        "--oauth-audience",
+        "--oauth-scope",
+        "--oauth-tool-scope",
+        "--oauth-introspection",
+        "--oauth-client-id",
+        "--oauth-client-secret",
+        "MCP_SERVER_OAUTH_CLIENT_SECRET",
     ] {
         assert!(
             serve.contains(flag),

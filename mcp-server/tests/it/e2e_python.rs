@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn python() -> PathBuf {
+pub(crate) fn python() -> PathBuf {
     if let Some(path) = std::env::var_os("MCP_E2E_PYTHON") {
         return PathBuf::from(path);
     }

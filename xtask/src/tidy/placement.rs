@@ -1,6 +1,8 @@
 //! Which files may name a crate: `rmcp` only in `mcp-server`'s protocol
 //! adapter and transports, the network crates only in `mcp-openapi`'s call
-//! path. Comments and string literals do not count.
+//! path, and in `mcp-server` the HTTP client and JOSE crates only in the
+//! HTTP transport's authorization (key discovery, token checks). Comments
+//! and string literals do not count.
 
 use std::path::Path;
 
@@ -32,6 +34,14 @@ pub(crate) const RULES: &[Rule] = &[
         names: &["reqwest", "http", "hyper", "tokio", "httpdate"],
         checked: &["mcp-openapi/src"],
         allowed: &["mcp-openapi/src/call"],
+    },
+    Rule {
+        names: &["reqwest", "jsonwebtoken"],
+        checked: &["mcp-server/src"],
+        allowed: &[
+            "mcp-server/src/transport/http/auth.rs",
+            "mcp-server/src/transport/http/auth",
+        ],
     },
 ];
 

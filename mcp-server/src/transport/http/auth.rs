@@ -1,65 +1,129 @@
-//! The optional bearer-token check.
+//! Who may call the HTTP endpoint: nobody is checked, one static bearer
+//! token, or OAuth 2.1 access tokens (the endpoint as a protected resource:
+//! RFC 9728 metadata, RFC 6750 challenges, RFC 9068 JWTs checked against
+//! the issuers' keys, RFC 8707 audiences, scopes).
+//!
+//! An OAuth-protected deployment:
+//!
+//! ```no_run
+//! use mcp_server::auth::{Auth, OAuth};
+//! use mcp_server::{HttpConfig, Server};
+//!
+//! # async fn run(server: Server) -> Result<(), Box<dyn std::error::Error>> {
+//! let oauth = OAuth::new("https://mcp.example.com/mcp")?
+//!     .issuer("https://login.example.com")?
+//!     .scope("mcp:tools");
+//! let config = HttpConfig::new()
+//!     .allow_host("mcp.example.com")
+//!     .auth(Auth::oauth(oauth)?);
+//! server.bind_http("0.0.0.0:8000".parse()?, config).await?.run().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Refusals: no token, 401 with `WWW-Authenticate: Bearer
+//! resource_metadata="…", scope="…"`; a malformed or invalid token (shape,
+//! algorithm, issuer, signature, audience, expiry, not-before), 401 with
+//! `error="invalid_token"`; a valid token without a needed scope, 403 with
+//! `error="insufficient_scope", scope="…"`; the issuer's keys cannot be
+//! fetched, 503. The MCP service never reads the body of a refused request.
+//! Handlers see the caller's claims as
+//! [`ToolCallContext::auth`](mcp_core::ToolCallContext::auth).
+//!
+//! Scopes: [`OAuth::scope`] for every request; for a `tools/call` (also
+//! through discovery mode's `call_tool`), those the tool declares
+//! ([`ToolBuilder::scopes`](mcp_core::ToolBuilder::scopes),
+//! [`ToolSource::scopes`](crate::ToolSource::scopes)) and those
+//! [`OAuth::tool_scopes`] adds by name.
+//!
+//! Opaque tokens are accepted too with [`OAuth::introspection`] (RFC 7662,
+//! cached). The caller's token is never passed through to upstream APIs: a
+//! tool that calls one on the caller's behalf trades it for an upstream
+//! token with [`TokenExchange`] (RFC 8693, cached per caller), which
+//! generated OpenAPI tools take as their
+//! [`upstream_credentials`](mcp_openapi::call::ClientConfigBuilder::upstream_credentials).
+//! A tool that
+//! [forwards its caller's credentials](mcp_core::ToolDef::forwards_caller_credentials)
+//! is refused: [`Server::router`](crate::Server::router) fails with
+//! [`ServeError::CredentialPassthrough`](crate::ServeError::CredentialPassthrough),
+//! and one added while serving is answered 500 when called.
+
+pub(super) mod bearer;
+mod challenge;
+mod error;
+mod exchange;
+pub(super) mod gate;
+mod introspect;
+mod jwks;
+pub(super) mod metadata;
+mod oauth;
+mod refusal;
+pub(crate) mod token;
+mod url_rule;
+mod verify;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-use http::{StatusCode, header};
+use self::bearer::BearerToken;
+pub use self::error::AuthError;
+pub use self::exchange::{ExchangeError, TokenExchange};
+pub use self::introspect::Introspection;
+pub use self::oauth::OAuth;
+use self::verify::Verifier;
 
-/// The token every request must present.
-#[derive(Clone)]
-pub(super) struct BearerToken(Arc<str>);
+/// How requests to the HTTP endpoint are authorized: one static bearer
+/// token, or OAuth 2.1 access tokens (see [`OAuth`]).
+#[derive(Clone, Debug)]
+pub struct Auth {
+    pub(super) mode: Mode,
+}
 
-impl BearerToken {
-    pub(super) fn new(token: &str) -> Self {
-        Self(Arc::from(token))
+#[derive(Clone, Debug)]
+pub(super) enum Mode {
+    Bearer(BearerToken),
+    OAuth(Arc<Verifier>),
+}
+
+impl Auth {
+    /// Requires `Authorization: Bearer {token}` on every request (401
+    /// without it): for simple deployments with one shared secret.
+    pub fn bearer(token: impl Into<String>) -> Self {
+        Self {
+            mode: Mode::Bearer(BearerToken::new(&token.into())),
+        }
     }
 
-    fn accepts(&self, request: &Request) -> bool {
-        let presented = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.strip_prefix("Bearer "));
-        presented.is_some_and(|presented| {
-            equal_in_constant_time(presented.as_bytes(), self.0.as_bytes())
+    /// Requires OAuth 2.1 access tokens as `settings` describes; refused
+    /// without a trusted issuer.
+    ///
+    /// ```
+    /// use mcp_server::auth::{Auth, AuthError, OAuth};
+    ///
+    /// let no_issuer = Auth::oauth(OAuth::new("https://mcp.example.com/mcp")?);
+    /// assert!(matches!(no_issuer, Err(AuthError::NoIssuer)));
+    /// # Ok::<(), AuthError>(())
+    /// ```
+    pub fn oauth(settings: OAuth) -> Result<Self, AuthError> {
+        if settings.issuers.is_empty() {
+            return Err(AuthError::NoIssuer);
+        }
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|error| AuthError::Client {
+                reason: error.to_string(),
+            })?;
+        Ok(Self {
+            mode: Mode::OAuth(Arc::new(Verifier::new(settings, client))),
         })
     }
-}
 
-/// Lets the request through when it carries the token; 401 otherwise.
-pub(super) async fn require_bearer(
-    State(token): State<BearerToken>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if token.accepts(&request) {
-        next.run(request).await
-    } else {
-        (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            "Unauthorized: missing or invalid bearer token",
-        )
-            .into_response()
-    }
-}
-
-/// Compares without an early exit, so timing does not reveal the prefix.
-fn equal_in_constant_time(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::equal_in_constant_time;
-
-    #[test]
-    fn compares_exactly() {
-        assert!(equal_in_constant_time(b"secret", b"secret"));
-        assert!(!equal_in_constant_time(b"secret", b"secreT"));
-        assert!(!equal_in_constant_time(b"secret", b"secret2"));
-        assert!(!equal_in_constant_time(b"", b"x"));
+    /// The OAuth settings, when tokens are OAuth access tokens.
+    pub fn oauth_settings(&self) -> Option<&OAuth> {
+        match &self.mode {
+            Mode::OAuth(verifier) => Some(verifier.settings()),
+            Mode::Bearer(_) => None,
+        }
     }
 }

@@ -4,17 +4,20 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use super::auth::Auth;
+
 /// Settings of the Streamable HTTP endpoint.
 ///
 /// Defaults: path `/mcp`; stateful sessions; `Host` must be `localhost`,
 /// `127.0.0.1` or `::1` (any port); a present `Origin` must be a loopback
 /// origin (`http(s)://localhost|127.0.0.1|[::1]`, any port), so a web page
 /// cannot reach a local server through DNS rebinding (403 otherwise); no
-/// bearer token; request bodies up to 4 MiB (413 beyond); 10 s for in-flight
-/// calls at shutdown; at most 1,000 live sessions (503 beyond), each ended
-/// after 30 minutes without a message (its id then answers 404, so the
-/// client initializes again), with at most 64 requests in flight (429
-/// beyond) and at most 256 tasks kept (a JSON-RPC error beyond).
+/// authorization ([`auth`](Self::auth)); request bodies up to 4 MiB (413
+/// beyond); 10 s for in-flight calls at shutdown; at most 1,000 live
+/// sessions (503 beyond), each ended after 30 minutes without a message (its
+/// id then answers 404, so the client initializes again), with at most 64
+/// requests in flight (429 beyond) and at most 256 tasks kept (a JSON-RPC
+/// error beyond).
 ///
 /// **Stateless mode** ([`stateless`](Self::stateless)) keeps no state
 /// between requests: every POST is served on its own (no `Mcp-Session-Id`,
@@ -27,7 +30,7 @@ pub struct HttpConfig {
     pub(crate) stateless: bool,
     pub(crate) allowed_hosts: Vec<String>,
     pub(crate) allowed_origins: Vec<String>,
-    pub(crate) bearer_token: Option<String>,
+    pub(crate) auth: Option<Auth>,
     pub(crate) max_body_bytes: usize,
     pub(crate) shutdown_grace: Duration,
     pub(crate) cancellation: CancellationToken,
@@ -52,7 +55,7 @@ impl Default for HttpConfig {
                         .map(move |host| format!("{scheme}://{host}:*"))
                 })
                 .collect(),
-            bearer_token: None,
+            auth: None,
             max_body_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
             cancellation: CancellationToken::new(),
@@ -104,9 +107,15 @@ impl HttpConfig {
     }
 
     /// Requires `Authorization: Bearer {token}` on every request (401
-    /// without it).
-    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.bearer_token = Some(token.into());
+    /// without it); short for `.auth(Auth::bearer(token))`.
+    pub fn bearer_token(self, token: impl Into<String>) -> Self {
+        self.auth(Auth::bearer(token))
+    }
+
+    /// How requests are authorized: a static bearer token, or OAuth 2.1
+    /// access tokens (see [`crate::auth`]).
+    pub fn auth(mut self, auth: Auth) -> Self {
+        self.auth = Some(auth);
         self
     }
 
