@@ -122,6 +122,7 @@
 //! assert_eq!(tools[0].tool.annotations.as_ref().unwrap().title.as_deref(), Some("Pets"));
 //! ```
 
+#[cfg(feature = "call")]
 pub mod call;
 mod error;
 pub mod generate;
@@ -130,6 +131,7 @@ pub mod load;
 mod media_type;
 pub mod schema;
 
+#[cfg(feature = "call")]
 pub use call::ClientConfig;
 pub use error::{SpecError, Warning};
 pub use generate::route_map::{self, RouteKind, RouteMap};

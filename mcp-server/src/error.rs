@@ -65,6 +65,10 @@ pub enum BuildError {
     /// The page size of `tools/list` is zero.
     #[error("the tools/list page size must be at least 1")]
     ZeroPageSize,
+    /// An OpenAPI document could not be loaded or its tools generated.
+    #[cfg(feature = "openapi")]
+    #[error(transparent)]
+    OpenApi(#[from] crate::server::openapi_source::OpenApiError),
     /// The server's context type needs a constructor.
     #[error(
         "the session context type `{type_name}` needs `.context(|session| ..)` on the server builder"

@@ -89,6 +89,10 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+// Without a transport, the protocol layer has no caller (the server can
+// still be built and inspected).
+#![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
+
 mod discovery;
 mod error;
 mod protocol;
@@ -101,7 +105,10 @@ pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;
+#[cfg(feature = "openapi")]
+pub use server::openapi_source::{OpenApiError, OpenApiSource};
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
+#[cfg(feature = "http")]
 pub use transport::{HttpConfig, HttpServer};

@@ -1,7 +1,11 @@
 //! Transports: stdio, any byte stream, and Streamable HTTP.
 
+#[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
 mod shutdown;
+#[cfg(feature = "stdio")]
 mod stdio;
 
+#[cfg(feature = "http")]
 pub use self::http::{HttpConfig, HttpServer};

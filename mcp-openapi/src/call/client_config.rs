@@ -117,6 +117,10 @@ impl ClientConfigBuilder {
     }
 
     /// Builds the configuration and its HTTP client.
+    ///
+    /// The client speaks TLS with rustls on the process's default crypto
+    /// provider; when the program has installed none, this installs ring's
+    /// (`rustls::crypto::ring::default_provider().install_default()`).
     pub fn build(self) -> Result<ClientConfig, CallError> {
         let base_url = self
             .base_url
@@ -129,6 +133,10 @@ impl ClientConfigBuilder {
             let value =
                 HeaderValue::from_str(value).map_err(|_| CallError::InvalidHeader(name.clone()))?;
             headers.append(header, value);
+        }
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            // Losing a race with another installer leaves theirs: also fine.
+            let _ = rustls::crypto::ring::default_provider().install_default();
         }
         let client = reqwest::Client::builder()
             .user_agent(USER_AGENT)

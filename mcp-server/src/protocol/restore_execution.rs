@@ -10,10 +10,16 @@
 //! Clients of other versions never get the key, so no rewrite happens for
 //! them and nothing private reaches any wire.
 
+// Without a transport feature some helpers have no caller.
+#![cfg_attr(not(all(feature = "stdio", feature = "http")), allow(dead_code, unused_imports))]
+
 use std::future::Future;
 
+#[cfg(feature = "http")]
 use axum::body::{Body, BodyDataStream};
+#[cfg(feature = "http")]
 use axum::response::Response;
+#[cfg(feature = "http")]
 use bytes::Bytes;
 use futures_util::StreamExt;
 use http::header;
@@ -122,6 +128,7 @@ fn restore_in_response(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
     ServerJsonRpcMessage::Response(response)
 }
 
+#[cfg(feature = "http")]
 /// Rewrites a response of the MCP endpoint when it may carry a parked
 /// execution; passes everything else through untouched.
 pub(crate) async fn restore_in_http_response(response: Response) -> Response {
@@ -156,6 +163,7 @@ pub(crate) async fn restore_in_http_response(response: Response) -> Response {
     }
 }
 
+#[cfg(feature = "http")]
 /// A JSON response body with its parked executions restored.
 fn restore_in_json(bytes: Bytes) -> Bytes {
     if !mentions_parked(&bytes) {
@@ -172,6 +180,7 @@ fn restore_in_json(bytes: Bytes) -> Bytes {
         .unwrap_or(bytes)
 }
 
+#[cfg(feature = "http")]
 /// Re-chunks an SSE body at event boundaries and rewrites the events with
 /// parked executions.
 struct SseEvents {
@@ -180,6 +189,7 @@ struct SseEvents {
     done: bool,
 }
 
+#[cfg(feature = "http")]
 impl SseEvents {
     fn new(inner: BodyDataStream) -> Self {
         Self {
@@ -217,6 +227,7 @@ impl SseEvents {
     }
 }
 
+#[cfg(feature = "http")]
 /// The end of the last complete event (just after its blank line).
 fn complete_events_end(buffer: &[u8]) -> Option<usize> {
     buffer
@@ -225,6 +236,7 @@ fn complete_events_end(buffer: &[u8]) -> Option<usize> {
         .map(|at| at + 2)
 }
 
+#[cfg(feature = "http")]
 /// Rewrites the events with parked executions among complete `events`.
 fn restore_in_events(events: Vec<u8>) -> Bytes {
     if !mentions_parked(&events) {
@@ -240,6 +252,7 @@ fn restore_in_events(events: Vec<u8>) -> Bytes {
     Bytes::from(out)
 }
 
+#[cfg(feature = "http")]
 /// One SSE event with its parked executions restored.
 fn restore_in_event(event: &str) -> String {
     if !mentions_parked(event.as_bytes()) || event.contains('\r') {
