@@ -68,7 +68,7 @@ pub enum BuildError {
     /// An OpenAPI document could not be loaded or its tools generated.
     #[cfg(feature = "openapi")]
     #[error(transparent)]
-    OpenApi(#[from] crate::server::openapi_source::OpenApiError),
+    OpenApi(Box<crate::server::openapi_source::OpenApiError>),
     /// The server's context type needs a constructor.
     #[error(
         "the session context type `{type_name}` needs `.context(|session| ..)` on the server builder"

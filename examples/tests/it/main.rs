@@ -5,6 +5,7 @@
 mod everything;
 mod github_curated;
 mod openapi_examples;
+mod quickstart;
 mod stdio_examples;
 
 use serde_json::{Value, json};

@@ -11,7 +11,10 @@
 //! them and nothing private reaches any wire.
 
 // Without a transport feature some helpers have no caller.
-#![cfg_attr(not(all(feature = "stdio", feature = "http")), allow(dead_code, unused_imports))]
+#![cfg_attr(
+    not(all(feature = "stdio", feature = "http")),
+    allow(dead_code, unused_imports)
+)]
 
 use std::future::Future;
 

@@ -142,7 +142,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     ///     .tool(mcp_core::tool("ping").run(|| async { "pong" })?)
     ///     .openapi(OpenApiSource::path(testdata::openapi("petstore.yaml")).prefix("pets_"))
     ///     .build()?;
-    /// assert!(server.tool("pets_getPetById").is_some());
+    /// assert!(server.tool("pets_showPetById").is_some());
     ///
     /// let missing = Server::builder().openapi(OpenApiSource::path("nowhere.yaml")).build();
     /// assert!(missing.unwrap_err().to_string().starts_with("OpenAPI document `nowhere.yaml`: cannot read"));
@@ -264,7 +264,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     pub fn build(self) -> Result<Server<C>, BuildError> {
         #[cfg(feature = "openapi")]
         if let Some(error) = self.openapi_error {
-            return Err(BuildError::OpenApi(error));
+            return Err(BuildError::OpenApi(Box::new(error)));
         }
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);

@@ -35,8 +35,8 @@ type ConfigureClient = Box<dyn FnOnce(ClientConfigBuilder) -> ClientConfigBuilde
 ///             .prefix("pets_"),
 ///     )
 ///     .build()?;
-/// assert!(server.tool("pets_findPetsByStatus").is_some());
-/// assert!(server.tool("pets_addPet").is_none());
+/// assert!(server.tool("pets_listPets").is_some());
+/// assert!(server.tool("pets_createPets").is_none());
 /// # Ok::<(), mcp_server::BuildError>(())
 /// ```
 ///
@@ -53,7 +53,7 @@ type ConfigureClient = Box<dyn FnOnce(ClientConfigBuilder) -> ClientConfigBuilde
 /// let api = OpenApi::from_path(testdata::openapi("petstore.yaml"))?;
 /// let generated = api
 ///     .generator()
-///     .route_maps([RouteMap::new(RouteKind::ResourceTemplate).methods([HttpMethod::Get]).pattern(r"^/pet/\{petId\}$")?])
+///     .route_maps([RouteMap::new(RouteKind::ResourceTemplate).methods([HttpMethod::Get]).pattern(r"^/pets/\{petId\}$")?])
 ///     .generate()?;
 /// let config = Arc::new(
 ///     ClientConfig::builder()
@@ -187,11 +187,12 @@ impl OpenApiSource {
         let (api, default_name) = match self.document {
             Document::Path(path) => {
                 let name = path.display().to_string();
-                let api = OpenApi::from_path_with(&path, &self.load_options)
-                    .map_err(|source| OpenApiError::Spec {
+                let api = OpenApi::from_path_with(&path, &self.load_options).map_err(|source| {
+                    OpenApiError::Spec {
                         document: name.clone(),
                         source,
-                    })?;
+                    }
+                })?;
                 (api, name)
             }
             Document::Loaded(api) => {
