@@ -149,12 +149,14 @@ pub mod transport;
 
 pub use discovery::Discovery;
 pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
+#[cfg(feature = "openapi")]
+pub use error::OpenApiError;
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;
 #[cfg(feature = "openapi")]
-pub use server::openapi_source::{OpenApiError, OpenApiSource};
+pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;

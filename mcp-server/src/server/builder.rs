@@ -42,7 +42,7 @@ pub struct ServerBuilder<C = ()> {
     discovery: Option<Discovery>,
     /// The first OpenAPI document that could not be loaded, reported by `build`.
     #[cfg(feature = "openapi")]
-    openapi_error: Option<super::openapi_source::OpenApiError>,
+    openapi_error: Option<crate::error::OpenApiError>,
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {

@@ -6,10 +6,11 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcp_openapi::call::{CallError, ClientConfigBuilder, SecuritySchemes};
-use mcp_openapi::{ClientConfig, LoadOptions, OpenApi, RouteMap, SpecError};
+use mcp_openapi::call::{ClientConfigBuilder, SecuritySchemes};
+use mcp_openapi::{ClientConfig, LoadOptions, OpenApi, RouteMap};
 
 use super::tool_source::ToolSource;
+use crate::error::OpenApiError;
 
 /// Changes the HTTP client settings of a document's tools.
 type ConfigureClient = Box<dyn FnOnce(ClientConfigBuilder) -> ClientConfigBuilder + Send>;
@@ -254,27 +255,4 @@ impl fmt::Debug for OpenApiSource {
             .field("base_url", &self.base_url)
             .finish_non_exhaustive()
     }
-}
-
-/// An OpenAPI document could not become a tool source.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum OpenApiError {
-    /// Loading the document or generating its tools failed.
-    #[error("OpenAPI document `{document}`: {source}")]
-    Spec {
-        /// The file (or the source's name).
-        document: String,
-        /// What went wrong.
-        source: SpecError,
-    },
-    /// The HTTP client of its tools could not be made (a bad base URL,
-    /// header or security scheme).
-    #[error("OpenAPI document `{document}`: {source}")]
-    Client {
-        /// The file (or the source's name).
-        document: String,
-        /// What went wrong.
-        source: CallError,
-    },
 }
