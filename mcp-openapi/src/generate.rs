@@ -19,6 +19,7 @@ pub(crate) mod names;
 pub(crate) mod resource;
 pub mod route_map;
 pub(crate) mod stats;
+#[cfg(feature = "call")]
 pub(crate) mod tool_defs;
 
 pub use budget::{DEFAULT_OUTPUT_BUDGET, trimmed_output_schema};

@@ -33,6 +33,47 @@
 //! assert_eq!(tool.annotations.as_ref().unwrap().destructive_hint, Some(true));
 //! ```
 //!
+//! # Serving a document
+//!
+//! Step by step: load, generate (with [`RouteMap`]s choosing tools,
+//! resources, resource templates or nothing), then attach one shared
+//! [`ClientConfig`] to the tools and resources:
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use mcp_openapi::{ClientConfig, OpenApi, RouteKind, RouteMap, ir::HttpMethod};
+//!
+//! let api = OpenApi::from_path(testdata::openapi("petstore.yaml"))?;
+//! let pet = RouteMap::new(RouteKind::ResourceTemplate)
+//!     .methods([HttpMethod::Get])
+//!     .pattern(r"^/pets/\{petId\}$")?;
+//! let generated = api.generator().route_maps([pet]).generate()?;
+//! let config = Arc::new(ClientConfig::builder().base_url("http://127.0.0.1:4010").build()?);
+//! let tools: Vec<mcp_core::ToolDef> = generated.tool_defs(&config)?;
+//! let resources: Vec<mcp_core::resource::ResourceDef> = generated.resource_defs(&config)?;
+//! assert_eq!((tools.len(), resources.len()), (2, 1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! With `mcp-server` (feature `openapi`) the same is one builder call,
+//! which also takes the credentials of the document's security schemes from
+//! the environment and names the file when loading fails:
+//!
+//! ```text
+//! Server::builder()
+//!     .openapi(OpenApiSource::path("petstore.yaml").base_url(url).route_maps([pet]).prefix("pets_"))
+//!     .build()?
+//! ```
+//!
+//! # Features
+//!
+//! - `call` (default): the HTTP call behind each generated tool
+//!   ([`call`], [`Generated::tool_defs`], [`ClientConfig`]), on reqwest with
+//!   rustls (ring's crypto unless the program installs another provider).
+//!   Without it the crate loads documents and generates tool values only,
+//!   and compiles no HTTP stack.
+//!
 //! # Generated tools
 //!
 //! - **Name**: `operationId`, else `{method}_{path}`, sanitized to
@@ -131,6 +172,7 @@
 //! assert_eq!(tools[0].tool.annotations.as_ref().unwrap().title.as_deref(), Some("Pets"));
 //! ```
 
+#[cfg(feature = "call")]
 pub mod call;
 mod error;
 pub mod generate;
@@ -139,6 +181,7 @@ pub mod load;
 mod media_type;
 pub mod schema;
 
+#[cfg(feature = "call")]
 pub use call::ClientConfig;
 pub use error::{SpecError, Warning};
 pub use generate::route_map::{self, RouteKind, RouteMap};

@@ -65,6 +65,10 @@ pub enum BuildError {
     /// The page size of `tools/list` is zero.
     #[error("the tools/list page size must be at least 1")]
     ZeroPageSize,
+    /// An OpenAPI document could not be loaded or its tools generated.
+    #[cfg(feature = "openapi")]
+    #[error(transparent)]
+    OpenApi(Box<OpenApiError>),
     /// The server's context type needs a constructor.
     #[error(
         "the session context type `{type_name}` needs `.context(|session| ..)` on the server builder"
@@ -143,5 +147,29 @@ pub enum ServeError {
     CredentialPassthrough {
         /// The tools that forward the caller's credentials.
         tools: Vec<String>,
+    },
+}
+
+/// An OpenAPI document could not become a tool source.
+#[cfg(feature = "openapi")]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenApiError {
+    /// Loading the document or generating its tools failed.
+    #[error("OpenAPI document `{document}`: {source}")]
+    Spec {
+        /// The file (or the source's name).
+        document: String,
+        /// What went wrong.
+        source: mcp_openapi::SpecError,
+    },
+    /// The HTTP client of its tools could not be made (a bad base URL,
+    /// header or security scheme).
+    #[error("OpenAPI document `{document}`: {source}")]
+    Client {
+        /// The file (or the source's name).
+        document: String,
+        /// What went wrong.
+        source: mcp_openapi::call::CallError,
     },
 }

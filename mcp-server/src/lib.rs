@@ -53,6 +53,54 @@
 //!   `notifications/tools/list_changed` (and
 //!   `notifications/resources/list_changed`) once per swap.
 //!
+//! # OpenAPI documents
+//!
+//! One call serves a document's operations next to hand-written tools
+//! (feature `openapi`): [`ServerBuilder::openapi`] with an [`OpenApiSource`]
+//! loads the file, generates the tools ([`mcp_openapi::RouteMap`]s decide
+//! which routes become tools, resources or nothing), makes the HTTP client
+//! ([`mcp_openapi::ClientConfig`]) and prefixes the names; a document that
+//! cannot be loaded makes `build()` fail naming the file.
+//!
+//! ```
+//! use mcp_openapi::{RouteKind, RouteMap, ir::HttpMethod};
+//! use mcp_server::{OpenApiSource, Server};
+//!
+//! let server = Server::builder()
+//!     .tool(mcp_core::tool("ping").run(|| async { "pong" })?)
+//!     .openapi(
+//!         OpenApiSource::path(testdata::openapi("petstore.yaml"))
+//!             .base_url("http://127.0.0.1:4010")
+//!             .route_maps([RouteMap::new(RouteKind::ResourceTemplate)
+//!                 .methods([HttpMethod::Get])
+//!                 .pattern(r"^/pets/\{petId\}$")?])
+//!             .prefix("pets_"),
+//!     )
+//!     .build()?;
+//! let tools: Vec<String> = server.tools().into_iter().map(|tool| tool.name).collect();
+//! assert_eq!(tools, ["ping", "pets_listPets", "pets_createPets"]);
+//! assert_eq!(server.resources().len(), 1); // GET /pets/{petId}, a resource template
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`OpenApiSource`] shows the same done step by step with `mcp-openapi`
+//! (for a [`mcp_openapi::Generator`] setting or one client shared by several
+//! documents): load, generate, `tool_defs` and `resource_defs` with one
+//! `ClientConfig`, then a [`ToolSource`].
+//!
+//! # Features
+//!
+//! All on by default (the `mcp-server` binary needs them); an app names
+//! what it serves with `default-features = false`:
+//!
+//! - `stdio`: [`Server::serve_stdio`] and `serve_io` (any byte streams);
+//! - `http`: Streamable HTTP on axum (`bind_http`, `serve_http`, `router`,
+//!   `HttpConfig`);
+//! - `openapi`: [`ServerBuilder::openapi`] and [`OpenApiSource`] (crate
+//!   `mcp-openapi` with its HTTP client);
+//! - `cli`: the `mcp-server` binary (clap, logging, file watching); implies
+//!   the other three.
+//!
 //! # OAuth-protected HTTP
 //!
 //! [`HttpConfig::auth`] with [`auth::Auth::oauth`] makes the endpoint an
@@ -115,6 +163,10 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+// Without a transport, the protocol layer has no caller (the server can
+// still be built and inspected).
+#![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
+
 mod discovery;
 mod error;
 mod protocol;
@@ -123,11 +175,16 @@ pub mod transport;
 
 pub use discovery::Discovery;
 pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
+#[cfg(feature = "openapi")]
+pub use error::OpenApiError;
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;
+#[cfg(feature = "openapi")]
+pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
+#[cfg(feature = "http")]
 pub use transport::{HttpConfig, HttpServer, auth};

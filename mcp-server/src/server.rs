@@ -6,6 +6,8 @@ pub(crate) mod builder;
 pub(crate) mod catalog;
 pub(crate) mod live_catalog;
 pub(crate) mod notifications;
+#[cfg(feature = "openapi")]
+pub(crate) mod openapi_source;
 pub(crate) mod pagination;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;

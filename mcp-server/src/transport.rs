@@ -1,8 +1,13 @@
 //! Transports: stdio, any byte stream, and Streamable HTTP.
 
+#[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
 mod shutdown;
+#[cfg(feature = "stdio")]
 mod stdio;
 
+#[cfg(feature = "http")]
 pub use self::http::auth;
+#[cfg(feature = "http")]
 pub use self::http::{HttpConfig, HttpServer};

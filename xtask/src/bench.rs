@@ -71,6 +71,10 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     scaling_table(&mut report, &ours);
     call_tables(&mut report, &server, &generated_call);
     discovery_table(&mut report, &discovery);
+    let previous = fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
+    if let Some(build_cost) = crate::build_cost::section(&previous) {
+        report.push_str(build_cost);
+    }
     let _ = writeln!(
         report,
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\

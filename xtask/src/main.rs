@@ -3,12 +3,15 @@
 //! - `ci`: what CI runs: `peers`, then `cargo fmt --check`, `cargo clippy`
 //!   (warnings are errors), `cargo doc` (warnings are errors),
 //!   `cargo test --workspace` (unit, integration, doc
-//!   and end-to-end tests), the benchmarks in smoke mode, `conformance` and
-//!   `tidy`.
+//!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
+//!   `conformance` and `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`.
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
+//! - `build-cost`: `cargo check` of the crates' feature sets and of a small
+//!   app per shape (stdio, HTTP, OpenAPI over HTTP), each app's crate count
+//!   held under a ceiling.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
@@ -16,6 +19,7 @@
 //!   the `everything` example and the OpenAPI CLI server.
 
 mod bench;
+mod build_cost;
 mod conformance;
 mod peers;
 mod synth;
@@ -34,9 +38,10 @@ fn main() -> ExitCode {
         "bless" => bless(),
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
+        "build-cost" => build_cost::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, conformance (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, build-cost, conformance (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -73,6 +78,7 @@ fn ci() -> Result<(), String> {
     cargo(&root, &["test", "--workspace"], &peers.env())?;
     // The benchmarks' smoke mode: each bench binary runs once, nothing timed.
     cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
+    build_cost::check(&root)?;
     conformance::run_all(&root)?;
     tidy::check(&root)
 }

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use mcp_core::middleware::{self, Next};
-use mcp_core::{CallToolResult, ToolCallContext, ToolDef, tool};
-use mcp_openapi::{ClientConfig, OpenApi, RouteKind, RouteMap, ir::HttpMethod};
-use mcp_server::{ServerBuilder, ToolSource};
+use mcp_core::{CallToolResult, ToolCallContext, tool};
+use mcp_openapi::{RouteKind, RouteMap, ir::HttpMethod};
+use mcp_server::{OpenApiSource, ServerBuilder};
 
 /// Serve hand-written tools and GitHub's issue routes together.
 #[derive(Parser)]
@@ -82,23 +82,22 @@ fn rate_limit(
     })
 }
 
-fn github_tools(args: &Args) -> anyhow::Result<Vec<ToolDef<Visitor>>> {
-    let api = OpenApi::from_path(&args.openapi)?;
+/// The GitHub document's issue routes, in one builder call.
+fn github_issues(args: &Args) -> anyhow::Result<OpenApiSource> {
     let issues = RouteMap::new(RouteKind::Tool)
         .methods([HttpMethod::Get])
         .pattern(r"^/repos/\{owner\}/\{repo\}/issues")?;
-    let generated = api
-        .generator()
+    let mut github = OpenApiSource::path(&args.openapi)
+        .name("the GitHub document")
         .route_maps([issues, RouteMap::new(RouteKind::Exclude)])
-        .generate()?;
-    let mut config = ClientConfig::builder();
+        .prefix("github_");
     if let Some(base_url) = &args.base_url {
-        config = config.base_url(base_url.clone());
+        github = github.base_url(base_url.clone());
     }
     if let Ok(token) = std::env::var("GITHUB_TOKEN") {
-        config = config.header("Authorization", format!("Bearer {token}"));
+        github = github.header("Authorization", format!("Bearer {token}"));
     }
-    Ok(generated.tool_defs(&Arc::new(config.build()?))?)
+    Ok(github)
 }
 
 #[tokio::main]
@@ -113,7 +112,7 @@ async fn main() -> anyhow::Result<()> {
         })
         .tool(whoami_tool()?)
         .tool(echo_tool()?.layer(rate_limit(3, Duration::from_secs(60))))
-        .source(ToolSource::new("the GitHub document", github_tools(&args)?).prefix("github_"))
+        .openapi(github_issues(&args)?)
         .build()?;
     server.serve_stdio().await?;
     Ok(())

@@ -5,6 +5,7 @@
 mod everything;
 mod github_curated;
 mod openapi_examples;
+mod quickstart;
 mod readme_snippets;
 mod stdio_examples;
 

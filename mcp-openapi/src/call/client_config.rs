@@ -132,6 +132,10 @@ impl ClientConfigBuilder {
     }
 
     /// Builds the configuration and its HTTP client.
+    ///
+    /// The client speaks TLS with rustls on the process's default crypto
+    /// provider; when the program has installed none, this installs ring's
+    /// (`rustls::crypto::ring::default_provider().install_default()`).
     pub fn build(self) -> Result<ClientConfig, CallError> {
         if self.passthrough_authorization && self.upstream_credentials.is_some() {
             return Err(CallError::UpstreamCredentials(
@@ -151,6 +155,10 @@ impl ClientConfigBuilder {
             let value =
                 HeaderValue::from_str(value).map_err(|_| CallError::InvalidHeader(name.clone()))?;
             headers.append(header, value);
+        }
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            // Losing a race with another installer leaves theirs: also fine.
+            let _ = rustls::crypto::ring::default_provider().install_default();
         }
         let client = reqwest::Client::builder()
             .user_agent(USER_AGENT)

@@ -12,10 +12,19 @@
 //! them and nothing private reaches any wire. The `tasks` capability of an
 //! `initialize` result travels the same way ([`park_tasks_capability`]).
 
+// Without a transport feature some helpers have no caller.
+#![cfg_attr(
+    not(all(feature = "stdio", feature = "http")),
+    allow(dead_code, unused_imports)
+)]
+
 use std::future::Future;
 
+#[cfg(feature = "http")]
 use axum::body::{Body, BodyDataStream};
+#[cfg(feature = "http")]
 use axum::response::Response;
+#[cfg(feature = "http")]
 use bytes::Bytes;
 use futures_util::StreamExt;
 use http::header;
@@ -220,6 +229,7 @@ fn restore_in_response(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
     ServerJsonRpcMessage::Response(response)
 }
 
+#[cfg(feature = "http")]
 /// Rewrites a response of the MCP endpoint when it may carry a parked
 /// execution; passes everything else through untouched.
 pub(crate) async fn restore_in_http_response(response: Response) -> Response {
@@ -254,6 +264,7 @@ pub(crate) async fn restore_in_http_response(response: Response) -> Response {
     }
 }
 
+#[cfg(feature = "http")]
 /// A JSON response body with its parked executions restored.
 fn restore_in_json(bytes: Bytes) -> Bytes {
     if !mentions_parked(&bytes) {
@@ -270,6 +281,7 @@ fn restore_in_json(bytes: Bytes) -> Bytes {
         .unwrap_or(bytes)
 }
 
+#[cfg(feature = "http")]
 /// Re-chunks an SSE body at event boundaries and rewrites the events with
 /// parked executions.
 struct SseEvents {
@@ -278,6 +290,7 @@ struct SseEvents {
     done: bool,
 }
 
+#[cfg(feature = "http")]
 impl SseEvents {
     fn new(inner: BodyDataStream) -> Self {
         Self {
@@ -315,6 +328,7 @@ impl SseEvents {
     }
 }
 
+#[cfg(feature = "http")]
 /// The end of the last complete event (just after its blank line).
 fn complete_events_end(buffer: &[u8]) -> Option<usize> {
     buffer
@@ -323,6 +337,7 @@ fn complete_events_end(buffer: &[u8]) -> Option<usize> {
         .map(|at| at + 2)
 }
 
+#[cfg(feature = "http")]
 /// Rewrites the events with parked executions among complete `events`.
 fn restore_in_events(events: Vec<u8>) -> Bytes {
     if !mentions_parked(&events) {
@@ -338,6 +353,7 @@ fn restore_in_events(events: Vec<u8>) -> Bytes {
     Bytes::from(out)
 }
 
+#[cfg(feature = "http")]
 /// One SSE event with its parked executions restored.
 fn restore_in_event(event: &str) -> String {
     if !mentions_parked(event.as_bytes()) || event.contains('\r') {

@@ -20,6 +20,7 @@ pub(crate) struct RequestStream {
 
 impl RequestStream {
     /// A stream closed by `close` (given the retry interval to announce).
+    #[cfg(feature = "http")]
     pub(crate) fn new(
         close: impl Fn(Duration) -> BoxFuture<'static, Result<(), String>> + Send + Sync + 'static,
     ) -> Self {

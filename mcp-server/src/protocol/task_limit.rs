@@ -23,6 +23,7 @@ impl Default for TaskLimit {
 }
 
 /// Sets the most tasks a session of `state` may keep.
+#[cfg(feature = "http")]
 pub(crate) fn set_per_session<C>(state: &ServerState<C>, tasks: usize) {
     state
         .attachments()

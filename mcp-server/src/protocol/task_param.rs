@@ -13,24 +13,20 @@
 //! (stdio and other byte streams), [`park_in_http_request`] the JSON body
 //! of a `POST`. Neither name ever leaves the process.
 
-use std::io;
-use std::pin::Pin;
-use std::task::{Context, Poll};
+#[cfg(feature = "http")]
+mod http_body;
+#[cfg(feature = "stdio")]
+mod reader;
 
-use axum::body::Body;
-use axum::extract::Request;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
-use http::StatusCode;
 use rmcp::model::RequestMetaObject;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
-use tokio_util::io::StreamReader;
 
 use super::tasks_2025::TaskParam;
+#[cfg(feature = "http")]
+pub(crate) use http_body::park_in_http_request;
+#[cfg(feature = "stdio")]
+pub(crate) use reader::ParkingReader;
 
 /// The private `_meta` key `params.task` is parked under.
 const PARKED_TASK_KEY: &str = "rs.mcp-toolkit/task";
@@ -117,81 +113,6 @@ fn park_in_bytes(bytes: Bytes) -> Bytes {
     serde_json::to_vec(&message)
         .map(Bytes::from)
         .unwrap_or(bytes)
-}
-
-type Lines = Pin<Box<dyn Stream<Item = io::Result<Bytes>> + Send>>;
-
-/// Wraps the reading half of a newline-delimited JSON-RPC stream so that
-/// `params.task` survives rmcp's parser.
-pub(crate) struct ParkingReader {
-    inner: StreamReader<Lines, Bytes>,
-}
-
-impl ParkingReader {
-    pub(crate) fn new<R: AsyncRead + Send + Unpin + 'static>(reader: R) -> Self {
-        let lines = FramedRead::new(reader, LinesCodec::new()).map(|line| {
-            line.map(|line| {
-                let mut bytes = park_in_bytes(Bytes::from(line)).to_vec();
-                bytes.push(b'\n');
-                Bytes::from(bytes)
-            })
-            .map_err(|error| match error {
-                LinesCodecError::Io(error) => error,
-                other => io::Error::new(io::ErrorKind::InvalidData, other),
-            })
-        });
-        Self {
-            inner: StreamReader::new(Box::pin(lines) as Lines),
-        }
-    }
-}
-
-impl AsyncRead for ParkingReader {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
-
-impl AsyncBufRead for ParkingReader {
-    fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        Pin::new(&mut self.get_mut().inner).poll_fill_buf(cx)
-    }
-
-    fn consume(mut self: Pin<&mut Self>, amt: usize) {
-        Pin::new(&mut self.inner).consume(amt);
-    }
-}
-
-/// Parks `params.task` in a `POST` body of JSON; a body over `limit` bytes
-/// is answered 413 here.
-pub(crate) async fn park_in_http_request(limit: usize, request: Request, next: Next) -> Response {
-    let json = request
-        .headers()
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/json"));
-    if request.method() != http::Method::POST || !json {
-        return next.run(request).await;
-    }
-    let (mut parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => {
-            return (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the request body is larger than {limit} bytes"),
-            )
-                .into_response();
-        }
-    };
-    let bytes = park_in_bytes(bytes);
-    parts.headers.remove(http::header::CONTENT_LENGTH);
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
 }
 
 #[cfg(test)]

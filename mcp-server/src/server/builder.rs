@@ -40,6 +40,9 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
+    /// The first OpenAPI document that could not be loaded, reported by `build`.
+    #[cfg(feature = "openapi")]
+    openapi_error: Option<crate::error::OpenApiError>,
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {
@@ -77,6 +80,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
+            #[cfg(feature = "openapi")]
+            openapi_error: None,
         }
     }
 
@@ -120,6 +125,40 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// Its name lets [`Server::replace_source`] swap it while serving.
     pub fn source(mut self, source: ToolSource<C>) -> Self {
         self.sources.push(source);
+        self
+    }
+
+    /// Serves an OpenAPI document's operations as tools (and resources, as
+    /// its route maps say), in one call: the document is loaded and its
+    /// tools generated here, in the listing order of the builder calls; a
+    /// document that cannot be loaded or generated makes
+    /// [`build`](Self::build) fail naming the file. See [`OpenApiSource`]
+    /// for the settings and for the steps it takes.
+    ///
+    /// ```
+    /// use mcp_server::{OpenApiSource, Server};
+    ///
+    /// let server = Server::builder()
+    ///     .tool(mcp_core::tool("ping").run(|| async { "pong" })?)
+    ///     .openapi(OpenApiSource::path(testdata::openapi("petstore.yaml")).prefix("pets_"))
+    ///     .build()?;
+    /// assert!(server.tool("pets_showPetById").is_some());
+    ///
+    /// let missing = Server::builder().openapi(OpenApiSource::path("nowhere.yaml")).build();
+    /// assert!(missing.unwrap_err().to_string().starts_with("OpenAPI document `nowhere.yaml`: cannot read"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`OpenApiSource`]: crate::OpenApiSource
+    #[cfg(feature = "openapi")]
+    pub fn openapi(mut self, source: super::openapi_source::OpenApiSource) -> Self {
+        if self.openapi_error.is_some() {
+            return self;
+        }
+        match source.into_source() {
+            Ok(source) => self.sources.push(source),
+            Err(error) => self.openapi_error = Some(error),
+        }
         self
     }
 
@@ -216,12 +255,17 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 
     /// Checks the configuration and builds the server.
     ///
-    /// Fails on duplicate tool names (naming both sources), resource URIs or
+    /// Fails on an OpenAPI document that could not be loaded (see
+    /// [`openapi`](Self::openapi)), on duplicate tool names (naming both sources), resource URIs or
     /// prompt names, on a prefix that makes a name invalid, on a zero page
     /// size, when a context type other than `()` has no
     /// [`context`](Self::context) function, and on a pinned tool that is
     /// not hosted. In discovery mode the search index is made here.
     pub fn build(self) -> Result<Server<C>, BuildError> {
+        #[cfg(feature = "openapi")]
+        if let Some(error) = self.openapi_error {
+            return Err(BuildError::OpenApi(Box::new(error)));
+        }
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }

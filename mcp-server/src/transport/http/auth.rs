@@ -49,6 +49,7 @@
 
 pub(super) mod bearer;
 mod challenge;
+mod client;
 mod error;
 mod exchange;
 pub(super) mod gate;
@@ -61,8 +62,8 @@ pub(crate) mod token;
 mod url_rule;
 mod verify;
 
+use self::client::authorization_client;
 use std::sync::Arc;
-use std::time::Duration;
 
 use self::bearer::BearerToken;
 pub use self::error::AuthError;
@@ -107,13 +108,7 @@ impl Auth {
         if settings.issuers.is_empty() {
             return Err(AuthError::NoIssuer);
         }
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|error| AuthError::Client {
-                reason: error.to_string(),
-            })?;
+        let client = authorization_client()?;
         Ok(Self {
             mode: Mode::OAuth(Arc::new(Verifier::new(settings, client))),
         })

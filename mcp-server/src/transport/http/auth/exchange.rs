@@ -11,6 +11,7 @@ use serde::Deserialize;
 use tokio::sync::Mutex;
 use url::Url;
 
+use super::client::authorization_client;
 use super::error::AuthError;
 use super::url_rule::trusted_url;
 
@@ -101,13 +102,7 @@ impl TokenExchange {
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
     ) -> Result<Self, AuthError> {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|error| AuthError::Client {
-                reason: error.to_string(),
-            })?;
+        let client = authorization_client()?;
         Ok(Self {
             endpoint: trusted_url("token endpoint", endpoint)?,
             client_id: client_id.into(),
@@ -241,6 +236,7 @@ impl TokenExchange {
 ///     .build()?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[cfg(feature = "openapi")]
 impl mcp_openapi::call::UpstreamCredentials for TokenExchange {
     fn bearer_token<'a>(
         &'a self,

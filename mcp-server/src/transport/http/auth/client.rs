@@ -1,0 +1,23 @@
+//! The HTTP client that talks to authorization servers: key sets,
+//! introspection and token exchange.
+
+use std::time::Duration;
+
+use super::error::AuthError;
+
+/// A client with a 10 s timeout that follows no redirects, speaking TLS with
+/// rustls on the process's default crypto provider (ring's, installed when
+/// the program has installed none).
+pub(crate) fn authorization_client() -> Result<reqwest::Client, AuthError> {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Losing a race with another installer leaves theirs: also fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|error| AuthError::Client {
+            reason: error.to_string(),
+        })
+}
