@@ -95,11 +95,13 @@
 //!
 //! - `stdio`: [`Server::serve_stdio`] and `serve_io` (any byte streams);
 //! - `http`: Streamable HTTP on axum (`bind_http`, `serve_http`, `router`,
-//!   `HttpConfig`);
+//!   `HttpConfig`, the static bearer token);
+//! - `oauth`: the HTTP endpoint as an OAuth 2.1 protected resource
+//!   ([`auth::OAuth`], [`auth::TokenExchange`]; implies `http`);
 //! - `openapi`: [`ServerBuilder::openapi`] and [`OpenApiSource`] (crate
 //!   `mcp-openapi` with its HTTP client);
 //! - `cli`: the `mcp-server` binary (clap, logging, file watching); implies
-//!   the other three.
+//!   the other four.
 //!
 //! # OAuth-protected HTTP
 //!

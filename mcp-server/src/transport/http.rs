@@ -3,6 +3,8 @@
 pub mod auth;
 mod config;
 mod limits;
+#[cfg(feature = "oauth")]
+mod protected;
 mod streams;
 
 use std::future::Future;
@@ -23,7 +25,6 @@ use crate::protocol::task_limit;
 use crate::protocol::task_param::park_in_http_request;
 use crate::server::Server;
 use crate::server::session::TransportKind;
-use crate::server::state::ServerState;
 
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
@@ -40,19 +41,9 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// is refused: [`ServeError::CredentialPassthrough`] names every such
     /// tool (one swapped in later is refused when called).
     pub fn router(&self, config: &HttpConfig) -> Result<Router, ServeError> {
+        #[cfg(feature = "oauth")]
         if let Some(auth::Mode::OAuth(_)) = config.auth.as_ref().map(|auth| &auth.mode) {
-            let tools: Vec<String> = self
-                .state()
-                .catalog()
-                .tools()
-                .all()
-                .iter()
-                .filter(|def| def.forwards_caller_credentials())
-                .map(|def| def.name().to_owned())
-                .collect();
-            if !tools.is_empty() {
-                return Err(ServeError::CredentialPassthrough { tools });
-            }
+            protected::refuse_credential_passthrough(self.state())?;
         }
         let state = self.state().clone();
         if !config.stateless {
@@ -104,36 +95,13 @@ impl<C: Send + Sync + 'static> Server<C> {
                 token.clone(),
                 auth::bearer::require_bearer,
             )),
-            Some(auth::Mode::OAuth(verifier)) => {
-                let settings = verifier.settings();
-                let declared: Arc<dyn auth::gate::DeclaredScopes> =
-                    Arc::new(CatalogScopes(self.state().clone()));
-                let gate = auth::gate::Gate {
-                    verifier: verifier.clone(),
-                    metadata_url: auth::metadata::url(settings).into(),
-                    declared: declared.clone(),
-                    max_body_bytes: config.max_body_bytes,
-                };
-                let verifier = verifier.clone();
-                let serve_document = axum::routing::get(move || async move {
-                    axum::Json(auth::metadata::document(
-                        verifier.settings(),
-                        declared.all(),
-                    ))
-                });
-                let mut public =
-                    Router::new().route(auth::metadata::WELL_KNOWN, serve_document.clone());
-                let suffixed = auth::metadata::path(settings);
-                if suffixed != auth::metadata::WELL_KNOWN {
-                    public = public.route(&suffixed, serve_document);
-                }
-                router
-                    .layer(axum::middleware::from_fn_with_state(
-                        gate,
-                        auth::gate::require_token,
-                    ))
-                    .merge(public)
-            }
+            #[cfg(feature = "oauth")]
+            Some(auth::Mode::OAuth(verifier)) => protected::protect(
+                router,
+                verifier.clone(),
+                self.state().clone(),
+                config.max_body_bytes,
+            ),
         })
     }
 
@@ -169,44 +137,6 @@ impl<C: Send + Sync + 'static> Server<C> {
             local_addr,
             config,
         })
-    }
-}
-
-/// The scopes the server's tools declare, from its current catalog.
-struct CatalogScopes<C>(Arc<ServerState<C>>);
-
-impl<C: Send + Sync + 'static> auth::gate::DeclaredScopes for CatalogScopes<C> {
-    fn of_tool(&self, tool: &str) -> Vec<String> {
-        let catalog = self.0.catalog();
-        catalog
-            .tools()
-            .get(tool)
-            .map(|def| def.required_scopes().to_vec())
-            .unwrap_or_default()
-    }
-
-    fn forwards_credentials(&self, tool: &str) -> bool {
-        let catalog = self.0.catalog();
-        catalog
-            .tools()
-            .get(tool)
-            .is_some_and(|def| def.forwards_caller_credentials())
-    }
-
-    fn all(&self) -> Vec<String> {
-        let catalog = self.0.catalog();
-        let mut scopes: Vec<String> = Vec::new();
-        for scope in catalog
-            .tools()
-            .all()
-            .iter()
-            .flat_map(|def| def.required_scopes())
-        {
-            if !scopes.contains(scope) {
-                scopes.push(scope.clone());
-            }
-        }
-        scopes
     }
 }
 

@@ -1,5 +1,5 @@
 //! Who may call the HTTP endpoint: nobody is checked, one static bearer
-//! token, or OAuth 2.1 access tokens (the endpoint as a protected resource:
+//! token, or (feature `oauth`) OAuth 2.1 access tokens (the endpoint as a protected resource:
 //! RFC 9728 metadata, RFC 6750 challenges, RFC 9068 JWTs checked against
 //! the issuers' keys, RFC 8707 audiences, scopes).
 //!
@@ -48,28 +48,48 @@
 //! and one added while serving is answered 500 when called.
 
 pub(super) mod bearer;
+#[cfg(feature = "oauth")]
 mod challenge;
+#[cfg(feature = "oauth")]
 mod client;
+#[cfg(feature = "oauth")]
 mod error;
+#[cfg(feature = "oauth")]
 mod exchange;
+#[cfg(feature = "oauth")]
 pub(super) mod gate;
+#[cfg(feature = "oauth")]
 mod introspect;
+#[cfg(feature = "oauth")]
 mod jwks;
+#[cfg(feature = "oauth")]
 pub(super) mod metadata;
+#[cfg(feature = "oauth")]
 mod oauth;
+#[cfg(feature = "oauth")]
 mod refusal;
+#[cfg(feature = "oauth")]
 pub(crate) mod token;
+#[cfg(feature = "oauth")]
 mod url_rule;
-mod verify;
+#[cfg(feature = "oauth")]
+pub(super) mod verify;
 
-use self::client::authorization_client;
+#[cfg(feature = "oauth")]
 use std::sync::Arc;
 
 use self::bearer::BearerToken;
+#[cfg(feature = "oauth")]
+use self::client::authorization_client;
+#[cfg(feature = "oauth")]
 pub use self::error::AuthError;
+#[cfg(feature = "oauth")]
 pub use self::exchange::{ExchangeError, TokenExchange};
+#[cfg(feature = "oauth")]
 pub use self::introspect::Introspection;
+#[cfg(feature = "oauth")]
 pub use self::oauth::OAuth;
+#[cfg(feature = "oauth")]
 use self::verify::Verifier;
 
 /// How requests to the HTTP endpoint are authorized: one static bearer
@@ -82,6 +102,7 @@ pub struct Auth {
 #[derive(Clone, Debug)]
 pub(super) enum Mode {
     Bearer(BearerToken),
+    #[cfg(feature = "oauth")]
     OAuth(Arc<Verifier>),
 }
 
@@ -95,7 +116,7 @@ impl Auth {
     }
 
     /// Requires OAuth 2.1 access tokens as `settings` describes; refused
-    /// without a trusted issuer.
+    /// without a trusted issuer (feature `oauth`).
     ///
     /// ```
     /// use mcp_server::auth::{Auth, AuthError, OAuth};
@@ -104,6 +125,7 @@ impl Auth {
     /// assert!(matches!(no_issuer, Err(AuthError::NoIssuer)));
     /// # Ok::<(), AuthError>(())
     /// ```
+    #[cfg(feature = "oauth")]
     pub fn oauth(settings: OAuth) -> Result<Self, AuthError> {
         if settings.issuers.is_empty() {
             return Err(AuthError::NoIssuer);
@@ -115,6 +137,7 @@ impl Auth {
     }
 
     /// The OAuth settings, when tokens are OAuth access tokens.
+    #[cfg(feature = "oauth")]
     pub fn oauth_settings(&self) -> Option<&OAuth> {
         match &self.mode {
             Mode::OAuth(verifier) => Some(verifier.settings()),
