@@ -26,7 +26,15 @@ fn envelope_schema() -> Value {
         "description": "The upstream response did not match the documented schema; it is passed on unchanged.",
         "properties": {
             UNVALIDATED: {
-                "description": "The response as received (text when it is not JSON). Free-form on purpose: it did not match the documented schema, so nothing about its shape is known."
+                "description": "The response as received (text when it is not JSON). Any JSON value on purpose: it did not match the documented schema, so nothing more about its shape is known.",
+                "anyOf": [
+                    {"type": "object"},
+                    {"type": "array"},
+                    {"type": "string"},
+                    {"type": "number"},
+                    {"type": "boolean"},
+                    {"type": "null"}
+                ]
             },
             VIOLATIONS: {"type": "array", "items": {"type": "string"}}
         },

@@ -103,17 +103,30 @@ async function everythingOverStdio() {
   await client.close();
 }
 
-function inspector(args) {
+function runInspector(args) {
   const launcher = path.join(peerDir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [launcher, '--cli', ...args], { timeout: 60000 }, (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`inspector ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
       } else {
-        resolve(JSON.parse(stdout));
+        resolve({ stdout, stderr });
       }
     });
   });
+}
+
+async function inspector(args) {
+  return JSON.parse((await runInspector(args)).stdout);
+}
+
+// `tools/list` with the Inspector's `--strict` schema lint: it reports every
+// portability finding (warnings too, such as `type` arrays or `$schema`) on
+// stderr, so a clean list leaves stderr empty.
+async function inspectorStrictList(url, label) {
+  const { stdout, stderr } = await runInspector([url, '--transport', 'http', '--method', 'tools/list', '--strict']);
+  check(stderr.trim() === '', `inspector --strict finds no schema portability problem on ${label}${stderr.trim() ? `:\n${stderr}` : ''}`);
+  return JSON.parse(stdout);
 }
 
 async function inspectorCall(url, label, tool, toolArgs) {
@@ -131,14 +144,14 @@ async function main() {
   await demoOverHttp(demo.url);
   await everythingOverStdio();
 
-  const demoTools = await inspector([demo.url, '--transport', 'http', '--method', 'tools/list']);
+  const demoTools = await inspectorStrictList(demo.url, 'demo');
   check(demoTools.tools.some((tool) => tool.name === 'add'), 'inspector tools/list on demo shows add');
   const sum = await inspectorCall(demo.url, 'demo', 'add', ['a=2', 'b=3']);
   check(JSON.stringify(sum).includes('5'), 'add answers 5');
 
   // The generated tools call the API the demo embeds (on loopback).
   const openapi = await startHttp(['serve', '--openapi', petstore, '--base-url', demo.api]);
-  const listed = await inspector([openapi.url, '--transport', 'http', '--method', 'tools/list']);
+  const listed = await inspectorStrictList(openapi.url, 'serve --openapi');
   check(listed.tools.length > 0, `inspector tools/list on serve --openapi shows ${listed.tools.length} tools`);
   const free = listed.tools.find((tool) => !(tool.inputSchema.required || []).length);
   check(free !== undefined, `serve --openapi has a tool without required arguments (${free && free.name})`);
