@@ -6,8 +6,9 @@ use mcp_core::{
     client::{CallChannel, ChannelError, Progress},
     handler::BoxFuture,
 };
-use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerRequest};
 use rmcp::service::{Peer, RoleServer, ServiceError};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 /// The way back to the client during one `tools/call`.
@@ -35,10 +36,7 @@ impl CallChannel for PeerChannel {
             self.peer
                 .notify_progress(param)
                 .await
-                .map_err(|error| match error {
-                    ServiceError::TransportClosed => ChannelError::Closed,
-                    other => ChannelError::Transport(other.to_string()),
-                })
+                .map_err(channel_error)
         })
     }
 
@@ -57,4 +55,24 @@ impl fmt::Debug for PeerChannel {
             .field("cancelled", &self.cancellation.is_cancelled())
             .finish_non_exhaustive()
     }
+}
+
+/// What a failed exchange with the client means to a handler: the
+/// connection is gone, the client refused, or the transport failed.
+pub(crate) fn channel_error(error: ServiceError) -> ChannelError {
+    match error {
+        ServiceError::TransportClosed => ChannelError::Closed,
+        ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
+        other => ChannelError::Transport(other.to_string()),
+    }
+}
+
+/// Sends `request` to the client and returns its answer as JSON.
+pub(crate) async fn ask_peer(
+    peer: &Peer<RoleServer>,
+    request: ServerRequest,
+) -> Result<Value, ChannelError> {
+    let answer = peer.send_request(request).await.map_err(channel_error)?;
+    serde_json::to_value(answer)
+        .map_err(|error| ChannelError::Transport(format!("cannot read an answer: {error}")))
 }

@@ -22,11 +22,11 @@ use mcp_core::{
     handler::BoxFuture,
 };
 use rmcp::model::{ClientCapabilities, ServerRequest};
-use rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::channel::PeerChannel;
+use super::channel::{PeerChannel, ask_peer, channel_error};
 use super::convert::request_params;
 use super::input_round::InputRound;
 use super::session_state::{SessionState, log_param};
@@ -97,20 +97,10 @@ impl InteractionChannel {
         }
         let request: ServerRequest = serde_json::from_value(request)
             .map_err(|error| ChannelError::Transport(format!("cannot encode {method}: {error}")))?;
-        let answer = self
-            .peer
-            .send_request(request)
-            .await
-            .map_err(|error| match error {
-                ServiceError::TransportClosed => ChannelError::Closed,
-                ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
-                other => ChannelError::Transport(other.to_string()),
-            })?;
-        serde_json::to_value(answer)
-            .and_then(serde_json::from_value)
-            .map_err(|error| {
-                ChannelError::Transport(format!("unexpected answer to {method}: {error}"))
-            })
+        let answer = ask_peer(&self.peer, request).await?;
+        serde_json::from_value(answer).map_err(|error| {
+            ChannelError::Transport(format!("unexpected answer to {method}: {error}"))
+        })
     }
 }
 
@@ -159,10 +149,7 @@ impl CallChannel for InteractionChannel {
             // Logging is deprecated by the 2026-07-28 revision, still part of 2025-11-25.
             #[allow(deprecated)]
             let sent = self.peer.notify_logging_message(param).await;
-            sent.map_err(|error| match error {
-                ServiceError::TransportClosed => ChannelError::Closed,
-                other => ChannelError::Transport(other.to_string()),
-            })
+            sent.map_err(channel_error)
         })
     }
 

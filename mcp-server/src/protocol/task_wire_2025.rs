@@ -2,9 +2,7 @@
 //! requests use: the `Task` object, the related-task `_meta` entry, and
 //! asking the client a question about a task.
 
-use mcp_core::client::ChannelError;
-use rmcp::model::{DetailedTask, ServerRequest, TaskPayload};
-use rmcp::service::{Peer, RoleServer, ServiceError};
+use rmcp::model::{DetailedTask, TaskPayload};
 use serde_json::{Map, Value, json};
 
 /// The `_meta` key that ties a message to a task.
@@ -45,23 +43,6 @@ pub(crate) fn relate(params: &mut Value, task_id: &str) {
             meta.insert(RELATED_TASK_KEY.into(), json!({"taskId": task_id}));
         }
     }
-}
-
-/// Sends `request` to the client and returns its answer as JSON.
-pub(crate) async fn ask_peer(
-    peer: &Peer<RoleServer>,
-    request: ServerRequest,
-) -> Result<Value, ChannelError> {
-    let answer = peer
-        .send_request(request)
-        .await
-        .map_err(|error| match error {
-            ServiceError::TransportClosed => ChannelError::Closed,
-            ServiceError::McpError(error) => ChannelError::Rejected(error.message.into_owned()),
-            other => ChannelError::Transport(other.to_string()),
-        })?;
-    serde_json::to_value(answer)
-        .map_err(|error| ChannelError::Transport(format!("cannot read an answer: {error}")))
 }
 
 #[cfg(test)]

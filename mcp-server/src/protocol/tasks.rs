@@ -408,7 +408,7 @@ impl TaskChannel {
                 super::task_wire_2025::relate(&mut params, self.context.task_id());
                 let request = serde_json::from_value(json!({"method": method, "params": params}))
                     .map_err(encode)?;
-                let asked = super::task_wire_2025::ask_peer(&requestor.peer, request);
+                let asked = super::channel::ask_peer(&requestor.peer, request);
                 tokio::select! {
                     answer = asked => {
                         let answer = answer?;

@@ -8,8 +8,9 @@
 //! fails the test: it is never skipped.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+use crate::support::run_peer_script;
 
 pub(crate) fn python() -> PathBuf {
     if let Some(path) = std::env::var_os("MCP_E2E_PYTHON") {
@@ -26,24 +27,12 @@ fn run_script() {
         python.display()
     );
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/e2e.py");
-    let mut child = Command::new(&python)
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_mcp-server"))
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/cli/petstore.yaml"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    while child.try_wait().expect("the child can be polled").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("python's output");
+    let output = run_peer_script(
+        Command::new(&python)
+            .arg(script)
+            .arg(env!("CARGO_BIN_EXE_mcp-server"))
+            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/cli/petstore.yaml")),
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

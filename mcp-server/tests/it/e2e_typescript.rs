@@ -9,8 +9,9 @@
 //! is the one `cargo test --workspace` builds next to `mcp-server`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+use crate::support::run_peer_script;
 
 #[test]
 fn the_typescript_client_and_the_inspector_cli_drive_our_servers() {
@@ -34,26 +35,14 @@ fn the_typescript_client_and_the_inspector_cli_drive_our_servers() {
         everything.display()
     );
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new(&node)
-        .arg(manifest.join("tests/typescript/e2e.cjs"))
-        .arg(&peers)
-        .arg(server)
-        .arg(&everything)
-        .arg(manifest.join("src/cli/petstore.yaml"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node starts");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    while child.try_wait().expect("the child can be polled").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("node's output");
+    let output = run_peer_script(
+        Command::new(&node)
+            .arg(manifest.join("tests/typescript/e2e.cjs"))
+            .arg(&peers)
+            .arg(server)
+            .arg(&everything)
+            .arg(manifest.join("src/cli/petstore.yaml")),
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -200,3 +200,26 @@ pub(crate) fn meta_2026() -> Value {
 
 /// A shared log of events, for ordering assertions.
 pub(crate) type Log = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Runs a peer's end-to-end script with its output captured, killing it
+/// after four minutes, and returns its exit status and output.
+pub(crate) fn run_peer_script(command: &mut std::process::Command) -> std::process::Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = command
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the peer starts");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while child.try_wait().expect("the child can be polled").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("the peer's output")
+}

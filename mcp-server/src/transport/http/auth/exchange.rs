@@ -11,7 +11,7 @@ use serde::Deserialize;
 use tokio::sync::Mutex;
 use url::Url;
 
-use super::client::authorization_client;
+use super::client::{authorization_client, post_form};
 use super::error::AuthError;
 use super::url_rule::trusted_url;
 
@@ -169,25 +169,15 @@ impl TokenExchange {
             endpoint: self.endpoint.to_string(),
             reason,
         };
-        let body = self.form(subject_token);
-        let response = self
-            .client
-            .post(self.endpoint.clone())
-            .basic_auth(&self.client_id, Some(&self.client_secret))
-            .header(
-                http::header::CONTENT_TYPE,
-                "application/x-www-form-urlencoded",
-            )
-            .header(http::header::ACCEPT, "application/json")
-            .body(body)
-            .send()
-            .await
-            .map_err(|error| unavailable(error.to_string()))?;
-        let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|error| unavailable(error.to_string()))?;
+        let credentials = (self.client_id.as_str(), self.client_secret.as_str());
+        let (status, bytes) = post_form(
+            &self.client,
+            &self.endpoint,
+            credentials,
+            self.form(subject_token),
+        )
+        .await
+        .map_err(|error| unavailable(error.to_string()))?;
         if !status.is_success() {
             return Err(ExchangeError::Refused {
                 endpoint: self.endpoint.to_string(),

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use url::Url;
 
+use super::client::post_form;
 use super::error::AuthError;
 use super::refusal::Refusal;
 use super::url_rule::trusted_url;
@@ -136,26 +137,14 @@ impl Introspector {
             .append_pair("token", token)
             .append_pair("token_type_hint", "access_token")
             .finish();
-        let response = self
-            .client
-            .post(self.settings.endpoint.clone())
-            .basic_auth(&self.settings.client_id, Some(&self.settings.client_secret))
-            .header(
-                http::header::CONTENT_TYPE,
-                "application/x-www-form-urlencoded",
-            )
-            .header(http::header::ACCEPT, "application/json")
-            .body(body)
-            .send()
+        let settings = &self.settings;
+        let credentials = (settings.client_id.as_str(), settings.client_secret.as_str());
+        let (status, bytes) = post_form(&self.client, &settings.endpoint, credentials, body)
             .await
             .map_err(|error| unavailable(error.to_string()))?;
-        if !response.status().is_success() {
-            return Err(unavailable(format!("HTTP {}", response.status())));
+        if !status.is_success() {
+            return Err(unavailable(format!("HTTP {status}")));
         }
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|error| unavailable(error.to_string()))?;
         match serde_json::from_slice(&bytes) {
             Ok(Value::Object(answer)) => Ok(answer),
             _ => Err(unavailable("the answer is not a JSON object".to_owned())),
