@@ -42,7 +42,7 @@ use crate::json::JsonObject;
 
 mod portable;
 
-pub use portable::{portable, portable_input};
+pub use portable::{ANNOTATION_KEYWORDS, portable, portable_input};
 
 /// The input schema of `T`: its root must describe an object.
 pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {

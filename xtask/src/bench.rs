@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::synth;
+use crate::{stdout_of, synth};
 
 mod process;
 
@@ -156,17 +156,7 @@ fn anchor_lines(root: &Path, files: &[String]) -> Result<Vec<Value>, String> {
 }
 
 fn json_lines(command: &mut Command) -> Result<Vec<Value>, String> {
-    eprintln!("xtask: running {command:?}");
-    let output = command
-        .output()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{command:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout)
+    Ok(stdout_of(command)?
         .lines()
         .filter_map(|line| serde_json::from_str(line).ok())
         .collect())

@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::cargo;
+use crate::{cargo, stdout_of};
 
 /// An app shape: its dependencies, its code and its crate ceiling.
 struct Shape {
@@ -213,16 +213,7 @@ fn crate_count(dir: &Path) -> Result<usize, String> {
             "--no-dedupe",
         ])
         .current_dir(dir);
-    let output = command
-        .output()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{command:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let listed = String::from_utf8_lossy(&output.stdout);
+    let listed = stdout_of(&mut command)?;
     Ok(distinct_crates(&listed).len() - 1)
 }
 

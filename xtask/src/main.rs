@@ -123,6 +123,22 @@ pub(crate) fn run(command: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Runs `command` and returns what it printed on stdout, or why it failed
+/// (with its stderr).
+pub(crate) fn stdout_of(command: &mut Command) -> Result<String, String> {
+    eprintln!("xtask: running {command:?}");
+    let output = command
+        .output()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{command:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()

@@ -27,8 +27,8 @@ const NAME_MAPS: [&str; 5] = [
 ];
 
 /// Keywords that describe a schema rather than constrain it: they stay
-/// outside the `anyOf` a type array becomes.
-const ANNOTATIONS: [&str; 7] = [
+/// outside the `anyOf` a nullable schema becomes.
+pub const ANNOTATION_KEYWORDS: [&str; 7] = [
     "title",
     "description",
     "default",
@@ -152,7 +152,7 @@ fn split_null_type(schema: &mut JsonObject) {
     let keys: Vec<String> = schema.keys().cloned().collect();
     for key in keys {
         if key != "type"
-            && !ANNOTATIONS.contains(&key.as_str())
+            && !ANNOTATION_KEYWORDS.contains(&key.as_str())
             && let Some(value) = schema.shift_remove(&key)
         {
             branch.insert(key, value);

@@ -1,6 +1,7 @@
 //! OpenAPI 3.0 (and Swagger 2.0) schema keywords to JSON Schema 2020-12:
 //! `nullable`, boolean `exclusiveMinimum` / `exclusiveMaximum`, `example`.
 
+use mcp_core::schema::ANNOTATION_KEYWORDS;
 use serde_json::{Map, Value};
 
 /// Keywords that only make sense to OpenAPI tooling and are dropped from
@@ -80,15 +81,6 @@ fn nullable(schema: &mut Map<String, Value>) {
         None => {
             // No `type` (typically `allOf: [{$ref}]` + `nullable`): the
             // composition moves under `anyOf` beside `{"type": "null"}`.
-            const KEEP: &[&str] = &[
-                "title",
-                "description",
-                "default",
-                "examples",
-                "deprecated",
-                "readOnly",
-                "writeOnly",
-            ];
             let composed = [
                 "allOf",
                 "anyOf",
@@ -106,7 +98,7 @@ fn nullable(schema: &mut Map<String, Value>) {
             let mut inner = Map::new();
             let keys: Vec<String> = schema
                 .keys()
-                .filter(|k| !KEEP.contains(&k.as_str()))
+                .filter(|k| !ANNOTATION_KEYWORDS.contains(&k.as_str()))
                 .cloned()
                 .collect();
             for key in keys {
