@@ -1,0 +1,23 @@
+//! State shared by the replicas of one server: sessions, their event logs
+//! and subscriptions, and tasks, kept in Redis so that any replica behind a
+//! load balancer can serve any request.
+//!
+//! Without a store each process keeps this state in memory (the default).
+//! With a [`RedisStore`] every key lives under one prefix (`mcp:` unless
+//! [`RedisStore::prefix`] says otherwise) and expires by a Redis TTL.
+//!
+//! ```no_run
+//! use mcp_server::store::RedisStore;
+//!
+//! # async fn run() -> Result<(), mcp_server::store::StoreError> {
+//! let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?.prefix("shop:");
+//! assert_eq!(store.key_prefix(), "shop:");
+//! # Ok(())
+//! # }
+//! ```
+
+mod error;
+mod redis_store;
+
+pub use error::StoreError;
+pub use redis_store::RedisStore;
