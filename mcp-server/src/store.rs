@@ -17,7 +17,11 @@
 //! ```
 
 mod error;
+mod events;
 mod redis_store;
+mod sessions;
 
 pub use error::StoreError;
+#[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
+pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
 pub use redis_store::RedisStore;
