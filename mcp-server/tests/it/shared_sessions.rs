@@ -285,6 +285,57 @@ async fn an_sse_stream_closed_on_one_replica_resumes_on_the_other() {
 }
 
 #[tokio::test]
+async fn a_2026_07_28_stream_dropped_on_one_replica_resumes_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let call = post(
+        &a.url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+            "params": {"name": "poll_later", "arguments": {}, "_meta": meta_2026()}}),
+    )
+    .header("mcp-protocol-version", "2026-07-28")
+    .header("mcp-method", "tools/call")
+    .header("mcp-name", "poll_later")
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(call.status(), 200);
+    // Read up to the first event id, then drop the connection.
+    let mut body = call.bytes_stream();
+    let mut seen = String::new();
+    let first_id = loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
+            .await
+            .expect("an event in time")
+            .expect("an event before the end")
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(id) = events(&seen).into_iter().find_map(|(id, _)| id) {
+            break id;
+        }
+    };
+    assert!(
+        !seen.contains("closed:"),
+        "the result came before the drop: {seen}"
+    );
+    drop(body);
+
+    let resumed = reqwest::Client::new()
+        .get(&b.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("last-event-id", &first_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), 200);
+    let seen = read_until(resumed, "closed: false").await;
+    assert!(seen.contains("\"id\":8"), "{seen}");
+}
+
+#[tokio::test]
 async fn a_subscription_made_through_one_replica_hears_an_update_on_the_other() {
     let Some((_redis, a, b)) = two_replicas().await else {
         return;
