@@ -5,15 +5,17 @@
 //! a JSON-RPC error (HTTP 503) naming the problem, and a log line; requests
 //! without a session (stateless, `server/discover`) pass untouched.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
 use http::StatusCode;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::super::limits::{JsonRpcRequest, jsonrpc_error};
@@ -22,6 +24,8 @@ use crate::store::StoreError;
 
 /// The implementation-defined server error of "the shared store is away".
 const STORE_UNAVAILABLE: i64 = -32001;
+/// The pub/sub channel of clients' responses.
+const REPLIES: &str = "replies";
 
 /// What the gate needs.
 #[derive(Debug)]
@@ -30,7 +34,17 @@ pub(in crate::transport::http) struct Gate {
     pub(in crate::transport::http) local: Arc<LocalSessionManager>,
     /// Set while Redis is away, so the outage is logged once and its end
     /// too.
-    pub(in crate::transport::http) failing: AtomicBool,
+    failing: AtomicBool,
+    /// This replica's name on the replies channel.
+    replica: String,
+}
+
+/// A client's response as published to the other replicas.
+#[derive(Serialize, Deserialize)]
+struct Reply {
+    from: String,
+    session: String,
+    message: Value,
 }
 
 /// Applies the gate (see the module docs).
@@ -47,7 +61,9 @@ pub(in crate::transport::http) async fn check(
     let rpc = request.extensions().get::<JsonRpcRequest>().cloned();
     let id = rpc.as_ref().map_or(Value::Null, |rpc| rpc.id.clone());
     let initialize = request.method() == http::Method::POST
-        && rpc.is_some_and(|rpc| rpc.method.as_deref() == Some("initialize"));
+        && rpc
+            .as_ref()
+            .is_some_and(|rpc| rpc.method.as_deref() == Some("initialize"));
     if session.is_none() && !initialize {
         return next.run(request).await;
     }
@@ -69,7 +85,16 @@ pub(in crate::transport::http) async fn check(
             if gate.failing.swap(false, Ordering::SeqCst) {
                 tracing::info!(redis = gate.store.url(), "the session store answers again");
             }
-            next.run(request).await
+            let response = rpc
+                .as_ref()
+                .is_some_and(|rpc| rpc.method.is_none() && rpc.id != Value::Null);
+            match session {
+                Some(session) if response && request.method() == http::Method::POST => {
+                    let request = gate.publish_reply(session, request).await;
+                    next.run(request).await
+                }
+                _ => next.run(request).await,
+            }
         }
         Err(error) => {
             if !gate.failing.swap(true, Ordering::SeqCst) {
@@ -88,6 +113,68 @@ pub(in crate::transport::http) async fn check(
 }
 
 impl Gate {
+    /// The gate of a replica whose sessions live in `local`; it hands the
+    /// responses other replicas publish to this replica's workers.
+    pub(in crate::transport::http) fn new(
+        store: RedisStore,
+        local: Arc<LocalSessionManager>,
+    ) -> Arc<Self> {
+        static GATES: AtomicU64 = AtomicU64::new(0);
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        let replica = format!(
+            "{}-{started}-{}",
+            std::process::id(),
+            GATES.fetch_add(1, Ordering::Relaxed)
+        );
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(deliver_replies(
+                store.listen(REPLIES),
+                Arc::downgrade(&local),
+                replica.clone(),
+            ));
+        } else {
+            tracing::warn!(
+                "no Tokio runtime: clients' answers reach only the replica they are sent to"
+            );
+        }
+        Arc::new(Gate {
+            store,
+            local,
+            failing: AtomicBool::new(false),
+            replica,
+        })
+    }
+
+    /// Publishes the response `request` carries for the other replicas, and
+    /// gives the request back for this one.
+    async fn publish_reply(&self, session: String, request: Request) -> Request {
+        let (parts, body) = request.into_parts();
+        // The limits layer has already read the body into memory.
+        let bytes = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        if let Ok(message) = serde_json::from_slice::<Value>(&bytes) {
+            let reply = Reply {
+                from: self.replica.clone(),
+                session,
+                message,
+            };
+            let published = match serde_json::to_string(&reply) {
+                Ok(payload) => self.store.publish(REPLIES, &payload).await,
+                Err(error) => Err(StoreError::Corrupt {
+                    key: REPLIES.to_owned(),
+                    reason: error.to_string(),
+                }),
+            };
+            if let Err(error) = published {
+                tracing::warn!(%error, "a client's response was not passed to the other replicas");
+            }
+        }
+        Request::from_parts(parts, axum::body::Body::from(bytes))
+    }
+
     /// Renews `session`'s expiry; a session Redis no longer has is ended
     /// here as well.
     async fn renew(&self, session: &str) -> Result<(), StoreError> {
@@ -107,5 +194,38 @@ impl Gate {
             let _ = self.local.close_session(&id).await;
         }
         Ok(())
+    }
+}
+
+/// Hands the responses published by other replicas to this replica's
+/// worker of their session, until the replica's sessions are gone.
+async fn deliver_replies(
+    mut replies: tokio::sync::mpsc::Receiver<String>,
+    local: Weak<LocalSessionManager>,
+    replica: String,
+) {
+    while let Some(payload) = replies.recv().await {
+        let Some(local) = local.upgrade() else { return };
+        let Ok(reply) = serde_json::from_str::<Reply>(&payload) else {
+            tracing::warn!("skipped a published reply that is not one");
+            continue;
+        };
+        if reply.from == replica {
+            continue;
+        }
+        let id = reply.session.into();
+        if !local.has_session(&id).await.unwrap_or(false) {
+            continue;
+        }
+        match serde_json::from_value::<ClientJsonRpcMessage>(reply.message) {
+            Ok(message) => {
+                if let Err(error) = local.accept_message(&id, message).await {
+                    tracing::debug!(%error, "a published reply found no worker to take it");
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "skipped a published reply that is not a JSON-RPC message")
+            }
+        }
     }
 }
