@@ -12,7 +12,7 @@
 //! | `mcp:session:{id}` | hash | `init` (the `initialize` parameters a replica replays to restore the session), `level` (its logging level) |
 //! | `mcp:session:{id}:subscriptions` | set | the URIs the session subscribed to |
 //! | `mcp:subscribers:{uri}` | set | the sessions subscribed to `uri` (expired ones dropped when read) |
-//! | `mcp:replies` | pub/sub channel | clients' responses to server requests, for the replica whose session asked |
+//! | `mcp:forwarded` | pub/sub channel | clients' answers to server requests and cancellations, for the replica whose session they concern |
 //! | `mcp:events:{stream}` | stream | the events of one SSE stream (`{id}:common` for a session's `GET` stream, a random id for a request's), the latest 1000 or so; an event id is `{stream}#{entry}` |
 //!
 //! ```no_run

@@ -4,6 +4,7 @@
 //! and a Redis outage is a clear error that ends when Redis returns.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -18,6 +19,11 @@ use crate::support::meta_2026;
 use crate::support::redis::TestRedis;
 
 const DOC: &str = "test://doc";
+
+/// Set when a `wait_cancel` call starts, and when its handler is dropped
+/// (one test calls it).
+static WAIT_CANCEL_STARTED: AtomicBool = AtomicBool::new(false);
+static WAIT_CANCEL_ENDED: AtomicBool = AtomicBool::new(false);
 
 /// One replica on a free loopback port; dropping it stops it.
 struct Replica {
@@ -58,9 +64,24 @@ fn server(store: RedisStore) -> Server {
             },
         )
         .unwrap();
+    let wait_cancel: mcp_core::ToolDef = mcp_core::tool("wait_cancel")
+        .run(|| async {
+            /// Marks the call ended when its handler is dropped.
+            struct Ended;
+            impl Drop for Ended {
+                fn drop(&mut self) {
+                    WAIT_CANCEL_ENDED.store(true, Ordering::SeqCst);
+                }
+            }
+            let _ended = Ended;
+            WAIT_CANCEL_STARTED.store(true, Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            "not cancelled"
+        })
+        .unwrap();
     let doc = resource(DOC, "doc").read(|| async { "text" }).unwrap();
     Server::builder()
-        .tools([log_both, poll_later, ask_name])
+        .tools([log_both, poll_later, ask_name, wait_cancel])
         .resource(doc)
         .store(store)
         .build()
@@ -231,7 +252,7 @@ async fn a_session_made_on_one_replica_is_served_by_the_other() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["log_both", "poll_later", "ask_name"]);
+    assert_eq!(names, ["log_both", "poll_later", "ask_name", "wait_cancel"]);
 
     // The level set through B filters the messages of a call on A, which
     // reach the session's stream held by B.
@@ -398,6 +419,44 @@ async fn a_question_asked_on_one_replica_is_answered_through_the_other() {
         }
     }
     panic!("the answer given through B never reached the call on A: {seen}");
+}
+
+#[tokio::test]
+async fn a_call_running_on_one_replica_is_cancelled_through_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    let call = post(
+        &a.url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "wait_cancel", "arguments": {}}}),
+    )
+    .send()
+    .await
+    .unwrap();
+    let started = async {
+        while !WAIT_CANCEL_STARTED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), started)
+        .await
+        .expect("the call starts");
+
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}});
+    let sent = post(&b.url, Some(&session), &cancel).send().await.unwrap();
+    assert_eq!(sent.status(), 202);
+    let ended = async {
+        while !WAIT_CANCEL_ENDED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), ended)
+        .await
+        .expect("the cancellation sent through B ends the call on A");
+    drop(call);
 }
 
 #[tokio::test]

@@ -4,6 +4,13 @@
 //! new session is refused while Redis is away. Requests that need Redis get
 //! a JSON-RPC error (HTTP 503) naming the problem, and a log line; requests
 //! without a session (stateless, `server/discover`) pass untouched.
+//!
+//! A client's message about a server request or a running call (its answer
+//! to an elicitation or a sampling request, `notifications/cancelled`) may
+//! reach another replica than the one whose session worker it concerns:
+//! the gate also publishes such messages to the other replicas, which hand
+//! them to their worker of that session, if they have one (a worker with
+//! no such request ignores it).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -24,8 +31,8 @@ use crate::store::StoreError;
 
 /// The implementation-defined server error of "the shared store is away".
 const STORE_UNAVAILABLE: i64 = -32001;
-/// The pub/sub channel of clients' responses.
-const REPLIES: &str = "replies";
+/// The pub/sub channel of clients' messages for other replicas.
+const FORWARDED: &str = "forwarded";
 
 /// What the gate needs.
 #[derive(Debug)]
@@ -35,13 +42,13 @@ pub(in crate::transport::http) struct Gate {
     /// Set while Redis is away, so the outage is logged once and its end
     /// too.
     failing: AtomicBool,
-    /// This replica's name on the replies channel.
+    /// This replica's name on the forwarding channel.
     replica: String,
 }
 
-/// A client's response as published to the other replicas.
+/// A client's message as published to the other replicas.
 #[derive(Serialize, Deserialize)]
-struct Reply {
+struct Forwarded {
     from: String,
     session: String,
     message: Value,
@@ -85,12 +92,14 @@ pub(in crate::transport::http) async fn check(
             if gate.failing.swap(false, Ordering::SeqCst) {
                 tracing::info!(redis = gate.store.url(), "the session store answers again");
             }
-            let response = rpc
-                .as_ref()
-                .is_some_and(|rpc| rpc.method.is_none() && rpc.id != Value::Null);
+            let forwarded = rpc.as_ref().is_some_and(|rpc| match &rpc.method {
+                // A response: the answer to a server request.
+                None => rpc.id != Value::Null,
+                Some(method) => method == "notifications/cancelled",
+            });
             match session {
-                Some(session) if response && request.method() == http::Method::POST => {
-                    let request = gate.publish_reply(session, request).await;
+                Some(session) if forwarded && request.method() == http::Method::POST => {
+                    let request = gate.forward(session, request).await;
                     next.run(request).await
                 }
                 _ => next.run(request).await,
@@ -114,7 +123,7 @@ pub(in crate::transport::http) async fn check(
 
 impl Gate {
     /// The gate of a replica whose sessions live in `local`; it hands the
-    /// responses other replicas publish to this replica's workers.
+    /// messages other replicas forward to this replica's workers.
     pub(in crate::transport::http) fn new(
         store: RedisStore,
         local: Arc<LocalSessionManager>,
@@ -129,8 +138,8 @@ impl Gate {
             GATES.fetch_add(1, Ordering::Relaxed)
         );
         if tokio::runtime::Handle::try_current().is_ok() {
-            tokio::spawn(deliver_replies(
-                store.listen(REPLIES),
+            tokio::spawn(deliver_forwarded(
+                store.listen(FORWARDED),
                 Arc::downgrade(&local),
                 replica.clone(),
             ));
@@ -147,29 +156,29 @@ impl Gate {
         })
     }
 
-    /// Publishes the response `request` carries for the other replicas, and
+    /// Publishes the message `request` carries for the other replicas, and
     /// gives the request back for this one.
-    async fn publish_reply(&self, session: String, request: Request) -> Request {
+    async fn forward(&self, session: String, request: Request) -> Request {
         let (parts, body) = request.into_parts();
         // The limits layer has already read the body into memory.
         let bytes = axum::body::to_bytes(body, usize::MAX)
             .await
             .unwrap_or_default();
         if let Ok(message) = serde_json::from_slice::<Value>(&bytes) {
-            let reply = Reply {
+            let forwarded = Forwarded {
                 from: self.replica.clone(),
                 session,
                 message,
             };
-            let published = match serde_json::to_string(&reply) {
-                Ok(payload) => self.store.publish(REPLIES, &payload).await,
+            let published = match serde_json::to_string(&forwarded) {
+                Ok(payload) => self.store.publish(FORWARDED, &payload).await,
                 Err(error) => Err(StoreError::Corrupt {
-                    key: REPLIES.to_owned(),
+                    key: FORWARDED.to_owned(),
                     reason: error.to_string(),
                 }),
             };
             if let Err(error) = published {
-                tracing::warn!(%error, "a client's response was not passed to the other replicas");
+                tracing::warn!(%error, "a client's message was not passed to the other replicas");
             }
         }
         Request::from_parts(parts, axum::body::Body::from(bytes))
@@ -197,34 +206,34 @@ impl Gate {
     }
 }
 
-/// Hands the responses published by other replicas to this replica's
+/// Hands the messages published by other replicas to this replica's
 /// worker of their session, until the replica's sessions are gone.
-async fn deliver_replies(
-    mut replies: tokio::sync::mpsc::Receiver<String>,
+async fn deliver_forwarded(
+    mut published: tokio::sync::mpsc::Receiver<String>,
     local: Weak<LocalSessionManager>,
     replica: String,
 ) {
-    while let Some(payload) = replies.recv().await {
+    while let Some(payload) = published.recv().await {
         let Some(local) = local.upgrade() else { return };
-        let Ok(reply) = serde_json::from_str::<Reply>(&payload) else {
-            tracing::warn!("skipped a published reply that is not one");
+        let Ok(forwarded) = serde_json::from_str::<Forwarded>(&payload) else {
+            tracing::warn!("skipped a forwarded message that is not one");
             continue;
         };
-        if reply.from == replica {
+        if forwarded.from == replica {
             continue;
         }
-        let id = reply.session.into();
+        let id = forwarded.session.into();
         if !local.has_session(&id).await.unwrap_or(false) {
             continue;
         }
-        match serde_json::from_value::<ClientJsonRpcMessage>(reply.message) {
+        match serde_json::from_value::<ClientJsonRpcMessage>(forwarded.message) {
             Ok(message) => {
                 if let Err(error) = local.accept_message(&id, message).await {
-                    tracing::debug!(%error, "a published reply found no worker to take it");
+                    tracing::debug!(%error, "a forwarded message found no worker to take it");
                 }
             }
             Err(error) => {
-                tracing::warn!(%error, "skipped a published reply that is not a JSON-RPC message")
+                tracing::warn!(%error, "skipped a forwarded message that is not a JSON-RPC message")
             }
         }
     }
