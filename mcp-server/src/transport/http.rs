@@ -95,7 +95,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 );
                 let updates = shared::ResourceUpdates::new(store.clone());
                 self.state().listeners().register(&updates);
-                let gate = shared::Gate::new(store, sessions.clone());
+                let gate = shared::Gate::new(store, sessions.clone(), config.cancellation.clone());
                 router
                     .route_service(&config.path, service)
                     .layer(axum::middleware::from_fn(move |request, next| {

@@ -24,6 +24,7 @@ use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::super::limits::{JsonRpcRequest, jsonrpc_error};
 use super::RedisStore;
@@ -127,6 +128,7 @@ impl Gate {
     pub(in crate::transport::http) fn new(
         store: RedisStore,
         local: Arc<LocalSessionManager>,
+        stopped: CancellationToken,
     ) -> Arc<Self> {
         static GATES: AtomicU64 = AtomicU64::new(0);
         let started = std::time::SystemTime::now()
@@ -138,11 +140,17 @@ impl Gate {
             GATES.fetch_add(1, Ordering::Relaxed)
         );
         if tokio::runtime::Handle::try_current().is_ok() {
-            tokio::spawn(deliver_forwarded(
+            let delivering = deliver_forwarded(
                 store.listen(FORWARDED),
                 Arc::downgrade(&local),
                 replica.clone(),
-            ));
+            );
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = delivering => {}
+                    () = stopped.cancelled() => {}
+                }
+            });
         } else {
             tracing::warn!(
                 "no Tokio runtime: clients' answers reach only the replica they are sent to"
@@ -207,7 +215,8 @@ impl Gate {
 }
 
 /// Hands the messages published by other replicas to this replica's
-/// worker of their session, until the replica's sessions are gone.
+/// worker of their session, until the replica's sessions are gone (or the
+/// endpoint stops).
 async fn deliver_forwarded(
     mut published: tokio::sync::mpsc::Receiver<String>,
     local: Weak<LocalSessionManager>,
