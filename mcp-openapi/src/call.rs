@@ -75,6 +75,7 @@ pub(crate) mod retry;
 pub(crate) mod security;
 pub(crate) mod server_url;
 pub(crate) mod style;
+pub(crate) mod telemetry;
 pub(crate) mod upstream_credentials;
 
 pub use client_config::{ClientConfig, ClientConfigBuilder, USER_AGENT};
