@@ -6,6 +6,9 @@
 //! process's text-map propagator) and the exchange's duration on the
 //! process's meter provider (`http.client.request.duration`).
 //!
+//! Integers are recorded as `i64`, which the `tracing` bridge turns into
+//! integer attributes (it writes unsigned ones as strings).
+//!
 //! Only the OpenTelemetry API is used here, never an SDK: without a
 //! propagator and a meter provider installed (see `mcp-server`'s
 //! `telemetry` module) both are no-ops.
@@ -42,7 +45,7 @@ impl UpstreamTrace {
             http.request.method = %method,
             url.template = %template,
             server.address = server.as_deref().unwrap_or_default(),
-            server.port = base.port_or_known_default(),
+            server.port = base.port_or_known_default().map(i64::from),
             http.response.status_code = Empty,
             http.request.resend_count = Empty,
             error.type = Empty,
@@ -85,10 +88,11 @@ impl UpstreamTrace {
         self.ended = true;
         if let Some(status) = status {
             self.span
-                .record("http.response.status_code", status.as_u16());
+                .record("http.response.status_code", i64::from(status.as_u16()));
         }
         if resends > 0 {
-            self.span.record("http.request.resend_count", resends);
+            self.span
+                .record("http.request.resend_count", i64::from(resends));
         }
         let error = error.map(str::to_owned).or_else(|| {
             status

@@ -61,7 +61,10 @@ impl RequestTrace {
             Some(target) => format!("{} {target}", info.method),
             None => info.method.to_owned(),
         };
+        // A root, not a child of the transport's session-long span: one
+        // trace per request unless the client's trace context says otherwise.
         let span = tracing::info_span!(
+            parent: None,
             "mcp.request",
             otel.name = %name,
             otel.kind = "server",

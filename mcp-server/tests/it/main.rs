@@ -25,4 +25,5 @@ mod rmcp_roundtrip;
 mod support;
 mod tasks;
 mod tasks_2025;
+mod telemetry;
 mod tool_execution;
