@@ -82,12 +82,13 @@ impl Telemetry {
     /// The exporters make their HTTP client on a thread of their own, so
     /// this may be called inside or outside an async runtime.
     pub fn init(self) -> Result<TelemetryGuard, TelemetryError> {
-        let disabled = flag("OTEL_SDK_DISABLED");
-        let traces = !disabled && exporter_on("TRACES");
-        let otlp_metrics = !disabled && exporter_on("METRICS");
+        let var = |name: &str| env::var(name).ok();
+        let disabled = flag(&var, "OTEL_SDK_DISABLED");
+        let traces = !disabled && exporter_on(&var, "TRACES");
+        let otlp_metrics = !disabled && exporter_on(&var, "METRICS");
         let prometheus = self.prometheus;
         if traces || otlp_metrics {
-            check_protocol()?;
+            check_protocol(&var)?;
             // The exporters' client is rustls without a built-in provider.
             if rustls::crypto::CryptoProvider::get_default().is_none() {
                 let _ = rustls::crypto::ring::default_provider().install_default();
@@ -162,29 +163,32 @@ impl Telemetry {
     }
 }
 
+/// The environment, as a lookup of variables.
+type Vars<'a> = dyn Fn(&str) -> Option<String> + 'a;
+
 /// Whether the variable `name` is `true`.
-fn flag(name: &str) -> bool {
-    env::var(name).is_ok_and(|value| value.trim().eq_ignore_ascii_case("true"))
+fn flag(var: &Vars<'_>, name: &str) -> bool {
+    var(name).is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))
 }
 
 /// Whether the OTLP exporter of `signal` (`TRACES`, `METRICS`) has an
 /// endpoint and is not turned off.
-fn exporter_on(signal: &str) -> bool {
-    let set = |name: &str| env::var(name).is_ok_and(|value| !value.trim().is_empty());
-    let off = env::var(format!("OTEL_{signal}_EXPORTER"))
-        .is_ok_and(|value| value.trim().eq_ignore_ascii_case("none"));
+fn exporter_on(var: &Vars<'_>, signal: &str) -> bool {
+    let set = |name: &str| var(name).is_some_and(|value| !value.trim().is_empty());
+    let off = var(&format!("OTEL_{signal}_EXPORTER"))
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("none"));
     !off && (set("OTEL_EXPORTER_OTLP_ENDPOINT")
         || set(&format!("OTEL_EXPORTER_OTLP_{signal}_ENDPOINT")))
 }
 
 /// Refuses an OTLP protocol other than `http/protobuf`.
-fn check_protocol() -> Result<(), TelemetryError> {
+fn check_protocol(var: &Vars<'_>) -> Result<(), TelemetryError> {
     for name in [
         "OTEL_EXPORTER_OTLP_PROTOCOL",
         "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
         "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL",
     ] {
-        if let Ok(value) = env::var(name) {
+        if let Some(value) = var(name) {
             let value = value.trim();
             if !value.is_empty() && value != "http/protobuf" {
                 return Err(TelemetryError::Protocol {
@@ -250,5 +254,62 @@ impl Drop for TelemetryGuard {
         {
             eprintln!("mcp-server: flushing metrics failed: {error}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        move |name| {
+            pairs
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, value)| value.clone())
+        }
+    }
+
+    #[test]
+    fn exporters_are_off_unless_an_endpoint_is_set() {
+        assert!(!exporter_on(&vars(&[]), "TRACES"));
+        assert!(!exporter_on(
+            &vars(&[("OTEL_EXPORTER_OTLP_ENDPOINT", " ")]),
+            "TRACES"
+        ));
+        let all = vars(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
+        assert!(exporter_on(&all, "TRACES") && exporter_on(&all, "METRICS"));
+        let traces = vars(&[("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c/v1/traces")]);
+        assert!(exporter_on(&traces, "TRACES") && !exporter_on(&traces, "METRICS"));
+        let no_metrics = vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            ("OTEL_METRICS_EXPORTER", "none"),
+        ]);
+        assert!(exporter_on(&no_metrics, "TRACES") && !exporter_on(&no_metrics, "METRICS"));
+        assert!(flag(
+            &vars(&[("OTEL_SDK_DISABLED", "TRUE")]),
+            "OTEL_SDK_DISABLED"
+        ));
+        assert!(!flag(
+            &vars(&[("OTEL_SDK_DISABLED", "no")]),
+            "OTEL_SDK_DISABLED"
+        ));
+    }
+
+    #[test]
+    fn only_http_protobuf_is_spoken() {
+        assert!(check_protocol(&vars(&[])).is_ok());
+        assert!(check_protocol(&vars(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")])).is_ok());
+        let grpc = check_protocol(&vars(&[("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")]))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            grpc,
+            "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc: only `http/protobuf` is supported"
+        );
     }
 }

@@ -76,16 +76,26 @@ async fn otlp_receiver(received: Shared<Received>) -> String {
     .await
 }
 
-/// The Petstore API: `GET /pets` answers, `GET /pets/{id}` is 404; every
-/// `traceparent` it is sent is kept.
+/// The Petstore API: `GET /pets` is busy (503) once, then answers; `GET
+/// /pets/{id}` is 404. Every `traceparent` `GET /pets` is sent is kept.
 async fn upstream(traceparents: Shared<Vec<String>>) -> String {
-    async fn list(State(seen): State<Shared<Vec<String>>>, headers: HeaderMap) -> Json<Value> {
-        if let Some(value) = headers.get("traceparent") {
-            seen.lock()
-                .unwrap()
-                .push(value.to_str().unwrap().to_owned());
+    async fn list(
+        State(seen): State<Shared<Vec<String>>>,
+        headers: HeaderMap,
+    ) -> (axum::http::StatusCode, Json<Value>) {
+        let mut seen = seen.lock().unwrap();
+        let traceparent = headers
+            .get("traceparent")
+            .map(|value| value.to_str().unwrap());
+        seen.push(traceparent.unwrap_or("(none)").to_owned());
+        if seen.len() == 1 {
+            let busy = json!({"message": "busy"});
+            return (axum::http::StatusCode::SERVICE_UNAVAILABLE, Json(busy));
         }
-        Json(json!([{"id": 1, "name": "Rex"}]))
+        (
+            axum::http::StatusCode::OK,
+            Json(json!([{"id": 1, "name": "Rex"}])),
+        )
     }
     async fn missing() -> (axum::http::StatusCode, Json<Value>) {
         let body = json!({"code": 404, "message": "no such pet"});
@@ -391,11 +401,17 @@ async fn a_generated_call_is_one_trace_from_the_client_to_the_upstream_api() {
         attribute(upstream, "http.response.status_code"),
         Some(&AnyValue::IntValue(200))
     );
+    assert_eq!(
+        attribute(upstream, "http.request.resend_count"),
+        Some(&AnyValue::IntValue(1)),
+        "the 503 was retried once"
+    );
     let sent = traceparents.lock().unwrap();
+    let context = format!("00-{TRACE_ID}-{}-01", hex(&upstream.span_id));
     assert_eq!(
         *sent,
-        [format!("00-{TRACE_ID}-{}-01", hex(&upstream.span_id))],
-        "the upstream span's context, sent upstream"
+        [context.clone(), context],
+        "the upstream span's context, sent upstream with each attempt"
     );
 
     let failed = span_named(spans, "tools/call showPetById");
