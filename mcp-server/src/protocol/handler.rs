@@ -198,7 +198,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let call = tools::call(
             &self.state,
             &self.session,
-            request.clone(),
+            request,
             context,
             caller,
             |session_id| self.session_ctx(session_id),
@@ -390,14 +390,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
         let session = self.session.clone();
-        let get = prompts::get(
-            &self.state,
-            request.clone(),
-            &context,
-            session,
-            ctx,
-            session_id,
-        );
+        let get = prompts::get(&self.state, request, &context, session, ctx, session_id);
         traced::run(trace, get).await
     }
 
