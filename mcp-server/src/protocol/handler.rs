@@ -222,7 +222,13 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let trace = self.trace(&request.method, Target::default(), &context, None);
+        // The span names the method the client sent, not its private alias.
+        let method = match request.method.as_str() {
+            GET_2025 => "tasks/get",
+            CANCEL_2025 => "tasks/cancel",
+            other => other,
+        };
+        let trace = self.trace(method, Target::default(), &context, None);
         traced::run(trace, self.custom_request(request, context)).await
     }
 
