@@ -222,11 +222,13 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        // The span names the method the client sent, not its private alias.
+        // The span names the method the client sent, not its private alias;
+        // any other method is `_OTHER`, so clients cannot mint metric series.
         let method = match request.method.as_str() {
             GET_2025 => "tasks/get",
             CANCEL_2025 => "tasks/cancel",
-            other => other,
+            known @ ("tasks/result" | "tasks/list") => known,
+            _ => "_OTHER",
         };
         let trace = self.trace(method, Target::default(), &context, None);
         traced::run(trace, self.custom_request(request, context)).await
