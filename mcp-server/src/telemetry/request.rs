@@ -11,6 +11,10 @@ use std::time::Instant;
 use tracing::Span;
 use tracing::field::Empty;
 
+/// JSON-RPC's invalid params, also the answer to an unknown tool.
+#[cfg(feature = "otel")]
+const INVALID_PARAMS: i32 = -32602;
+
 /// What is known of a request when it arrives.
 #[derive(Debug, Default)]
 pub(crate) struct RequestInfo<'a> {
@@ -94,6 +98,8 @@ impl RequestTrace {
         }
         #[cfg(feature = "otel")]
         super::context::adopt_parent(&span, info.traceparent, info.tracestate);
+        #[cfg(not(feature = "otel"))]
+        let _ = (info.traceparent, info.tracestate);
         Self {
             span,
             started: Instant::now(),
@@ -122,11 +128,18 @@ impl RequestTrace {
             self.span.record("error.type", error.as_str());
             self.span.record("otel.status_code", "error");
         }
+        // An unknown tool is invalid params (-32602): its name, the client's
+        // to choose, stays out of the metrics so clients cannot mint series.
+        #[cfg(feature = "otel")]
+        let tool = self
+            .tool
+            .as_deref()
+            .filter(|_| outcome != Outcome::Error(INVALID_PARAMS));
         #[cfg(feature = "otel")]
         super::metrics::record_request(
             self.started.elapsed().as_secs_f64(),
             &self.method,
-            self.tool.as_deref(),
+            tool,
             error.as_deref(),
         );
         #[cfg(not(feature = "otel"))]

@@ -158,7 +158,7 @@ fn start_server(api: &str, otlp: &str, metrics_port: u16) -> Served {
         .env("OTEL_SERVICE_NAME", "petstore-mcp")
         .env("OTEL_BSP_SCHEDULE_DELAY", "100")
         .env("OTEL_METRIC_EXPORT_INTERVAL", "200")
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", "error")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -299,6 +299,15 @@ async fn a_generated_call_is_one_trace_from_the_client_to_the_upstream_api() {
     )
     .await;
     assert_eq!(missing["result"]["isError"], Value::Bool(true), "{missing}");
+    let unknown = rpc(
+        &http,
+        &server.url,
+        Some(&session),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "noSuchTool", "arguments": {}}}),
+    )
+    .await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
 
     // The Prometheus endpoint, while the server runs.
     let scraped = http
@@ -349,6 +358,17 @@ async fn a_generated_call_is_one_trace_from_the_client_to_the_upstream_api() {
             &[r#"gen_ai_tool_name="listPets""#, r#"le="+Inf""#]
         ),
         "{text}"
+    );
+    assert!(
+        sample(
+            "mcp_server_requests_total{",
+            &[r#"error_type="-32602""#, r#"mcp_method_name="tools/call""#]
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("noSuchTool"),
+        "a name the client chose became a series: {text}"
     );
     assert!(
         sample(
