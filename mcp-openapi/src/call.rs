@@ -9,6 +9,13 @@
 //! document shares one [`ClientConfig`]. Failures are [`CallError`]s,
 //! reported to the model as error results.
 //!
+//! Each exchange (its retries included) runs in a `tracing` span named
+//! `{METHOD} {path template}` with the OpenTelemetry HTTP client attributes
+//! (`http.request.method`, `url.template`, `server.address`,
+//! `http.response.status_code`, `http.request.resend_count`, `error.type`),
+//! a child of the tool call's span; with the feature `otel` its trace
+//! context is sent upstream as `traceparent`.
+//!
 //! # Request bodies
 //!
 //! A body argument is encoded in the media type the caller chose (among
@@ -75,6 +82,7 @@ pub(crate) mod retry;
 pub(crate) mod security;
 pub(crate) mod server_url;
 pub(crate) mod style;
+pub(crate) mod telemetry;
 pub(crate) mod upstream_credentials;
 
 pub use client_config::{ClientConfig, ClientConfigBuilder, USER_AGENT};

@@ -73,6 +73,11 @@
 //!   rustls (ring's crypto unless the program installs another provider).
 //!   Without it the crate loads documents and generates tool values only,
 //!   and compiles no HTTP stack.
+//! - `otel`: each upstream exchange's trace context goes upstream as
+//!   `traceparent`, and its duration is recorded as
+//!   `http.client.request.duration`, through the process's OpenTelemetry
+//!   propagator and meter provider (the OpenTelemetry API only; `mcp-server`
+//!   installs the SDK). The exchange's `tracing` span is there either way.
 //!
 //! # Generated tools
 //!

@@ -10,6 +10,7 @@ mod reload;
 mod run;
 mod schema_budget;
 mod serve;
+pub(crate) mod telemetry;
 mod transform;
 mod watch;
 

@@ -100,8 +100,11 @@
 //!   ([`auth::OAuth`], [`auth::TokenExchange`]; implies `http`);
 //! - `openapi`: [`ServerBuilder::openapi`] and [`OpenApiSource`] (crate
 //!   `mcp-openapi` with its HTTP client);
+//! - `otel`: OpenTelemetry traces and metrics ([`telemetry::Telemetry`]:
+//!   OTLP over HTTP from the `OTEL_*` variables, a Prometheus text
+//!   endpoint; implies `http`);
 //! - `cli`: the `mcp-server` binary (clap, logging, file watching); implies
-//!   the other four.
+//!   the other five.
 //!
 //! # OAuth-protected HTTP
 //!
@@ -175,6 +178,7 @@ mod protocol;
 mod server;
 #[cfg(feature = "redis")]
 pub mod store;
+pub mod telemetry;
 pub mod transport;
 
 pub use discovery::Discovery;

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
@@ -34,12 +33,14 @@ fn main() -> ExitCode {
             };
         }
     };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
+    // Before the runtime: dropped after it, the guard flushes what is buffered.
+    let telemetry = match cli::telemetry::init(cli.metrics_bind().is_some()) {
+        Ok(telemetry) => telemetry,
+        Err(error) => {
+            eprintln!("mcp-server: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -50,7 +51,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(cli::run(cli)) {
+    let outcome = runtime.block_on(cli::run(cli, telemetry.prometheus()));
+    drop(runtime);
+    drop(telemetry);
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("mcp-server: {error}");

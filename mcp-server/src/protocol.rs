@@ -23,4 +23,5 @@ mod task_wire_2025;
 mod tasks;
 mod tasks_2025;
 mod tools;
+mod traced;
 mod wire_tools;

@@ -97,6 +97,7 @@ const LIBRARY_SETS: &[(&str, &str)] = &[
     ("mcp-server", ""),
     ("mcp-server", "stdio,openapi"),
     ("mcp-server", "redis"),
+    ("mcp-server", "otel"),
 ];
 
 /// The heading of the build-cost section of `BENCHMARKS.md`, measured by

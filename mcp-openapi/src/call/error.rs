@@ -66,6 +66,24 @@ pub enum CallError {
 }
 
 impl CallError {
+    /// A short, low-cardinality name of the failure (the `error.type` of
+    /// telemetry).
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Self::InvalidArguments(_) => "invalid_arguments",
+            Self::MissingPathParameter(_) | Self::DotSegment(_) => "invalid_path_parameter",
+            Self::InvalidHeader(_) => "invalid_header",
+            Self::Body { .. } => "invalid_body",
+            Self::BaseUrl(_) => "base_url",
+            Self::Auth { .. } => "auth",
+            Self::Client(_) => "client",
+            Self::Transport(_) => "transport",
+            Self::Timeout(_) => "timeout",
+            Self::Cancelled => "cancelled",
+            Self::UpstreamCredentials(_) => "upstream_credentials",
+        }
+    }
+
     /// A transport error naming the URL it tried, without what could be a
     /// credential (user name, password, query, fragment).
     pub(crate) fn transport(error: &reqwest::Error) -> Self {

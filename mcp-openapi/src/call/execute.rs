@@ -12,6 +12,7 @@ use mcp_core::{
     handler::{BoxFuture, ToolHandler},
 };
 use serde_json::Value;
+use tracing::Instrument;
 
 use crate::call::authorizer::Applied;
 use crate::call::client_config::ClientConfig;
@@ -21,6 +22,7 @@ use crate::call::request::{PreparedRequest, build_request};
 use crate::call::response::{Check, Mapping, OutputSchema, ReadResponse, map_response, redact};
 use crate::call::retry::Attempt;
 use crate::call::server_url::resolve_base_url;
+use crate::call::telemetry::UpstreamTrace;
 use crate::ir::{HttpRoute, RequestBinding};
 
 type Compiled = Result<ArgumentCheck, String>;
@@ -253,21 +255,50 @@ impl Inner {
     }
 
     /// Sends with retries (idempotent methods only) and one re-authentication
-    /// when an OAuth2 token is refused.
+    /// when an OAuth2 token is refused, in a span of its own whose trace
+    /// context goes upstream (see [`crate::call::telemetry`]).
     async fn exchange(
+        &self,
+        base: &url::Url,
+        request: PreparedRequest,
+        applied: Applied,
+    ) -> Result<ReadResponse, CallError> {
+        let trace = UpstreamTrace::start(&self.route, &request.method, base);
+        let mut resends = 0;
+        let outcome = self
+            .attempts(base, request, applied, &trace, &mut resends)
+            .instrument(trace.span().clone())
+            .await;
+        match &outcome {
+            Ok(response) => trace.finish(Some(response.status), resends, None),
+            Err(error) => trace.finish(None, resends, Some(error.kind())),
+        }
+        outcome
+    }
+
+    /// The attempts of [`Self::exchange`], counting the resends.
+    async fn attempts(
         &self,
         base: &url::Url,
         mut request: PreparedRequest,
         applied: Applied,
+        trace: &UpstreamTrace,
+        resends: &mut u32,
     ) -> Result<ReadResponse, CallError> {
         let config = &self.config;
         let mut retry = 0;
         let mut reauthenticated = applied.oauth_schemes.is_empty();
+        let mut first = true;
         loop {
+            if !std::mem::take(&mut first) {
+                *resends += 1;
+            }
+            let mut headers = request.headers.clone();
+            trace.propagate(&mut headers);
             let mut builder = config
                 .client
                 .request(request.method.clone(), request.url.clone())
-                .headers(request.headers.clone());
+                .headers(headers);
             if let Some(body) = &request.body {
                 builder = builder.body(body.clone());
             }

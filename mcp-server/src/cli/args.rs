@@ -13,15 +13,27 @@ use super::schema_budget::SchemaBudget;
 #[derive(Debug, Parser)]
 #[command(name = "mcp-server", version, propagate_version = true)]
 #[command(
-    after_help = "Logs go to stderr (filter with RUST_LOG); in stdio mode stdout carries only MCP messages."
+    after_help = "Logs go to stderr (filter with RUST_LOG); in stdio mode stdout carries only MCP messages. \
+                  Traces and metrics go out over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set."
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
 }
 
+impl Cli {
+    /// The address of the Prometheus endpoint, when one is asked for.
+    pub(crate) fn metrics_bind(&self) -> Option<SocketAddr> {
+        match &self.command {
+            Command::Serve(args) => args.metrics_bind,
+            _ => None,
+        }
+    }
+}
+
 /// What to do.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per process
 pub(crate) enum Command {
     /// Serve the tools generated from each OpenAPI document (stdio by default).
     ///
@@ -282,6 +294,11 @@ pub(crate) struct ServeArgs {
     /// flag.
     #[arg(long)]
     pub(crate) watch: bool,
+    /// Serve the metrics in the Prometheus text format at
+    /// `http://ADDR/metrics` (OTLP export needs no flag: set
+    /// OTEL_EXPORTER_OTLP_ENDPOINT).
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) metrics_bind: Option<SocketAddr>,
 }
 
 /// `tools`.

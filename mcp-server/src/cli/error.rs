@@ -77,6 +77,17 @@ pub(crate) enum CliError {
     /// A hand-written demo tool is malformed.
     #[error("demo tool: {0}")]
     DemoTool(#[from] mcp_core::ToolError),
+    /// Telemetry cannot be installed as the `OTEL_*` variables ask.
+    #[error("telemetry: {0}")]
+    Telemetry(#[from] mcp_server::telemetry::TelemetryError),
+    /// The metrics endpoint cannot listen.
+    #[error("--metrics-bind {addr}: {source}")]
+    MetricsBind {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A hand-written demo resource is malformed.
     #[error("demo resource: {0}")]
     DemoResource(#[from] mcp_core::resource::ResourceError),

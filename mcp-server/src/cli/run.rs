@@ -5,6 +5,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use mcp_core::Tool;
 
 use mcp_server::store::RedisStore;
+use mcp_server::telemetry::PrometheusMetrics;
 use mcp_server::{Discovery, Server, ToolSource};
 
 use super::args::{Cli, Command, Transport};
@@ -54,10 +55,14 @@ fn server_of(
     Ok(builder.build()?)
 }
 
-/// Runs `cli`'s command.
-pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
+/// Runs `cli`'s command; `metrics` is the Prometheus view of the
+/// process's metrics, when `--metrics-bind` asked for it.
+pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result<(), CliError> {
     match cli.command {
         Command::Serve(args) => {
+            if let (Some(addr), Some(metrics)) = (args.metrics_bind, metrics) {
+                super::telemetry::serve_metrics(addr, metrics).await?;
+            }
             let sources = openapi::tool_sources(&args.specs)?;
             if sources.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");

@@ -12,9 +12,9 @@ use rmcp::model::{
     CompleteResult, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
     GetPromptResponse, GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool as WireTool,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, RequestMetaObject,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    Tool as WireTool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
@@ -24,9 +24,11 @@ use super::session_state::SessionState;
 use super::task_param::{CANCEL_2025, GET_2025};
 use super::tasks::{Tasks, is_modern};
 use super::tools::{Called, Caller};
+use super::traced::{self, Target};
 use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
 use crate::server::session::{Session, TransportKind};
 use crate::server::state::ServerState;
+use crate::telemetry::request::RequestTrace;
 
 /// One connection's (or, in stateless HTTP, one request's) view of a
 /// server: the shared state plus the session's own, and its context, made
@@ -80,6 +82,43 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
             })
             .clone()
     }
+
+    /// The span of the request `method` (see [`traced::start`]).
+    fn trace(
+        &self,
+        method: &str,
+        target: Target<'_>,
+        context: &RequestContext<RoleServer>,
+        params_meta: Option<&RequestMetaObject>,
+    ) -> RequestTrace {
+        let session_id = session_id(context);
+        traced::start(method, target, context, params_meta, session_id.as_deref())
+    }
+
+    /// The 2025-11-25 task requests rmcp does not model (see
+    /// [`super::task_param`]).
+    async fn custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let tasks = Tasks::of(&self.state);
+        let CustomRequest { method, params, .. } = request;
+        // The 2026-07-28 protocol removed `tasks/result` and `tasks/list`.
+        let legacy = !is_modern(&context);
+        let result = match method.as_str() {
+            _ if !legacy => Err(method_not_found(&method)),
+            "tasks/result" => tasks_2025::result(&tasks, params).await,
+            "tasks/list" => {
+                let owner = self.caller(&context).owner;
+                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size())
+            }
+            GET_2025 => tasks_2025::get(&tasks, params),
+            CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
+            _ => Err(method_not_found(&method)),
+        };
+        result.map(CustomResult)
+    }
 }
 
 /// A session's own state: shared through the server's store for HTTP
@@ -121,10 +160,19 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        context.peer.set_peer_info(request.clone());
-        let mut result = self.negotiate_initialize(&request)?;
-        capabilities::add_tasks_2025(&self.state, &mut result);
-        Ok(result)
+        let trace = self.trace(
+            "initialize",
+            Target::default(),
+            &context,
+            request.meta.as_ref(),
+        );
+        traced::run(trace, async {
+            context.peer.set_peer_info(request.clone());
+            let mut result = self.negotiate_initialize(&request)?;
+            capabilities::add_tasks_2025(&self.state, &mut result);
+            Ok(result)
+        })
+        .await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -136,9 +184,14 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        // A client that lists tools hears when they change.
-        self.session.attach(&context.peer);
-        tools::list(&self.state, request, &context)
+        let meta = request.as_ref().and_then(|request| request.meta.as_ref());
+        let trace = self.trace("tools/list", Target::default(), &context, meta);
+        traced::run(trace, async {
+            // A client that lists tools hears when they change.
+            self.session.attach(&context.peer);
+            tools::list(&self.state, request, &context)
+        })
+        .await
     }
 
     fn get_tool(&self, name: &str) -> Option<WireTool> {
@@ -150,23 +203,31 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let target = Target {
+            tool: Some(&request.name),
+            prompt: None,
+        };
+        let trace = self.trace("tools/call", target, &context, request.meta.as_ref());
         let caller = self.caller(&context);
-        self.session.refresh(caller.session_id.as_deref()).await?;
-        let called = tools::call(
+        let session_id = caller.session_id.clone();
+        let call = tools::call(
             &self.state,
             &self.session,
             request,
             context,
             caller,
             |session_id| self.session_ctx(session_id),
-        )
-        .await?;
-        Ok(match called {
-            Called::Response(response) => response,
-            // rmcp has no type for the 2025-11-25 `CreateTaskResult`: it
-            // travels parked in a result and the transport puts it in place.
-            Called::Task2025(created) => CallToolResponse::Complete(park_result(created)),
+        );
+        traced::run_call(trace, async {
+            self.session.refresh(session_id.as_deref()).await?;
+            Ok(match call.await? {
+                Called::Response(response) => response,
+                // rmcp has no type for the 2025-11-25 `CreateTaskResult`: it
+                // travels parked in a result and the transport puts it in place.
+                Called::Task2025(created) => CallToolResponse::Complete(park_result(created)),
+            })
         })
+        .await
     }
 
     /// The 2025-11-25 task requests rmcp does not model (see
@@ -177,74 +238,95 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let tasks = Tasks::of(&self.state);
-        let CustomRequest { method, params, .. } = request;
-        // The 2026-07-28 protocol removed `tasks/result` and `tasks/list`.
-        let legacy = !is_modern(&context);
-        let result = match method.as_str() {
-            _ if !legacy => Err(method_not_found(&method)),
-            "tasks/result" => tasks_2025::result(&tasks, params).await,
-            "tasks/list" => {
-                let owner = self.caller(&context).owner;
-                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size())
-            }
-            GET_2025 => tasks_2025::get(&tasks, params),
-            CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
-            _ => Err(method_not_found(&method)),
+        // The span names the method the client sent, not its private alias;
+        // any other method is `_OTHER`, so clients cannot mint metric series.
+        let method = match request.method.as_str() {
+            GET_2025 => "tasks/get",
+            CANCEL_2025 => "tasks/cancel",
+            known @ ("tasks/result" | "tasks/list") => known,
+            _ => "_OTHER",
         };
-        result.map(CustomResult)
+        let trace = self.trace(method, Target::default(), &context, None);
+        traced::run(trace, self.custom_request(request, context)).await
     }
 
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        Tasks::of(&self.state)
-            .get(&request.task_id)
-            .map(GetTaskResult::new)
+        let trace = self.trace("tasks/get", Target::default(), &context, None);
+        traced::run(trace, async {
+            Tasks::of(&self.state)
+                .get(&request.task_id)
+                .map(GetTaskResult::new)
+        })
+        .await
     }
 
     async fn update_task(
         &self,
         request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Tasks::of(&self.state).update(&request.task_id, request.input_responses)
+        let trace = self.trace("tasks/update", Target::default(), &context, None);
+        traced::run(trace, async {
+            Tasks::of(&self.state).update(&request.task_id, request.input_responses)
+        })
+        .await
     }
 
     async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Tasks::of(&self.state).cancel(&request.task_id)
+        let trace = self.trace("tasks/cancel", Target::default(), &context, None);
+        traced::run(trace, async {
+            Tasks::of(&self.state).cancel(&request.task_id)
+        })
+        .await
     }
 
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let cursor = request.and_then(|request| request.cursor);
-        resources::list(
-            self.state.catalog().resources(),
-            cursor.as_deref(),
-            self.state.page_size(),
-        )
+        let meta = request.as_ref().and_then(|request| request.meta.as_ref());
+        let trace = self.trace("resources/list", Target::default(), &context, meta);
+        traced::run(trace, async {
+            let cursor = request.and_then(|request| request.cursor);
+            resources::list(
+                self.state.catalog().resources(),
+                cursor.as_deref(),
+                self.state.page_size(),
+            )
+        })
+        .await
     }
 
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let cursor = request.and_then(|request| request.cursor);
-        resources::list_templates(
-            self.state.catalog().resources(),
-            cursor.as_deref(),
-            self.state.page_size(),
-        )
+        let meta = request.as_ref().and_then(|request| request.meta.as_ref());
+        let trace = self.trace(
+            "resources/templates/list",
+            Target::default(),
+            &context,
+            meta,
+        );
+        traced::run(trace, async {
+            let cursor = request.and_then(|request| request.cursor);
+            resources::list_templates(
+                self.state.catalog().resources(),
+                cursor.as_deref(),
+                self.state.page_size(),
+            )
+        })
+        .await
     }
 
     async fn read_resource(
@@ -252,22 +334,30 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        let trace = self.trace(
+            "resources/read",
+            Target::default(),
+            &context,
+            request.meta.as_ref(),
+        );
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
         let meta = request_meta(&context.meta, request.meta.as_ref());
         // The read keeps the resource it found, even if resources change meanwhile.
         let catalog = self.state.catalog();
         let auth = request_auth(&context);
-        resources::read(
+        let read = resources::read(
             catalog.resources(),
             &request.uri,
             ctx,
             session_id,
             meta,
             auth,
-        )
+        );
+        traced::run(trace, async {
+            read.await.map(ReadResourceResponse::Complete)
+        })
         .await
-        .map(ReadResourceResponse::Complete)
     }
 
     /// `resources/subscribe`: the session gets
@@ -279,10 +369,14 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session.attach(&context.peer);
-        self.session
-            .subscribe_shared(request.uri, session_id(&context).as_deref())
-            .await
+        let trace = self.trace("resources/subscribe", Target::default(), &context, None);
+        traced::run(trace, async {
+            self.session.attach(&context.peer);
+            self.session
+                .subscribe_shared(request.uri, session_id(&context).as_deref())
+                .await
+        })
+        .await
     }
 
     async fn unsubscribe(
@@ -290,17 +384,23 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session
-            .unsubscribe_shared(&request.uri, session_id(&context).as_deref())
-            .await
+        let trace = self.trace("resources/unsubscribe", Target::default(), &context, None);
+        traced::run(trace, async {
+            self.session
+                .unsubscribe_shared(&request.uri, session_id(&context).as_deref())
+                .await
+        })
+        .await
     }
 
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        prompts::list(&self.state, request)
+        let meta = request.as_ref().and_then(|request| request.meta.as_ref());
+        let trace = self.trace("prompts/list", Target::default(), &context, meta);
+        traced::run(trace, async { prompts::list(&self.state, request) }).await
     }
 
     async fn get_prompt(
@@ -308,19 +408,26 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        let target = Target {
+            tool: None,
+            prompt: Some(&request.name),
+        };
+        let trace = self.trace("prompts/get", target, &context, request.meta.as_ref());
         let session_id = session_id(&context);
         self.session.refresh(session_id.as_deref()).await?;
         let ctx = self.session_ctx(session_id.clone());
         let session = self.session.clone();
-        prompts::get(&self.state, request, &context, session, ctx, session_id).await
+        let get = prompts::get(&self.state, request, &context, session, ctx, session_id);
+        traced::run(trace, get).await
     }
 
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        completion::complete(&self.state, request)
+        let trace = self.trace("completion/complete", Target::default(), &context, None);
+        traced::run(trace, async { completion::complete(&self.state, request) }).await
     }
 
     #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
@@ -329,13 +436,17 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session.attach(&context.peer);
-        self.session
-            .set_shared_level(
-                via_wire_json(&request.level, "a result")?,
-                session_id(&context).as_deref(),
-            )
-            .await
+        let trace = self.trace("logging/setLevel", Target::default(), &context, None);
+        traced::run(trace, async {
+            self.session.attach(&context.peer);
+            self.session
+                .set_shared_level(
+                    via_wire_json(&request.level, "a result")?,
+                    session_id(&context).as_deref(),
+                )
+                .await
+        })
+        .await
     }
 
     fn accepted_subscription_filter(

@@ -18,6 +18,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
+use tracing::Instrument;
 
 use super::channel::PeerChannel;
 use super::convert::{protocol_error_to_rmcp, request_auth, request_meta, result_to_rmcp};
@@ -284,8 +285,10 @@ fn gather_then_escalate<C: Send + Sync + 'static>(
     let channel = Arc::new(EscalatingChannel::new(inline));
     let cx = identity.apply(def.context(call, ctx).channel(channel.clone()));
     let name = request.name.to_string();
+    // The handler stays in the request's span when it moves into the task.
     let mut running = AssertUnwindSafe(def.call_inside(state.layers().clone(), cx))
         .catch_unwind()
+        .instrument(tracing::Span::current())
         .boxed();
     let waker = std::task::Waker::noop();
     let first = running
@@ -346,15 +349,20 @@ fn run_in_task<C: Send + Sync + 'static>(
     state: &ServerState<C>,
 ) -> impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static {
     let layers = state.layers().clone();
+    // The task's run belongs to the trace of the request that started it.
+    let span = tracing::Span::current();
     move |channel| {
         let name = def.name().to_owned();
         let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
         let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
-        Box::pin(async move {
-            running.await.unwrap_or_else(|_| {
-                tracing::error!(tool = %name, "the tool handler panicked");
-                CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
-            })
-        })
+        Box::pin(
+            async move {
+                running.await.unwrap_or_else(|_| {
+                    tracing::error!(tool = %name, "the tool handler panicked");
+                    CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
+                })
+            }
+            .instrument(span),
+        )
     }
 }

@@ -27,4 +27,5 @@ mod store;
 mod support;
 mod tasks;
 mod tasks_2025;
+mod telemetry;
 mod tool_execution;
