@@ -16,8 +16,20 @@
 //! # }
 //! ```
 
+#[cfg(feature = "redis")]
 mod error;
+#[cfg(feature = "redis")]
 mod redis_store;
+pub(crate) mod tasks;
+pub(crate) mod tasks_memory;
+#[cfg(feature = "redis")]
+pub(crate) mod tasks_redis;
 
+#[cfg(feature = "redis")]
 pub use error::StoreError;
+#[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
+
+/// Without Redis, state stays in memory, where nothing can fail.
+#[cfg(not(feature = "redis"))]
+pub(crate) type StoreError = std::convert::Infallible;

@@ -17,6 +17,7 @@ use super::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
+use crate::store::tasks::TaskBackend;
 
 const HAND_WRITTEN: &str = "hand-written tools";
 
@@ -40,6 +41,8 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
+    /// Where task records live (in memory unless set).
+    tasks: TaskBackend,
     /// The first OpenAPI document that could not be loaded, reported by `build`.
     #[cfg(feature = "openapi")]
     openapi_error: Option<crate::error::OpenApiError>,
@@ -80,6 +83,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
+            tasks: TaskBackend::default(),
             #[cfg(feature = "openapi")]
             openapi_error: None,
         }
@@ -253,6 +257,39 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Keeps the server's shared state in `store` (feature `redis`), so
+    /// that replicas of this server behind a load balancer answer for each
+    /// other: a task started on one replica is polled, listed, answered,
+    /// cancelled and its result fetched on any other. The replica running
+    /// a task renews a heartbeat in the store; when it stops for longer than
+    /// `heartbeat` (10 seconds is a good choice), other replicas report its
+    /// unfinished tasks as failed. Without a store everything stays in this
+    /// process's memory.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// use mcp_server::{Server, store::RedisStore};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?;
+    /// let server = Server::builder().store(store, Duration::from_secs(10)).build()?;
+    /// # drop(server);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "redis")]
+    pub fn store(
+        mut self,
+        store: crate::store::RedisStore,
+        heartbeat: std::time::Duration,
+    ) -> Self {
+        self.tasks = TaskBackend {
+            store: Arc::new(crate::store::tasks_redis::RedisTaskStore::new(store)),
+            heartbeat,
+        };
+        self
+    }
+
     /// Checks the configuration and builds the server.
     ///
     /// Fails on an OpenAPI document that could not be loaded (see
@@ -280,7 +317,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
                 .map_err(|reason| BuildError::MetaTools { reason })?;
         }
         let prompts = PromptSet::new(self.prompts)?;
-        Ok(Server::new(ServerState::new(
+        let state = ServerState::new(
             self.identity,
             catalog,
             prompts,
@@ -288,7 +325,10 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context,
             self.page_size,
             self.discovery,
-        )))
+        );
+        let tasks = self.tasks;
+        state.attachments().get_or_insert_with(|| tasks);
+        Ok(Server::new(state))
     }
 }
 
@@ -350,6 +390,7 @@ impl<C> fmt::Debug for ServerBuilder<C> {
             .field("middleware_layers", &self.layers.len())
             .field("page_size", &self.page_size)
             .field("discovery", &self.discovery)
+            .field("tasks", &self.tasks)
             .finish_non_exhaustive()
     }
 }
