@@ -112,8 +112,8 @@ const POLL_INTERVAL_MS: u64 = 100;
 /// this, as the specification lets a server decide the actual TTL.
 pub(crate) const MAX_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 
-/// How long a task request waits for this replica to listen for commands
-/// about its tasks before it fails.
+/// The longest a task request waits for this replica to listen for
+/// commands about its tasks before it fails (at most the heartbeat TTL).
 const LISTEN_WAIT: Duration = Duration::from_secs(5);
 
 /// The status message of a task whose runner stopped.
@@ -307,7 +307,8 @@ impl Tasks {
     /// task starts that other replicas could not reach.
     async fn until_listening(&self) -> Result<(), ErrorData> {
         let mut listening = self.listening.subscribe();
-        match tokio::time::timeout(LISTEN_WAIT, listening.wait_for(|up| *up)).await {
+        let wait = self.heartbeat.min(LISTEN_WAIT);
+        match tokio::time::timeout(wait, listening.wait_for(|up| *up)).await {
             Ok(Ok(_)) => Ok(()),
             _ => {
                 tracing::error!(replica = %self.replica, "cannot start a task: the task store does not answer");
