@@ -21,6 +21,7 @@ mod error;
 #[cfg(feature = "redis")]
 mod redis_store;
 pub(crate) mod tasks;
+pub(crate) mod tasks_backend;
 pub(crate) mod tasks_memory;
 #[cfg(feature = "redis")]
 pub(crate) mod tasks_redis;

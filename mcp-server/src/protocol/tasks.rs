@@ -18,8 +18,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use mcp_core::{CallToolResult, TaskSupport, handler::BoxFuture};
@@ -29,15 +28,16 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions};
-use tokio::sync::{oneshot, watch};
-use tokio_util::sync::CancellationToken;
+use tokio::sync::oneshot;
 
 use super::convert::{protocol_error_to_rmcp, result_to_rmcp};
-use super::tasks_channel::TaskChannel;
+use super::tasks_channel::{Requestor, TaskChannel};
 use super::tasks_record::{Running, detailed, error_object, now};
+use super::tasks_replica::{Membership, Obey};
 use crate::server::state::ServerState;
 use crate::store::StoreError;
-use crate::store::tasks::{TaskBackend, TaskCommand, TaskRecord, TaskState, TaskStore, unix_ms};
+use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_ms};
+use crate::store::tasks_backend::TaskBackend;
 
 /// How one `tools/call` runs.
 #[derive(Debug, PartialEq, Eq)]
@@ -120,15 +120,6 @@ const LISTEN_WAIT: Duration = Duration::from_secs(5);
 pub(crate) const RUNNER_GONE: &str =
     "the server replica running this task stopped before the task finished";
 
-/// The way back to a 2025-11-25 client for a task it created: its session
-/// (for questions, progress and status notifications) and the session's key
-/// for `tasks/list`.
-#[derive(Clone)]
-pub(crate) struct Requestor {
-    pub(crate) peer: Peer<RoleServer>,
-    pub(crate) owner: Option<String>,
-}
-
 /// How to start one task.
 pub(crate) struct TaskStart {
     /// The retention the client asked for (ms); the engine's default when
@@ -142,28 +133,16 @@ pub(crate) struct TaskStart {
 /// replica's task records are in.
 pub(crate) struct Tasks {
     manager: TaskManager,
-    pub(super) store: Arc<dyn TaskStore>,
-    /// This replica's name in the store.
-    pub(super) replica: String,
-    pub(super) heartbeat: Duration,
+    membership: Membership,
     running: Mutex<HashMap<String, Arc<Running>>>,
-    /// `true` while this replica beats and hears commands.
-    pub(super) listening: watch::Sender<bool>,
-    started: AtomicBool,
-    pub(super) stop: CancellationToken,
 }
 
 impl Tasks {
     fn new(backend: &TaskBackend) -> Self {
         Self {
             manager: TaskManager::new(),
-            store: backend.store.clone(),
-            replica: super::tasks_replica::replica_name(),
-            heartbeat: backend.heartbeat,
+            membership: Membership::new(backend.store.clone(), backend.heartbeat),
             running: Mutex::default(),
-            listening: watch::Sender::new(false),
-            started: AtomicBool::new(false),
-            stop: CancellationToken::new(),
         }
     }
 
@@ -173,9 +152,8 @@ impl Tasks {
         let tasks = state
             .attachments()
             .get_or_insert_with(|| Self::new(&backend));
-        if !tasks.started.swap(true, Ordering::AcqRel) {
-            super::tasks_replica::start(&tasks);
-        }
+        let target: Weak<dyn Obey> = Arc::downgrade(&tasks) as Weak<dyn Obey>;
+        tasks.membership.start(target);
         tasks
     }
 
@@ -224,9 +202,9 @@ impl Tasks {
                 result: None,
                 error: None,
                 input_requests: BTreeMap::new(),
-                runner: self.replica.clone(),
+                runner: self.membership.replica.clone(),
             };
-            let running = Running::new(record, self.store.clone());
+            let running = Running::new(record, self.membership.store.clone());
             made = Some(running.clone());
             let channel = TaskChannel::new(
                 context.clone(),
@@ -306,18 +284,15 @@ impl Tasks {
     /// Waits (a while) until this replica beats and hears commands, so no
     /// task starts that other replicas could not reach.
     async fn until_listening(&self) -> Result<(), ErrorData> {
-        let mut listening = self.listening.subscribe();
-        let wait = self.heartbeat.min(LISTEN_WAIT);
-        match tokio::time::timeout(wait, listening.wait_for(|up| *up)).await {
-            Ok(Ok(_)) => Ok(()),
-            _ => {
-                tracing::error!(replica = %self.replica, "cannot start a task: the task store does not answer");
-                Err(ErrorData::internal_error(
-                    "cannot start a task: the task store does not answer (is Redis reachable?)",
-                    None,
-                ))
-            }
+        let wait = self.membership.heartbeat.min(LISTEN_WAIT);
+        if self.membership.listening_within(wait).await {
+            return Ok(());
         }
+        tracing::error!(replica = %self.membership.replica, "cannot start a task: the task store does not answer");
+        Err(ErrorData::internal_error(
+            "cannot start a task: the task store does not answer (is Redis reachable?)",
+            None,
+        ))
     }
 
     /// Sends `notifications/tasks/status` to `peer` once the task settles.
@@ -348,6 +323,7 @@ impl Tasks {
             return Ok(running.snapshot());
         }
         let record = self
+            .membership
             .store
             .get(task_id)
             .await
@@ -363,13 +339,14 @@ impl Tasks {
         mut record: TaskRecord,
         alive: &mut HashMap<String, bool>,
     ) -> Result<TaskRecord, ErrorData> {
-        if record.status.is_terminal() || record.runner == self.replica {
+        if record.status.is_terminal() || record.runner == self.membership.replica {
             return Ok(record);
         }
         let is_alive = match alive.get(&record.runner) {
             Some(known) => *known,
             None => {
                 let known = self
+                    .membership
                     .store
                     .is_alive(&record.runner)
                     .await
@@ -381,7 +358,8 @@ impl Tasks {
         if !is_alive {
             tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
             record.fail(RUNNER_GONE, now());
-            self.store
+            self.membership
+                .store
                 .put(&record)
                 .await
                 .map_err(|error| store_failed(&error))?;
@@ -409,6 +387,7 @@ impl Tasks {
     /// exist.
     pub(crate) async fn list(&self, owner: &str) -> Result<Vec<TaskRecord>, ErrorData> {
         let stored = self
+            .membership
             .store
             .list(owner)
             .await
@@ -465,6 +444,7 @@ impl Tasks {
     /// listens and no longer beats has stopped, and the task fails.
     async fn forward(&self, record: TaskRecord, command: &TaskCommand) -> Result<(), ErrorData> {
         let delivered = self
+            .membership
             .store
             .send(&record.runner, command)
             .await
@@ -486,7 +466,7 @@ impl Tasks {
     }
 
     /// Carries out `command` for a task this replica runs.
-    pub(super) async fn obey(&self, command: TaskCommand) {
+    async fn carry_out(&self, command: TaskCommand) {
         let task_id = match &command {
             TaskCommand::Cancel { task_id } | TaskCommand::Answer { task_id, .. } => task_id,
         };
@@ -537,17 +517,17 @@ impl Tasks {
     }
 }
 
-impl Drop for Tasks {
-    fn drop(&mut self) {
-        self.stop.cancel();
+impl Obey for Tasks {
+    fn obey(&self, command: TaskCommand) -> BoxFuture<'_, ()> {
+        Box::pin(self.carry_out(command))
     }
 }
 
 impl fmt::Debug for Tasks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tasks")
-            .field("replica", &self.replica)
-            .field("store", &self.store)
+            .field("replica", &self.membership.replica)
+            .field("store", &self.membership.store)
             .field(
                 "running",
                 &self

@@ -13,15 +13,24 @@ use mcp_core::{
     },
     handler::BoxFuture,
 };
+use rmcp::service::{Peer, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::channel::PeerChannel;
 use super::convert::request_params;
-use super::tasks::Requestor;
 use super::tasks_record::Running;
 use crate::store::tasks::TaskState;
+
+/// The way back to a 2025-11-25 client for a task it created: its session
+/// (for questions, progress and status notifications) and the session's key
+/// for `tasks/list`.
+#[derive(Clone)]
+pub(crate) struct Requestor {
+    pub(crate) peer: Peer<RoleServer>,
+    pub(crate) owner: Option<String>,
+}
 
 /// A task's handler sees `tasks/cancel` as cancellation, and progress as the
 /// task's status message (for a 2025-11-25 task also as progress

@@ -3,46 +3,102 @@
 //! runs (a cancellation, answers to questions).
 
 use std::hash::{BuildHasher, RandomState};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
-use super::tasks::Tasks;
-use crate::store::tasks::unix_ms;
+use crate::store::tasks::{TaskCommand, TaskStore, unix_ms};
+
+/// What carries out the commands sent to this replica.
+pub(crate) trait Obey: Send + Sync {
+    /// Carries out `command` for a task this replica runs.
+    fn obey(&self, command: TaskCommand) -> BoxFuture<'_, ()>;
+}
+
+/// This replica's membership of a task store.
+pub(crate) struct Membership {
+    pub(crate) store: Arc<dyn TaskStore>,
+    /// This replica's name in the store.
+    pub(crate) replica: String,
+    /// How long the replica counts as alive after a beat.
+    pub(crate) heartbeat: Duration,
+    /// `true` while this replica beats and hears commands.
+    listening: watch::Sender<bool>,
+    started: AtomicBool,
+    stop: CancellationToken,
+}
+
+impl Membership {
+    pub(crate) fn new(store: Arc<dyn TaskStore>, heartbeat: Duration) -> Self {
+        Self {
+            store,
+            replica: replica_name(),
+            heartbeat,
+            listening: watch::Sender::new(false),
+            started: AtomicBool::new(false),
+            stop: CancellationToken::new(),
+        }
+    }
+
+    /// Starts beating and carrying out commands for `target` (once, on the
+    /// current tokio runtime; without one, tasks cannot start and say so).
+    pub(crate) fn start(&self, target: Weak<dyn Obey>) {
+        if self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::error!("the task engine needs a tokio runtime");
+            return;
+        };
+        runtime.spawn(serve(
+            target,
+            self.store.clone(),
+            self.replica.clone(),
+            self.heartbeat,
+            self.listening.clone(),
+            self.stop.clone(),
+        ));
+    }
+
+    /// Whether this replica beats and hears commands within `wait`.
+    pub(crate) async fn listening_within(&self, wait: Duration) -> bool {
+        let mut listening = self.listening.subscribe();
+        matches!(
+            tokio::time::timeout(wait, listening.wait_for(|up| *up)).await,
+            Ok(Ok(_))
+        )
+    }
+}
+
+impl Drop for Membership {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
 
 /// A name no other replica has: random, with the process id for people
 /// reading the store.
-pub(crate) fn replica_name() -> String {
+fn replica_name() -> String {
     let random = RandomState::new().hash_one(unix_ms());
     format!("{}-{random:016x}", std::process::id())
 }
 
-/// Starts beating and listening for `tasks` (on the current tokio runtime;
-/// without one, tasks cannot start and say so).
-pub(crate) fn start(tasks: &Arc<Tasks>) {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        tracing::error!("the task engine needs a tokio runtime");
-        return;
-    };
-    runtime.spawn(serve(Arc::downgrade(tasks)));
-}
-
 /// Beats every third of the heartbeat TTL and carries out the commands
 /// sent to this replica; after a store failure it tries again every beat,
-/// so service resumes when the store returns. Ends with the engine.
-async fn serve(engine: Weak<Tasks>) {
-    let Some((store, replica, heartbeat, stop, listening)) = engine.upgrade().map(|tasks| {
-        (
-            tasks.store.clone(),
-            tasks.replica.clone(),
-            tasks.heartbeat,
-            tasks.stop.clone(),
-            tasks.listening.clone(),
-        )
-    }) else {
-        return;
-    };
+/// so service resumes when the store returns. Ends with the membership.
+async fn serve(
+    target: Weak<dyn Obey>,
+    store: Arc<dyn TaskStore>,
+    replica: String,
+    heartbeat: Duration,
+    listening: watch::Sender<bool>,
+    stop: CancellationToken,
+) {
     let every = (heartbeat / 3).max(Duration::from_millis(10));
     loop {
         listening.send_replace(false);
@@ -73,8 +129,8 @@ async fn serve(engine: Weak<Tasks>) {
                 }
                 command = commands.next() => match command {
                     Some(command) => {
-                        let Some(tasks) = engine.upgrade() else { return };
-                        tasks.obey(command).await;
+                        let Some(target) = target.upgrade() else { return };
+                        target.obey(command).await;
                     }
                     None => {
                         tracing::warn!(%replica, "lost the task command subscription; joining again");

@@ -17,7 +17,7 @@ use super::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
-use crate::store::tasks::TaskBackend;
+use crate::store::tasks_backend::TaskBackend;
 
 const HAND_WRITTEN: &str = "hand-written tools";
 

@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::BoxFuture;
@@ -147,27 +146,6 @@ pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
         &'a self,
         replica: &'a str,
     ) -> BoxFuture<'a, Result<BoxStream<'static, TaskCommand>, StoreError>>;
-}
-
-/// How long a replica counts as alive after its last heartbeat, unless the
-/// server is built with another.
-pub(crate) const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(10);
-
-/// Where a server keeps its task records, and how long its replicas'
-/// heartbeats last.
-#[derive(Clone, Debug)]
-pub(crate) struct TaskBackend {
-    pub(crate) store: Arc<dyn TaskStore>,
-    pub(crate) heartbeat: Duration,
-}
-
-impl Default for TaskBackend {
-    fn default() -> Self {
-        Self {
-            store: Arc::new(super::tasks_memory::MemoryTaskStore::default()),
-            heartbeat: DEFAULT_HEARTBEAT,
-        }
-    }
 }
 
 /// Milliseconds since the Unix epoch.
