@@ -17,7 +17,7 @@ use super::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
-use crate::store::tasks_backend::TaskBackend;
+use crate::store::tasks_backend::{DEFAULT_HEARTBEAT, TaskBackend};
 
 const HAND_WRITTEN: &str = "hand-written tools";
 
@@ -41,11 +41,13 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
-    /// Where task records live (in memory unless set).
-    tasks: TaskBackend,
+    /// How long a replica running tasks counts as alive after a heartbeat.
+    task_heartbeat: std::time::Duration,
     /// The first OpenAPI document that could not be loaded, reported by `build`.
     #[cfg(feature = "openapi")]
     openapi_error: Option<crate::error::OpenApiError>,
+    #[cfg(feature = "redis")]
+    store: Option<crate::store::RedisStore>,
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {
@@ -83,9 +85,11 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
-            tasks: TaskBackend::default(),
+            task_heartbeat: DEFAULT_HEARTBEAT,
             #[cfg(feature = "openapi")]
             openapi_error: None,
+            #[cfg(feature = "redis")]
+            store: None,
         }
     }
 
@@ -237,6 +241,33 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Shares the state of sessions with the other replicas of this server
+    /// through Redis (feature `redis`), so that any replica behind a load
+    /// balancer serves any request of a 2025-11-25 session over HTTP: the
+    /// negotiated version and capabilities, the logging level, resource
+    /// subscriptions and the event log that resumes an SSE stream. Without
+    /// a store, each process keeps its sessions in memory.
+    ///
+    /// ```no_run
+    /// use mcp_server::store::RedisStore;
+    /// use mcp_server::{HttpConfig, Server};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?;
+    /// let server = Server::builder()
+    ///     .tool(mcp_core::tool("ping").run(|| async { "pong" })?)
+    ///     .store(store)
+    ///     .build()?;
+    /// server.bind_http("0.0.0.0:8000".parse()?, HttpConfig::new()).await?.run().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "redis")]
+    pub fn store(mut self, store: crate::store::RedisStore) -> Self {
+        self.store = Some(store);
+        self
+    }
+
     /// Turns on discovery mode: `tools/list` shows the meta-tools
     /// `search_tools` and `call_tool` (plus the tools `discovery` pins)
     /// instead of every tool, and every tool stays callable. See
@@ -257,36 +288,24 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
-    /// Keeps the server's shared state in `store` (feature `redis`), so
-    /// that replicas of this server behind a load balancer answer for each
-    /// other: a task started on one replica is polled, listed, answered,
-    /// cancelled and its result fetched on any other. The replica running
-    /// a task renews a heartbeat in the store; when it stops for longer than
-    /// `heartbeat` (10 seconds is a good choice), other replicas report its
-    /// unfinished tasks as failed. Without a store everything stays in this
-    /// process's memory.
+    /// How long a replica running tasks counts as alive after its last
+    /// heartbeat in the shared [`store`](Self::store) (10 seconds unless
+    /// set; it beats every third of that): when a replica stops for longer,
+    /// the other replicas report its unfinished tasks as failed, and never
+    /// run them again. A shorter time notices a dead replica sooner, at
+    /// the price of more writes to the store.
     ///
-    /// ```no_run
-    /// use std::time::Duration;
-    /// use mcp_server::{Server, store::RedisStore};
-    ///
-    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?;
-    /// let server = Server::builder().store(store, Duration::from_secs(10)).build()?;
-    /// # drop(server);
-    /// # Ok(())
-    /// # }
     /// ```
-    #[cfg(feature = "redis")]
-    pub fn store(
-        mut self,
-        store: crate::store::RedisStore,
-        heartbeat: std::time::Duration,
-    ) -> Self {
-        self.tasks = TaskBackend {
-            store: Arc::new(crate::store::tasks_redis::RedisTaskStore::new(store)),
-            heartbeat,
-        };
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_server::Server::builder()
+    ///     .task_heartbeat(Duration::from_secs(3))
+    ///     .build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn task_heartbeat(mut self, heartbeat: std::time::Duration) -> Self {
+        self.task_heartbeat = heartbeat;
         self
     }
 
@@ -317,7 +336,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
                 .map_err(|reason| BuildError::MetaTools { reason })?;
         }
         let prompts = PromptSet::new(self.prompts)?;
-        let state = ServerState::new(
+        #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+        let mut state = ServerState::new(
             self.identity,
             catalog,
             prompts,
@@ -326,7 +346,15 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.page_size,
             self.discovery,
         );
-        let tasks = self.tasks;
+        #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+        let mut tasks = TaskBackend::in_memory(self.task_heartbeat);
+        #[cfg(feature = "redis")]
+        if let Some(store) = self.store {
+            tasks.store = Arc::new(crate::store::tasks_redis::RedisTaskStore::new(
+                store.clone(),
+            ));
+            state.set_store(store);
+        }
         state.attachments().get_or_insert_with(|| tasks);
         Ok(Server::new(state))
     }
@@ -390,7 +418,7 @@ impl<C> fmt::Debug for ServerBuilder<C> {
             .field("middleware_layers", &self.layers.len())
             .field("page_size", &self.page_size)
             .field("discovery", &self.discovery)
-            .field("tasks", &self.tasks)
+            .field("task_heartbeat", &self.task_heartbeat)
             .finish_non_exhaustive()
     }
 }

@@ -2,6 +2,7 @@
 //! itself, and the naming of keys.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -15,6 +16,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long one command may wait for its answer; past it the request that
 /// needed it fails instead of hanging while Redis is away.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long an idle session lives until the HTTP transport sets its own
+/// idle timeout.
+const DEFAULT_IDLE_TTL: Duration = Duration::from_secs(30 * 60);
 /// Reconnection attempts per failure before the command fails (the next
 /// command tries again, so service resumes when Redis returns).
 const RETRIES: usize = 2;
@@ -38,6 +42,8 @@ pub struct RedisStore {
     prefix: Arc<str>,
     /// The URL without its password, for messages.
     shown_url: Arc<str>,
+    /// How long an idle session (and its event log) lives, in milliseconds.
+    idle_ttl_ms: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -75,6 +81,7 @@ impl RedisStore {
             connection,
             prefix: DEFAULT_PREFIX.into(),
             shown_url,
+            idle_ttl_ms: Arc::new(AtomicU64::new(DEFAULT_IDLE_TTL.as_millis() as u64)),
         })
     }
 
@@ -105,18 +112,28 @@ impl RedisStore {
             .map_err(|source| self.error("PING", source))
     }
 
+    /// How long an idle session and its event log live in Redis.
+    pub(crate) fn idle_ttl(&self) -> Duration {
+        Duration::from_millis(self.idle_ttl_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets [`RedisStore::idle_ttl`] (the HTTP endpoint's idle timeout),
+    /// for every clone.
+    pub(crate) fn set_idle_ttl(&self, ttl: Duration) {
+        let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self.idle_ttl_ms.store(millis, Ordering::Relaxed);
+    }
+
     /// A handle on the shared connection (clones share it).
     pub(crate) fn connection(&self) -> ConnectionManager {
         self.connection.clone()
     }
 
-    #[allow(dead_code, reason = "the pub/sub listener is its first user")]
     /// The client, for connections of their own (pub/sub listeners).
     pub(crate) fn client(&self) -> &redis::Client {
         &self.client
     }
 
-    #[allow(dead_code, reason = "the session and task records are its users")]
     /// The key of `parts` under the prefix: `key(&["session", id])` is
     /// `mcp:session:ID`.
     pub(crate) fn key(&self, parts: &[&str]) -> String {

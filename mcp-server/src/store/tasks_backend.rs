@@ -19,11 +19,18 @@ pub(crate) struct TaskBackend {
     pub(crate) heartbeat: Duration,
 }
 
-impl Default for TaskBackend {
-    fn default() -> Self {
+impl TaskBackend {
+    /// Records in this process's memory.
+    pub(crate) fn in_memory(heartbeat: Duration) -> Self {
         Self {
             store: Arc::new(MemoryTaskStore::default()),
-            heartbeat: DEFAULT_HEARTBEAT,
+            heartbeat,
         }
+    }
+}
+
+impl Default for TaskBackend {
+    fn default() -> Self {
+        Self::in_memory(DEFAULT_HEARTBEAT)
     }
 }

@@ -77,7 +77,8 @@ async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) ->
     let store = RedisStore::connect(redis_url).await.expect("Redis answers");
     let server = Server::builder()
         .tools(tools(started))
-        .store(store, HEARTBEAT)
+        .store(store)
+        .task_heartbeat(HEARTBEAT)
         .build()
         .unwrap();
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
