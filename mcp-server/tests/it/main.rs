@@ -22,6 +22,7 @@ mod reload;
 mod replace_source;
 mod resources;
 mod rmcp_roundtrip;
+mod shared_sessions;
 mod store;
 mod support;
 mod tasks;
