@@ -36,7 +36,7 @@ use super::tasks_record::{Running, detailed, error_object, now};
 use super::tasks_replica::{Membership, Obey};
 use crate::server::state::ServerState;
 use crate::store::StoreError;
-use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_ms};
+use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_us};
 use crate::store::tasks_backend::TaskBackend;
 
 /// How one `tools/call` runs.
@@ -196,7 +196,7 @@ impl Tasks {
                 status_message: None,
                 last_updated_at: created_at.clone(),
                 created_at,
-                created_ms: unix_ms(),
+                created_us: unix_us(),
                 ttl_ms,
                 poll_interval_ms: POLL_INTERVAL_MS,
                 result: None,
@@ -355,16 +355,25 @@ impl Tasks {
                 known
             }
         };
-        if !is_alive {
-            tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
-            record.fail(RUNNER_GONE, now());
-            self.membership
-                .store
-                .put(&record)
-                .await
-                .map_err(|error| store_failed(&error))?;
+        if is_alive {
+            return Ok(record);
         }
-        Ok(record)
+        let store = &self.membership.store;
+        record.fail(RUNNER_GONE, now());
+        let written = store
+            .put(&record)
+            .await
+            .map_err(|error| store_failed(&error))?;
+        if written {
+            tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
+            return Ok(record);
+        }
+        // The runner ended the task just before: its end stands.
+        store
+            .get(&record.id)
+            .await
+            .map_err(|error| store_failed(&error))?
+            .ok_or_else(|| unknown_task(&record.id))
     }
 
     /// The task's record once it is terminal (completed, failed or

@@ -332,6 +332,66 @@ async fn a_2025_task_started_on_one_replica_is_read_and_its_result_awaited_on_an
 }
 
 #[tokio::test]
+async fn a_sessions_tasks_are_listed_on_any_replica() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    // The same session, served by the other replica.
+    let on_b = Client {
+        http: reqwest::Client::new(),
+        url: b.url.clone(),
+        session: on_a.session.clone(),
+        modern: false,
+    };
+    let stranger = Client::session_2025(&b.url).await;
+    let mut created = Vec::new();
+    for (id, name) in [(1, "brew"), (2, "wait_forever")] {
+        let task = on_a
+            .request(
+                id,
+                "tools/call",
+                json!({"name": name, "arguments": {}, "task": {}}),
+            )
+            .await;
+        created.push(task["result"]["task"]["taskId"].clone());
+    }
+    let other = stranger
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "brew", "arguments": {}, "task": {}}),
+        )
+        .await;
+    assert!(other["result"]["task"]["taskId"].is_string(), "{other}");
+    let listed = on_b.request(4, "tasks/list", json!({})).await;
+    let ids: Vec<Value> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|task| task["taskId"].clone())
+        .collect();
+    assert_eq!(ids, created, "{listed}");
+    let result = on_b
+        .request(5, "tasks/result", json!({"taskId": created[0]}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
+    let cancelled = on_b
+        .request(6, "tasks/cancel", json!({"taskId": created[1]}))
+        .await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let listed = on_a.request(7, "tasks/list", json!({})).await;
+    let statuses: Vec<&str> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .filter_map(|task| task["status"].as_str())
+        .collect();
+    assert_eq!(statuses, ["completed", "cancelled"], "{listed}");
+}
+
+#[tokio::test]
 async fn a_task_running_on_one_replica_is_cancelled_through_another() {
     let Some(redis) = TestRedis::start().await else {
         return;
