@@ -55,14 +55,14 @@ fn server(store: RedisStore) -> Server {
 }
 
 async fn replica(redis: &TestRedis) -> Replica {
+    replica_with(redis, HttpConfig::new()).await
+}
+
+async fn replica_with(redis: &TestRedis, config: HttpConfig) -> Replica {
     let store = RedisStore::connect(&redis.url()).await.unwrap();
     let server = server(store);
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server
-        .clone()
-        .bind_http(addr, HttpConfig::new())
-        .await
-        .unwrap();
+    let http = server.clone().bind_http(addr, config).await.unwrap();
     let url = http.url();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(http.run_until(async move {
@@ -327,6 +327,40 @@ async fn delete_on_one_replica_ends_the_session_on_the_other() {
         .unwrap();
     assert_eq!(deleted.status(), 204);
 
+    for url in [&b.url, &a.url] {
+        let ping = post(
+            url,
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        )
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(ping.status(), 404, "{url}");
+    }
+}
+
+#[tokio::test]
+async fn an_idle_session_expires_by_its_redis_ttl_on_every_replica() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let idle = Duration::from_millis(800);
+    let a = replica_with(&redis, HttpConfig::new().session_idle_timeout(idle)).await;
+    let b = replica_with(&redis, HttpConfig::new().session_idle_timeout(idle)).await;
+    let session = open_session(&a.url).await;
+    request(&b.url, &session, 2, "ping", json!({})).await;
+
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(format!("mcp:session:{session}"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(ttl > 0 && ttl <= 800, "the session key's TTL is {ttl} ms");
+
+    tokio::time::sleep(idle * 3).await;
     for url in [&b.url, &a.url] {
         let ping = post(
             url,
