@@ -392,6 +392,69 @@ async fn a_sessions_tasks_are_listed_on_any_replica() {
 }
 
 #[tokio::test]
+async fn task_records_expire_in_redis_with_their_ttl() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    let on_b = Client::session_2025(&b.url).await;
+    let created = on_a
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "brew", "arguments": {}, "task": {"ttl": 1500}}),
+        )
+        .await;
+    let task_id = created["result"]["task"]["taskId"].clone();
+    let result = on_b
+        .request(2, "tasks/result", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
+    let client = redis::Client::open(redis.url()).unwrap();
+    let connection = client.get_multiplexed_async_connection().await.unwrap();
+    let pttl = |key: String| {
+        let mut connection = connection.clone();
+        async move {
+            redis::cmd("PTTL")
+                .arg(key)
+                .query_async::<i64>(&mut connection)
+                .await
+                .unwrap()
+        }
+    };
+    let record = pttl(format!("mcp:task:{}", task_id.as_str().unwrap())).await;
+    assert!(
+        record > 0 && record <= 1500,
+        "the record's PTTL is {record}"
+    );
+    let session = on_a.session.clone().unwrap();
+    let index = pttl(format!("mcp:tasks:{session}")).await;
+    assert!(index > 0 && index <= 1500, "the index's PTTL is {index}");
+    let replicas: Vec<String> = redis::cmd("KEYS")
+        .arg("mcp:replica:*")
+        .query_async(&mut connection.clone())
+        .await
+        .unwrap();
+    assert_eq!(replicas.len(), 2, "{replicas:?}");
+    for replica in replicas {
+        let beat = pttl(replica).await;
+        assert!(beat > 0 && beat <= 600, "a heartbeat's PTTL is {beat}");
+    }
+    for id in 3..3 + POLLS as i64 {
+        let got = on_b
+            .request(id, "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if got["error"]["code"] == -32602 {
+            return;
+        }
+        assert_eq!(got["result"]["status"], "completed", "{got}");
+        tokio::time::sleep(POLL).await;
+    }
+    panic!("the task record never expired");
+}
+
+#[tokio::test]
 async fn a_task_running_on_one_replica_is_cancelled_through_another() {
     let Some(redis) = TestRedis::start().await else {
         return;
