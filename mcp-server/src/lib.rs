@@ -176,7 +176,6 @@ mod discovery;
 mod error;
 mod protocol;
 mod server;
-#[cfg(feature = "redis")]
 pub mod store;
 pub mod telemetry;
 pub mod transport;

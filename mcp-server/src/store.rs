@@ -14,6 +14,12 @@
 //! | `mcp:subscribers:{uri}` | set | the sessions subscribed to `uri` (expired ones dropped when read) |
 //! | `mcp:forwarded` | pub/sub channel | clients' answers to server requests and cancellations, for the replica whose session they concern |
 //! | `mcp:events:{stream}` | stream | the events of one SSE stream (`{id}:common` for a session's `GET` stream, a random id for a request's), the latest 1000 or so; an event id is `{stream}#{entry}` |
+//! | `mcp:task:{id}` | string | a task's record as JSON; expires the task's TTL after its last change |
+//! | `mcp:tasks:{session}` | sorted set | the session's task ids by creation time; expires with its longest-lived task |
+//! | `mcp:replica:{replica}` | string | present while the replica running tasks beats (the task heartbeat TTL) |
+//! | `mcp:replica:{replica}:tasks` | pub/sub channel | cancellations and answers for the tasks the replica runs |
+//! | `mcp:tasks:ended` | pub/sub channel | the id of every task that ends, so replicas waiting for it look at once |
+//! | `mcp:request-state-key` | string | the secret sealing 2026-07-28 `requestState`s; never expires |
 //!
 //! ```no_run
 //! use mcp_server::store::RedisStore;
@@ -25,13 +31,30 @@
 //! # }
 //! ```
 
+#[cfg(feature = "redis")]
 mod broadcast;
+#[cfg(feature = "redis")]
 mod error;
+#[cfg(feature = "redis")]
 mod events;
+#[cfg(feature = "redis")]
 mod redis_store;
+#[cfg(feature = "redis")]
 mod sessions;
+pub(crate) mod tasks;
+pub(crate) mod tasks_backend;
+pub(crate) mod tasks_memory;
+#[cfg(feature = "redis")]
+pub(crate) mod tasks_redis;
 
+#[cfg(feature = "redis")]
 pub use error::StoreError;
+#[cfg(feature = "redis")]
 #[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
 pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
+#[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
+
+/// Without Redis, state stays in memory, where nothing can fail.
+#[cfg(not(feature = "redis"))]
+pub(crate) type StoreError = std::convert::Infallible;

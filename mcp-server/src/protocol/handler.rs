@@ -22,7 +22,9 @@ use super::convert::{request_auth, request_meta, via_wire_json};
 use super::restore_execution::park_result;
 use super::session_state::SessionState;
 use super::task_param::{CANCEL_2025, GET_2025};
-use super::tasks::{Tasks, is_modern};
+use super::tasks::Tasks;
+use super::tasks_mode::is_modern;
+use super::tasks_record::detailed;
 use super::tools::{Called, Caller};
 use super::traced::{self, Target};
 use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
@@ -111,9 +113,9 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
             "tasks/result" => tasks_2025::result(&tasks, params).await,
             "tasks/list" => {
                 let owner = self.caller(&context).owner;
-                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size())
+                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size()).await
             }
-            GET_2025 => tasks_2025::get(&tasks, params),
+            GET_2025 => tasks_2025::get(&tasks, params).await,
             CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
             _ => Err(method_not_found(&method)),
         };
@@ -259,7 +261,8 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         traced::run(trace, async {
             Tasks::of(&self.state)
                 .get(&request.task_id)
-                .map(GetTaskResult::new)
+                .await
+                .map(|record| GetTaskResult::new(detailed(&record)))
         })
         .await
     }
@@ -271,7 +274,9 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<(), ErrorData> {
         let trace = self.trace("tasks/update", Target::default(), &context, None);
         traced::run(trace, async {
-            Tasks::of(&self.state).update(&request.task_id, request.input_responses)
+            Tasks::of(&self.state)
+                .update(&request.task_id, request.input_responses)
+                .await
         })
         .await
     }
@@ -283,7 +288,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<(), ErrorData> {
         let trace = self.trace("tasks/cancel", Target::default(), &context, None);
         traced::run(trace, async {
-            Tasks::of(&self.state).cancel(&request.task_id)
+            Tasks::of(&self.state).cancel(&request.task_id).await
         })
         .await
     }

@@ -27,5 +27,6 @@ mod store;
 mod support;
 mod tasks;
 mod tasks_2025;
+mod tasks_replicas;
 mod telemetry;
 mod tool_execution;
