@@ -308,6 +308,10 @@ pub(crate) struct DemoArgs {
     /// The transport (`stdio` prints the connection notes to stderr).
     #[arg(long, value_enum, default_value_t = Transport::Http)]
     pub(crate) transport: Transport,
+    /// Call the Petstore API at this base URL (one another demo printed)
+    /// instead of embedding one, so that several demo replicas share one.
+    #[arg(long, value_name = "URL")]
+    pub(crate) api: Option<String>,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
 }

@@ -30,8 +30,13 @@ async fn add(a: i64, b: i64) -> Result<i64, String> {
         .ok_or_else(|| "the sum overflows a 64-bit integer".to_owned())
 }
 
-/// Counts down from `from` (at most 100) to zero, reporting progress at every step.
-#[tool(title = "Countdown", annotations(read, closed_world))]
+/// Counts down from `from` (at most 100) to zero, reporting progress at every step;
+/// may run as a task.
+#[tool(
+    title = "Countdown",
+    annotations(read, closed_world),
+    execution = "optional"
+)]
 async fn countdown(from: u32, cx: &ToolCallContext) -> Result<Liftoff, String> {
     if from > 100 {
         return Err(format!("`from` is {from}, at most 100 is allowed"));
@@ -62,8 +67,14 @@ fn openapi_document() -> Result<ResourceDef, CliError> {
 
 /// Runs the demo until SIGINT or SIGTERM.
 pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
-    let api = petstore_api::start().await?;
-    tracing::info!(%api, "embedded Petstore API ({} bytes of OpenAPI) is up", petstore_api::PETSTORE_YAML.len());
+    let (api, api_note) = match args.api {
+        Some(api) => (api.clone(), format!("Petstore API: {api}")),
+        None => {
+            let api = petstore_api::start().await?;
+            tracing::info!(%api, "embedded Petstore API ({} bytes of OpenAPI) is up", petstore_api::PETSTORE_YAML.len());
+            (api.clone(), format!("Petstore API (embedded): {api}"))
+        }
+    };
     let document =
         OpenApi::from_slice(petstore_api::PETSTORE_YAML.as_bytes()).map_err(|source| {
             CliError::Spec {
@@ -94,7 +105,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .resource(openapi_document()?)
         .page_size(args.serving.page_size)
         .build()?;
-    let mut notes = vec![format!("Petstore API (embedded): {api}")];
+    let mut notes = vec![api_note];
     notes.extend(
         server
             .resources()

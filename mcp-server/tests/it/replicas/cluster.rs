@@ -1,0 +1,352 @@
+//! A cluster of real processes on loopback: a `redis-server`, one Petstore
+//! API (an `mcp-server demo` whose embedded API the replicas share), N
+//! `mcp-server demo --transport http` replicas and `nginx` in front of them
+//! (round-robin, no stickiness). Everything is killed on drop.
+
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The nginx configuration template (see its header).
+const NGINX_TEMPLATE: &str = include_str!("../../replicas/nginx.conf");
+
+/// How the replicas share what a session needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sharing {
+    /// `--stateless`: nothing shared, 2026-07-28 and simple 2025-11-25 use.
+    Stateless,
+    /// `--state redis://...`: sessions, tasks and SSE events in Redis.
+    Redis,
+}
+
+/// The programs a cluster needs, or why they are not there.
+#[derive(Debug)]
+pub(crate) struct Programs {
+    redis_server: PathBuf,
+    nginx: PathBuf,
+}
+
+impl Programs {
+    /// `MCP_REDIS_SERVER` and `MCP_NGINX` (set by `cargo xtask peers`), else
+    /// `redis-server` and `nginx` on `PATH` or in the system `sbin`
+    /// folders. `Err` says what is missing.
+    pub(crate) fn find() -> Result<Self, String> {
+        let redis_server = program("MCP_REDIS_SERVER", "redis-server");
+        let nginx = program("MCP_NGINX", "nginx");
+        match (redis_server, nginx) {
+            (Some(redis_server), Some(nginx)) => Ok(Self {
+                redis_server,
+                nginx,
+            }),
+            (redis, nginx) => Err(format!(
+                "missing {}{} (install the `redis-server` and `nginx` packages with `cargo xtask peers`, or set MCP_REDIS_SERVER / MCP_NGINX)",
+                if redis.is_none() { "redis-server " } else { "" },
+                if nginx.is_none() { "nginx" } else { "" },
+            )),
+        }
+    }
+}
+
+fn program(variable: &str, name: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(variable) {
+        return Some(PathBuf::from(path)).filter(|path| path.is_file());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/local/sbin", "/usr/sbin", "/sbin"].map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The programs, or `None` after printing why the calling test skips.
+pub(crate) fn programs_or_skip(test: &str) -> Option<Programs> {
+    match Programs::find() {
+        Ok(programs) => Some(programs),
+        Err(reason) => {
+            eprintln!("skipping {test}: {reason}");
+            None
+        }
+    }
+}
+
+/// A child process, killed (SIGKILL) and reaped on drop.
+#[derive(Debug)]
+pub(crate) struct Process {
+    name: String,
+    child: Child,
+}
+
+impl Process {
+    fn spawn(name: impl Into<String>, command: &mut Command) -> Self {
+        let name = name.into();
+        let child = command
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {name} ({command:?}): {error}"));
+        Self { name, child }
+    }
+
+    /// The operating system's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the process with SIGKILL and reaps it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Whether the process still runs.
+    pub(crate) fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Reads stdout lines until `wanted` returns something (within 60 s),
+    /// then drains the rest in the background.
+    fn stdout_until<T>(&mut self, wanted: impl Fn(&str) -> Option<T>) -> T {
+        let stdout = self
+            .child
+            .stdout
+            .take()
+            .unwrap_or_else(|| panic!("{} has no piped stdout", self.name));
+        let (found, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if found.send(line).is_err() {
+                    // Nobody listens any more: keep draining.
+                    continue;
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(value) = wanted(line.trim()) {
+                        return value;
+                    }
+                }
+                Err(_) => {
+                    let running = self.is_running();
+                    panic!(
+                        "{} did not print the expected line within 60 s (running: {running})",
+                        self.name
+                    )
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A free loopback port (free when asked; bound again right after).
+pub(crate) fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}
+
+/// Waits until something accepts connections on `port` (within 30 s).
+fn wait_for_port(name: &str, port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{name} does not accept connections on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A private `redis-server` on a loopback port, without persistence.
+#[derive(Debug)]
+pub(crate) struct Redis {
+    _process: Process,
+    port: u16,
+}
+
+impl Redis {
+    fn start(programs: &Programs, dir: &Path) -> Self {
+        let port = free_port();
+        let process = Process::spawn(
+            "redis-server",
+            Command::new(&programs.redis_server)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no"])
+                .arg("--dir")
+                .arg(dir)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        );
+        wait_for_port("redis-server", port);
+        Self {
+            _process: process,
+            port,
+        }
+    }
+
+    /// The `--state` URL of this server.
+    pub(crate) fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+/// One `mcp-server` replica.
+#[derive(Debug)]
+pub(crate) struct Replica {
+    /// Its process.
+    pub(crate) process: Process,
+    /// Its own endpoint (`http://127.0.0.1:PORT/mcp`), bypassing nginx.
+    pub(crate) url: String,
+}
+
+impl Replica {
+    /// Its loopback port.
+    pub(crate) fn port(&self) -> u16 {
+        self.url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches("/mcp")
+            .parse()
+            .unwrap_or_else(|_| panic!("no port in {}", self.url))
+    }
+}
+
+/// Redis, the shared Petstore API, the replicas and nginx.
+#[derive(Debug)]
+pub(crate) struct Cluster {
+    /// The replicas, in `upstream` order.
+    pub(crate) replicas: Vec<Replica>,
+    /// nginx's endpoint (`http://127.0.0.1:PORT/mcp`).
+    pub(crate) url: String,
+    /// The Petstore API's base URL (`http://127.0.0.1:PORT/v1`).
+    #[allow(dead_code)]
+    pub(crate) api: String,
+    _nginx: Process,
+    _api_process: Process,
+    _redis: Option<Redis>,
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    /// Starts `count` replicas sharing state as `sharing` says, behind nginx.
+    pub(crate) fn start(programs: &Programs, count: usize, sharing: Sharing) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let redis = (sharing == Sharing::Redis).then(|| Redis::start(programs, dir.path()));
+        let mut api_process = Process::spawn(
+            "the Petstore API",
+            demo(dir.path(), "api")
+                .args(["--transport", "http", "--bind", "127.0.0.1:0"])
+                .arg("--stateless"),
+        );
+        let api = api_process.stdout_until(|line| {
+            line.strip_prefix("Petstore API (embedded): ")
+                .map(str::to_owned)
+        });
+        let replicas = (0..count)
+            .map(|index| {
+                let mut command = demo(dir.path(), &format!("replica{index}"));
+                command
+                    .args(["--transport", "http", "--bind", "127.0.0.1:0"])
+                    .args(["--api", &api]);
+                match &redis {
+                    Some(redis) => command.args(["--state", &redis.url()]),
+                    None => command.arg("--stateless"),
+                };
+                let mut process = Process::spawn(format!("replica {index}"), &mut command);
+                let url = process.stdout_until(|line| {
+                    (line.starts_with("http://") && line.ends_with("/mcp")).then(|| line.to_owned())
+                });
+                Replica { process, url }
+            })
+            .collect::<Vec<_>>();
+        let port = free_port();
+        let upstreams: String = replicas
+            .iter()
+            .map(|replica| {
+                let authority = replica
+                    .url
+                    .trim_start_matches("http://")
+                    .trim_end_matches("/mcp");
+                format!("        server {authority};\n")
+            })
+            .collect();
+        let prefix = dir.path().to_string_lossy().into_owned();
+        let config = NGINX_TEMPLATE
+            .replace("@PREFIX@", &prefix)
+            .replace("@LISTEN@", &format!("127.0.0.1:{port}"))
+            .replace("@UPSTREAMS@", upstreams.trim_end());
+        std::fs::write(dir.path().join("nginx.conf"), config).expect("nginx.conf is written");
+        let nginx = Process::spawn(
+            "nginx",
+            Command::new(&programs.nginx)
+                .arg("-p")
+                .arg(dir.path())
+                .arg("-e")
+                .arg(dir.path().join("error.log"))
+                .args(["-c", "nginx.conf", "-g", "daemon off;"])
+                .stdout(Stdio::null())
+                .stderr(log_file(dir.path(), "nginx")),
+        );
+        wait_for_port("nginx", port);
+        Self {
+            replicas,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            api,
+            _nginx: nginx,
+            _api_process: api_process,
+            _redis: redis,
+            dir,
+        }
+    }
+
+    /// The logs of every process (for a failure message).
+    pub(crate) fn logs(&self) -> String {
+        let mut logs = String::new();
+        let Ok(entries) = std::fs::read_dir(self.dir.path()) else {
+            return logs;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "log"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(40).collect();
+            logs.push_str(&format!("--- {}\n", path.display()));
+            for line in tail.into_iter().rev() {
+                logs.push_str(line);
+                logs.push('\n');
+            }
+        }
+        logs
+    }
+}
+
+/// `mcp-server demo` with stdout piped and stderr logged to `NAME.log`.
+fn demo(dir: &Path, name: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-server"));
+    command
+        .arg("demo")
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(log_file(dir, name));
+    command
+}
+
+fn log_file(dir: &Path, name: &str) -> Stdio {
+    std::fs::File::create(dir.join(format!("{name}.log")))
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null())
+}
