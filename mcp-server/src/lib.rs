@@ -173,6 +173,8 @@ mod discovery;
 mod error;
 mod protocol;
 mod server;
+#[cfg(feature = "redis")]
+pub mod store;
 pub mod transport;
 
 pub use discovery::Discovery;

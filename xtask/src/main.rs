@@ -6,7 +6,8 @@
 //!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
 //!   `conformance` and `tidy`.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
-//!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`.
+//!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
+//!   and the Debian packages `redis-server` and `nginx` when they are missing.
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
 //! - `build-cost`: `cargo check` of the crates' feature sets and of a small

@@ -30,12 +30,16 @@ pub(crate) struct Peers {
     prism: PathBuf,
     typescript: PathBuf,
     oidc_provider: PathBuf,
+    /// `redis-server`, when it is installed or could be.
+    redis_server: Option<PathBuf>,
+    /// `nginx`, when it is installed or could be.
+    nginx: Option<PathBuf>,
 }
 
 impl Peers {
     /// The environment variables the end-to-end tests read.
     pub(crate) fn env(&self) -> Vec<(String, String)> {
-        vec![
+        let mut env = vec![
             ("MCP_E2E_PYTHON".into(), self.python.display().to_string()),
             ("MCP_PRISM".into(), self.prism.display().to_string()),
             (
@@ -46,7 +50,17 @@ impl Peers {
                 "MCP_OIDC_PROVIDER".into(),
                 self.oidc_provider.display().to_string(),
             ),
-        ]
+        ];
+        let system = [
+            ("MCP_REDIS_SERVER", &self.redis_server),
+            ("MCP_NGINX", &self.nginx),
+        ];
+        for (name, path) in system {
+            if let Some(path) = path {
+                env.push((name.into(), path.display().to_string()));
+            }
+        }
+        env
     }
 }
 
@@ -54,11 +68,14 @@ impl Peers {
 pub(crate) fn install(root: &Path) -> Result<Peers, String> {
     let dir = root.join("target/peers");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let system_binaries = system_packages(&[("redis-server", "redis-server"), ("nginx", "nginx")]);
     Ok(Peers {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
         typescript: npm_install(&dir.join("ts"), &[NODE_22, TS_SDK, INSPECTOR])?,
         oidc_provider: oidc_provider(&dir)?,
+        redis_server: system_binaries.first().cloned().flatten(),
+        nginx: system_binaries.get(1).cloned().flatten(),
     })
 }
 
@@ -114,6 +131,55 @@ pub(crate) fn npm_install(dir: &Path, packages: &[&str]) -> Result<PathBuf, Stri
         touch(&marker)?;
     }
     Ok(dir.to_path_buf())
+}
+
+/// Finds each `(binary, Debian package)`'s binary, installing the missing
+/// packages with `apt-get` first. A binary that stays missing is `None`:
+/// the tests that need it skip with a printed reason, so a machine without
+/// apt (or without root) still runs the rest.
+fn system_packages(wanted: &[(&str, &str)]) -> Vec<Option<PathBuf>> {
+    let missing: Vec<&str> = wanted
+        .iter()
+        .filter(|(binary, _)| find_binary(binary).is_none())
+        .map(|(_, package)| *package)
+        .collect();
+    if !missing.is_empty() {
+        match apt_install(&missing) {
+            Ok(()) => eprintln!("xtask: installed Debian packages: {}", missing.join(", ")),
+            Err(why) => eprintln!(
+                "xtask: cannot install {} ({why}); the tests that need them will skip",
+                missing.join(", ")
+            ),
+        }
+    }
+    wanted
+        .iter()
+        .map(|(binary, _)| find_binary(binary))
+        .collect()
+}
+
+/// `apt-get update` once, then installs `packages` without recommends.
+fn apt_install(packages: &[&str]) -> Result<(), String> {
+    if find_binary("apt-get").is_none() {
+        return Err("apt-get is not available".into());
+    }
+    run(Command::new("apt-get").args(["update", "-qq", "-o", "DPkg::Lock::Timeout=300"]))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        // Wait for another apt run (a parallel peers install) instead of failing.
+        .args(["-o", "DPkg::Lock::Timeout=300"])
+        .args(packages)
+        .env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+/// `binary` on `PATH` or in the system folders daemons live in (`nginx` is
+/// in `/usr/sbin`, which a non-root `PATH` may lack).
+fn find_binary(binary: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/usr/bin", "/sbin", "/bin"].map(PathBuf::from))
+        .map(|dir| dir.join(binary))
+        .find(|candidate| candidate.is_file())
 }
 
 fn touch(path: &Path) -> Result<(), String> {

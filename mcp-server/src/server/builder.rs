@@ -43,6 +43,8 @@ pub struct ServerBuilder<C = ()> {
     /// The first OpenAPI document that could not be loaded, reported by `build`.
     #[cfg(feature = "openapi")]
     openapi_error: Option<crate::error::OpenApiError>,
+    #[cfg(feature = "redis")]
+    store: Option<crate::store::RedisStore>,
 }
 
 impl<C: Send + Sync + 'static> ServerBuilder<C> {
@@ -82,6 +84,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             discovery: None,
             #[cfg(feature = "openapi")]
             openapi_error: None,
+            #[cfg(feature = "redis")]
+            store: None,
         }
     }
 
@@ -233,6 +237,33 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Shares the state of sessions with the other replicas of this server
+    /// through Redis (feature `redis`), so that any replica behind a load
+    /// balancer serves any request of a 2025-11-25 session over HTTP: the
+    /// negotiated version and capabilities, the logging level, resource
+    /// subscriptions and the event log that resumes an SSE stream. Without
+    /// a store, each process keeps its sessions in memory.
+    ///
+    /// ```no_run
+    /// use mcp_server::store::RedisStore;
+    /// use mcp_server::{HttpConfig, Server};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?;
+    /// let server = Server::builder()
+    ///     .tool(mcp_core::tool("ping").run(|| async { "pong" })?)
+    ///     .store(store)
+    ///     .build()?;
+    /// server.bind_http("0.0.0.0:8000".parse()?, HttpConfig::new()).await?.run().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "redis")]
+    pub fn store(mut self, store: crate::store::RedisStore) -> Self {
+        self.store = Some(store);
+        self
+    }
+
     /// Turns on discovery mode: `tools/list` shows the meta-tools
     /// `search_tools` and `call_tool` (plus the tools `discovery` pins)
     /// instead of every tool, and every tool stays callable. See
@@ -280,7 +311,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
                 .map_err(|reason| BuildError::MetaTools { reason })?;
         }
         let prompts = PromptSet::new(self.prompts)?;
-        Ok(Server::new(ServerState::new(
+        #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+        let mut state = ServerState::new(
             self.identity,
             catalog,
             prompts,
@@ -288,7 +320,12 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context,
             self.page_size,
             self.discovery,
-        )))
+        );
+        #[cfg(feature = "redis")]
+        if let Some(store) = self.store {
+            state.set_store(store);
+        }
+        Ok(Server::new(state))
     }
 }
 

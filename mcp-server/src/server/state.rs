@@ -42,6 +42,9 @@ pub(crate) struct ServerState<C> {
     page_size: usize,
     attachments: Attachments,
     discovery: Option<Discovery>,
+    /// Where sessions (and tasks) are shared with other replicas.
+    #[cfg(feature = "redis")]
+    store: Option<crate::store::RedisStore>,
 }
 
 impl<C: Send + Sync + 'static> ServerState<C> {
@@ -65,7 +68,21 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             page_size,
             attachments: Attachments::default(),
             discovery,
+            #[cfg(feature = "redis")]
+            store: None,
         }
+    }
+
+    /// Shares sessions (and tasks) with the other replicas through `store`.
+    #[cfg(feature = "redis")]
+    pub(crate) fn set_store(&mut self, store: crate::store::RedisStore) {
+        self.store = Some(store);
+    }
+
+    /// The store shared with the other replicas, if any.
+    #[cfg(feature = "redis")]
+    pub(crate) fn store(&self) -> Option<&crate::store::RedisStore> {
+        self.store.as_ref()
     }
 
     /// Adds a tool (from `label`, for clash messages) and tells the

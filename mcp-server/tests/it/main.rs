@@ -23,6 +23,7 @@ mod replace_source;
 mod replicas;
 mod resources;
 mod rmcp_roundtrip;
+mod store;
 mod support;
 mod tasks;
 mod tasks_2025;

@@ -1,5 +1,7 @@
 //! Shared helpers: serve a server in process and talk to it.
 
+pub(crate) mod redis;
+
 use std::sync::Arc;
 
 use mcp_server::Server;

@@ -1,7 +1,8 @@
 //! Which files may name a crate: `rmcp` only in `mcp-server`'s protocol
 //! adapter and transports, the network crates only in `mcp-openapi`'s call
 //! path, and in `mcp-server` the HTTP client and JOSE crates only in the
-//! HTTP transport's authorization (key discovery, token checks). Comments
+//! HTTP transport's authorization (key discovery, token checks), and the
+//! Redis client only in the shared store. Comments
 //! and string literals do not count.
 
 use std::path::Path;
@@ -42,6 +43,11 @@ pub(crate) const RULES: &[Rule] = &[
             "mcp-server/src/transport/http/auth.rs",
             "mcp-server/src/transport/http/auth",
         ],
+    },
+    Rule {
+        names: &["redis"],
+        checked: &["mcp-server/src"],
+        allowed: &["mcp-server/src/store.rs", "mcp-server/src/store"],
     },
 ];
 

@@ -1,0 +1,27 @@
+//! State shared by the replicas of one server: sessions, their event logs
+//! and subscriptions, and tasks, kept in Redis so that any replica behind a
+//! load balancer can serve any request.
+//!
+//! Without a store each process keeps this state in memory (the default).
+//! With a [`RedisStore`] every key lives under one prefix (`mcp:` unless
+//! [`RedisStore::prefix`] says otherwise) and expires by a Redis TTL.
+//!
+//! ```no_run
+//! use mcp_server::store::RedisStore;
+//!
+//! # async fn run() -> Result<(), mcp_server::store::StoreError> {
+//! let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?.prefix("shop:");
+//! assert_eq!(store.key_prefix(), "shop:");
+//! # Ok(())
+//! # }
+//! ```
+
+mod error;
+mod events;
+mod redis_store;
+mod sessions;
+
+pub use error::StoreError;
+#[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
+pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
+pub use redis_store::RedisStore;
