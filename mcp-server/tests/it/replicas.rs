@@ -8,11 +8,13 @@
 //! missing (`cargo xtask peers` installs both).
 
 mod cluster;
+mod load;
+mod raw;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use cluster::{Cluster, Sharing, programs_or_skip};
+use cluster::{Cluster, Nginx, Sharing};
 
 use crate::e2e_python::python;
 use crate::support::run_peer_script;
@@ -58,11 +60,13 @@ fn python_drives(cluster: &mut Cluster, sessions: bool) {
     }
 }
 
-#[test]
-fn python_sdk_through_nginx_to_stateless_replicas_survives_a_kill() {
-    let Some(programs) = programs_or_skip("the stateless replicas test") else {
+#[tokio::test(flavor = "multi_thread")]
+async fn python_sdk_through_nginx_to_stateless_replicas_survives_a_kill() {
+    let Some(nginx) = Nginx::find_or_skip("the stateless replicas test") else {
         return;
     };
-    let mut cluster = Cluster::start(&programs, 3, Sharing::Stateless);
-    python_drives(&mut cluster, false);
+    let Some(mut cluster) = Cluster::start(&nginx, 3, Sharing::Stateless).await else {
+        return;
+    };
+    tokio::task::block_in_place(|| python_drives(&mut cluster, false));
 }

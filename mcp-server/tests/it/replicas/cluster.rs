@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::redis::TestRedis;
+
 /// The nginx configuration template (see its header).
 const NGINX_TEMPLATE: &str = include_str!("../../replicas/nginx.conf");
 
@@ -21,53 +23,29 @@ pub(crate) enum Sharing {
     Redis,
 }
 
-/// The programs a cluster needs, or why they are not there.
+/// `nginx`, the program in front of the replicas.
 #[derive(Debug)]
-pub(crate) struct Programs {
-    redis_server: PathBuf,
-    nginx: PathBuf,
-}
+pub(crate) struct Nginx(PathBuf);
 
-impl Programs {
-    /// `MCP_REDIS_SERVER` and `MCP_NGINX` (set by `cargo xtask peers`), else
-    /// `redis-server` and `nginx` on `PATH` or in the system `sbin`
-    /// folders. `Err` says what is missing.
-    pub(crate) fn find() -> Result<Self, String> {
-        let redis_server = program("MCP_REDIS_SERVER", "redis-server");
-        let nginx = program("MCP_NGINX", "nginx");
-        match (redis_server, nginx) {
-            (Some(redis_server), Some(nginx)) => Ok(Self {
-                redis_server,
-                nginx,
-            }),
-            (redis, nginx) => Err(format!(
-                "missing {}{} (install the `redis-server` and `nginx` packages with `cargo xtask peers`, or set MCP_REDIS_SERVER / MCP_NGINX)",
-                if redis.is_none() { "redis-server " } else { "" },
-                if nginx.is_none() { "nginx" } else { "" },
-            )),
+impl Nginx {
+    /// `MCP_NGINX` (set by `cargo xtask peers`), else `nginx` on `PATH` or
+    /// in the system `sbin` folders; `None` after printing why the calling
+    /// test skips.
+    pub(crate) fn find_or_skip(test: &str) -> Option<Self> {
+        let found = match std::env::var_os("MCP_NGINX") {
+            Some(path) => Some(PathBuf::from(path)).filter(|path| path.is_file()),
+            None => {
+                let path = std::env::var_os("PATH").unwrap_or_default();
+                std::env::split_paths(&path)
+                    .chain(["/usr/local/sbin", "/usr/sbin", "/sbin"].map(PathBuf::from))
+                    .map(|dir| dir.join("nginx"))
+                    .find(|candidate| candidate.is_file())
+            }
+        };
+        if found.is_none() {
+            eprintln!("skipped {test}: no nginx (set MCP_NGINX or run `cargo xtask peers`)");
         }
-    }
-}
-
-fn program(variable: &str, name: &str) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(variable) {
-        return Some(PathBuf::from(path)).filter(|path| path.is_file());
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain(["/usr/local/sbin", "/usr/sbin", "/sbin"].map(PathBuf::from))
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
-/// The programs, or `None` after printing why the calling test skips.
-pub(crate) fn programs_or_skip(test: &str) -> Option<Programs> {
-    match Programs::find() {
-        Ok(programs) => Some(programs),
-        Err(reason) => {
-            eprintln!("skipping {test}: {reason}");
-            None
-        }
+        found.map(Self)
     }
 }
 
@@ -130,10 +108,13 @@ impl Process {
                         return value;
                     }
                 }
-                Err(_) => {
-                    let running = self.is_running();
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    panic!("{} did not print the expected line within 60 s", self.name)
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait();
                     panic!(
-                        "{} did not print the expected line within 60 s (running: {running})",
+                        "{} closed its stdout without the expected line ({status:?}; its log is in the cluster's directory)",
                         self.name
                     )
                 }
@@ -168,39 +149,6 @@ fn wait_for_port(name: &str, port: u16) {
     }
 }
 
-/// A private `redis-server` on a loopback port, without persistence.
-#[derive(Debug)]
-pub(crate) struct Redis {
-    _process: Process,
-    port: u16,
-}
-
-impl Redis {
-    fn start(programs: &Programs, dir: &Path) -> Self {
-        let port = free_port();
-        let process = Process::spawn(
-            "redis-server",
-            Command::new(&programs.redis_server)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                .args(["--save", "", "--appendonly", "no"])
-                .arg("--dir")
-                .arg(dir)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null()),
-        );
-        wait_for_port("redis-server", port);
-        Self {
-            _process: process,
-            port,
-        }
-    }
-
-    /// The `--state` URL of this server.
-    pub(crate) fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-}
-
 /// One `mcp-server` replica.
 #[derive(Debug)]
 pub(crate) struct Replica {
@@ -222,7 +170,6 @@ impl Replica {
 }
 
 /// Redis, the shared Petstore API, the replicas and nginx.
-#[derive(Debug)]
 pub(crate) struct Cluster {
     /// The replicas, in `upstream` order.
     pub(crate) replicas: Vec<Replica>,
@@ -233,15 +180,21 @@ pub(crate) struct Cluster {
     pub(crate) api: String,
     _nginx: Process,
     _api_process: Process,
-    _redis: Option<Redis>,
+    /// The Redis the replicas share (with [`Sharing::Redis`]).
+    pub(crate) redis: Option<TestRedis>,
     dir: tempfile::TempDir,
 }
 
 impl Cluster {
-    /// Starts `count` replicas sharing state as `sharing` says, behind nginx.
-    pub(crate) fn start(programs: &Programs, count: usize, sharing: Sharing) -> Self {
+    /// Starts `count` replicas sharing state as `sharing` says, behind
+    /// nginx; `None` (saying why) when [`Sharing::Redis`] finds no
+    /// `redis-server`.
+    pub(crate) async fn start(nginx: &Nginx, count: usize, sharing: Sharing) -> Option<Self> {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let redis = (sharing == Sharing::Redis).then(|| Redis::start(programs, dir.path()));
+        let redis = match sharing {
+            Sharing::Redis => Some(TestRedis::start().await?),
+            Sharing::Stateless => None,
+        };
         let mut api_process = Process::spawn(
             "the Petstore API",
             demo(dir.path(), "api")
@@ -286,9 +239,9 @@ impl Cluster {
             .replace("@LISTEN@", &format!("127.0.0.1:{port}"))
             .replace("@UPSTREAMS@", upstreams.trim_end());
         std::fs::write(dir.path().join("nginx.conf"), config).expect("nginx.conf is written");
-        let nginx = Process::spawn(
+        let proxy = Process::spawn(
             "nginx",
-            Command::new(&programs.nginx)
+            Command::new(&nginx.0)
                 .arg("-p")
                 .arg(dir.path())
                 .arg("-e")
@@ -298,15 +251,15 @@ impl Cluster {
                 .stderr(log_file(dir.path(), "nginx")),
         );
         wait_for_port("nginx", port);
-        Self {
+        Some(Self {
             replicas,
             url: format!("http://127.0.0.1:{port}/mcp"),
             api,
-            _nginx: nginx,
+            _nginx: proxy,
             _api_process: api_process,
-            _redis: redis,
+            redis,
             dir,
-        }
+        })
     }
 
     /// The logs of every process (for a failure message).
