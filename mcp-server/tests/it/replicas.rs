@@ -10,6 +10,7 @@
 mod cluster;
 mod load;
 mod raw;
+mod sessions;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -69,4 +70,15 @@ async fn python_sdk_through_nginx_to_stateless_replicas_survives_a_kill() {
         return;
     };
     tokio::task::block_in_place(|| python_drives(&mut cluster, false));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn python_sdk_through_nginx_to_replicas_sharing_redis_keeps_its_session_through_a_kill() {
+    let Some(nginx) = Nginx::find_or_skip("the shared-state replicas test") else {
+        return;
+    };
+    let Some(mut cluster) = Cluster::start(&nginx, 3, Sharing::Redis).await else {
+        return;
+    };
+    tokio::task::block_in_place(|| python_drives(&mut cluster, true));
 }

@@ -137,6 +137,19 @@ pub(crate) fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
+/// Waits until `port` refuses connections (within 30 s): its process is
+/// gone.
+pub(crate) fn wait_until_refused(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "port {port} still accepts connections"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Waits until something accepts connections on `port` (within 30 s).
 fn wait_for_port(name: &str, port: u16) {
     let deadline = Instant::now() + Duration::from_secs(30);

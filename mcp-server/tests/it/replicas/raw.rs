@@ -63,6 +63,8 @@ pub(crate) struct McpHttp {
     version: Version,
     session: Option<String>,
     next_id: i64,
+    tasks_extension: bool,
+    upstream: Option<String>,
 }
 
 impl McpHttp {
@@ -78,6 +80,8 @@ impl McpHttp {
             version,
             session: None,
             next_id: 1,
+            tasks_extension: false,
+            upstream: None,
         };
         if version == Version::V2025 {
             let reply = client
@@ -96,6 +100,31 @@ impl McpHttp {
                 .await?;
         }
         Ok(client)
+    }
+
+    /// A 2026-07-28 client that declares the tasks extension (so the server
+    /// may answer a call with a task).
+    pub(crate) fn with_tasks_extension(mut self) -> Self {
+        self.tasks_extension = true;
+        self
+    }
+
+    /// The same client, sending to `url` (another replica, say).
+    pub(crate) fn at(&self, url: &str) -> Self {
+        Self {
+            http: self.http.clone(),
+            url: url.to_owned(),
+            version: self.version,
+            session: self.session.clone(),
+            next_id: self.next_id + 1000,
+            tasks_extension: self.tasks_extension,
+            upstream: None,
+        }
+    }
+
+    /// The replica (`127.0.0.1:PORT`) nginx sent the last request to.
+    pub(crate) fn upstream(&self) -> Option<&str> {
+        self.upstream.as_deref()
     }
 
     /// The session's id (2025-11-25 with a stateful server).
@@ -125,8 +154,13 @@ impl McpHttp {
             let meta = params
                 .as_object_mut()
                 .map(|params| params.entry("_meta").or_insert_with(|| json!({})));
+            let mut required = meta_2026();
+            if self.tasks_extension {
+                required["io.modelcontextprotocol/clientCapabilities"] =
+                    json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+            }
             if let Some(Value::Object(meta)) = meta
-                && let Value::Object(required) = meta_2026()
+                && let Value::Object(required) = required
             {
                 meta.extend(required);
             }
@@ -161,8 +195,9 @@ impl McpHttp {
         Ok(result)
     }
 
-    /// POSTs one message and reads the whole answer.
-    async fn post(&self, message: &Value) -> Result<Reply, String> {
+    /// POSTs one message and returns the response as it starts (its body
+    /// still streaming).
+    pub(crate) async fn open(&mut self, message: &Value) -> Result<reqwest::Response, String> {
         let mut builder = self.builder(reqwest::Method::POST);
         if self.version == Version::V2026
             && let Some(method) = message["method"].as_str()
@@ -178,6 +213,17 @@ impl McpHttp {
             .send()
             .await
             .map_err(|error| format!("POST failed: {error}"))?;
+        self.upstream = response
+            .headers()
+            .get("x-upstream")
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        Ok(response)
+    }
+
+    /// POSTs one message and reads the whole answer.
+    async fn post(&mut self, message: &Value) -> Result<Reply, String> {
+        let response = self.open(message).await?;
         let status = response.status();
         let session = response
             .headers()
