@@ -46,7 +46,7 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
     /// A new session of the server `state` over `transport`; it hears of
     /// changes from now on.
     pub(crate) fn new(state: Arc<ServerState<C>>, transport: TransportKind) -> Self {
-        let session = Arc::new(SessionState::new());
+        let session = Arc::new(new_session_state(&state, transport));
         state.listeners().register(&session);
         static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
         Self {
@@ -80,6 +80,20 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
             })
             .clone()
     }
+}
+
+/// A session's own state: shared through the server's store for HTTP
+/// sessions when it has one, else in this process.
+fn new_session_state<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    transport: TransportKind,
+) -> SessionState {
+    #[cfg(feature = "redis")]
+    if let (Some(store), TransportKind::Http) = (state.store(), transport) {
+        return SessionState::shared(store.clone());
+    }
+    let _ = (state, transport);
+    SessionState::new()
 }
 
 fn method_not_found(method: &str) -> ErrorData {
@@ -137,6 +151,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller(&context);
+        self.session.refresh(caller.session_id.as_deref()).await?;
         let called = tools::call(
             &self.state,
             &self.session,
@@ -265,17 +280,19 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.session.attach(&context.peer);
-        self.session.subscribe(request.uri);
-        Ok(())
+        self.session
+            .subscribe_shared(request.uri, session_id(&context).as_deref())
+            .await
     }
 
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session.unsubscribe(&request.uri);
-        Ok(())
+        self.session
+            .unsubscribe_shared(&request.uri, session_id(&context).as_deref())
+            .await
     }
 
     async fn list_prompts(
@@ -292,6 +309,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let session_id = session_id(&context);
+        self.session.refresh(session_id.as_deref()).await?;
         let ctx = self.session_ctx(session_id.clone());
         let session = self.session.clone();
         prompts::get(&self.state, request, &context, session, ctx, session_id).await
@@ -313,8 +331,11 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<(), ErrorData> {
         self.session.attach(&context.peer);
         self.session
-            .set_level(via_wire_json(&request.level, "a result")?);
-        Ok(())
+            .set_shared_level(
+                via_wire_json(&request.level, "a result")?,
+                session_id(&context).as_deref(),
+            )
+            .await
     }
 
     fn accepted_subscription_filter(

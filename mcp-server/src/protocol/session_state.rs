@@ -1,11 +1,17 @@
 //! What one session remembers beyond its context: the client's peer (for
 //! notifications outside a request), its logging level and its resource
-//! subscriptions.
+//! subscriptions. With a shared store (HTTP sessions served by several
+//! replicas) the level and subscriptions live in the store: a level set
+//! through one replica applies on all, and resource updates reach
+//! subscribers through the store instead of this session's peer.
 
 use std::collections::BTreeSet;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use mcp_core::client::{LogMessage, LoggingLevel};
+use rmcp::ErrorData;
+#[cfg(feature = "redis")]
+use rmcp::model::ErrorCode;
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
 use rmcp::service::{Peer, RoleServer};
@@ -20,6 +26,20 @@ pub(crate) struct SessionState {
     runtime: Option<Handle>,
     level: Mutex<Option<LoggingLevel>>,
     subscriptions: Mutex<BTreeSet<String>>,
+    /// Where the level and subscriptions are shared with other replicas.
+    #[cfg(feature = "redis")]
+    shared: Option<crate::store::RedisStore>,
+}
+
+/// The failure of a shared store, as a JSON-RPC error.
+#[cfg(feature = "redis")]
+pub(crate) fn store_error(error: &crate::store::StoreError) -> ErrorData {
+    tracing::warn!(%error, "a session request failed on the session store");
+    ErrorData::new(
+        ErrorCode(-32001),
+        format!("Session store unavailable: {error}"),
+        None,
+    )
 }
 
 impl SessionState {
@@ -29,7 +49,109 @@ impl SessionState {
             runtime: Handle::try_current().ok(),
             level: Mutex::new(None),
             subscriptions: Mutex::new(BTreeSet::new()),
+            #[cfg(feature = "redis")]
+            shared: None,
         }
+    }
+
+    /// A session whose level and subscriptions live in `store`.
+    #[cfg(feature = "redis")]
+    pub(crate) fn shared(store: crate::store::RedisStore) -> Self {
+        Self {
+            shared: Some(store),
+            ..Self::new()
+        }
+    }
+
+    /// The store and key of the session `id`, when it is shared.
+    #[cfg(feature = "redis")]
+    fn shared_as<'a>(
+        &'a self,
+        id: Option<&'a str>,
+    ) -> Option<(&'a crate::store::RedisStore, &'a str)> {
+        self.shared.as_ref().zip(id)
+    }
+
+    /// Sets the level `logging/setLevel` asked for in session `id`.
+    pub(crate) async fn set_shared_level(
+        &self,
+        level: LoggingLevel,
+        id: Option<&str>,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "redis")]
+        if let Some((store, id)) = self.shared_as(id) {
+            store
+                .set_level(id, &wire_name(level))
+                .await
+                .map_err(|error| store_error(&error))?;
+        }
+        #[cfg(not(feature = "redis"))]
+        let _ = id;
+        self.set_level(level);
+        Ok(())
+    }
+
+    /// Takes the level of session `id` from the shared store (another
+    /// replica may have set it) before a request that logs.
+    pub(crate) async fn refresh(&self, id: Option<&str>) -> Result<(), ErrorData> {
+        #[cfg(feature = "redis")]
+        if let Some((store, id)) = self.shared_as(id) {
+            let stored = store.level(id).await.map_err(|error| store_error(&error))?;
+            let level = stored.and_then(|name| {
+                serde_json::from_value::<LoggingLevel>(serde_json::Value::String(name)).ok()
+            });
+            *self.level.lock().unwrap_or_else(PoisonError::into_inner) = level;
+        }
+        #[cfg(not(feature = "redis"))]
+        let _ = id;
+        Ok(())
+    }
+
+    /// `resources/subscribe` in session `id`.
+    pub(crate) async fn subscribe_shared(
+        &self,
+        uri: String,
+        id: Option<&str>,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "redis")]
+        if let Some((store, id)) = self.shared_as(id) {
+            store
+                .subscribe(id, &uri, store.idle_ttl())
+                .await
+                .map_err(|error| store_error(&error))?;
+        }
+        #[cfg(not(feature = "redis"))]
+        let _ = id;
+        self.subscribe(uri);
+        Ok(())
+    }
+
+    /// `resources/unsubscribe` in session `id`.
+    pub(crate) async fn unsubscribe_shared(
+        &self,
+        uri: &str,
+        id: Option<&str>,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "redis")]
+        if let Some((store, id)) = self.shared_as(id) {
+            store
+                .unsubscribe(id, uri)
+                .await
+                .map_err(|error| store_error(&error))?;
+        }
+        #[cfg(not(feature = "redis"))]
+        let _ = id;
+        self.unsubscribe(uri);
+        Ok(())
+    }
+
+    /// Whether resource updates reach this session through the shared
+    /// store rather than its peer.
+    fn updates_through_store(&self) -> bool {
+        #[cfg(feature = "redis")]
+        return self.shared.is_some();
+        #[cfg(not(feature = "redis"))]
+        return false;
     }
 
     /// Remembers the client's peer (the first request's).
@@ -73,6 +195,15 @@ impl SessionState {
     }
 }
 
+/// The wire name of `level` (`"warning"`).
+#[cfg(feature = "redis")]
+fn wire_name(level: LoggingLevel) -> String {
+    match serde_json::to_value(level) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => format!("{level:?}").to_lowercase(),
+    }
+}
+
 /// `notifications/message` as rmcp's value.
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 pub(crate) fn log_param(message: LogMessage) -> Option<LoggingMessageNotificationParam> {
@@ -88,7 +219,7 @@ impl ChangeListener for SessionState {
             return;
         };
         if let Change::ResourceUpdated(uri) = change
-            && !self.is_subscribed(uri)
+            && (self.updates_through_store() || !self.is_subscribed(uri))
         {
             return;
         }

@@ -5,6 +5,8 @@ mod config;
 mod limits;
 #[cfg(feature = "oauth")]
 mod protected;
+#[cfg(feature = "redis")]
+mod shared;
 mod streams;
 
 use std::future::Future;
@@ -62,6 +64,14 @@ impl<C: Send + Sync + 'static> Server<C> {
         }
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(config.session_idle_timeout);
+        #[cfg(feature = "redis")]
+        let store = self.state().store().filter(|_| !config.stateless).cloned();
+        #[cfg(feature = "redis")]
+        if let Some(store) = &store {
+            store.set_idle_ttl(config.session_idle_timeout);
+            sessions = sessions.with_event_store(Arc::new(shared::RedisEventStore(store.clone())));
+            rmcp_config.session_store = Some(Arc::new(shared::RedisSessionStore(store.clone())));
+        }
         let sessions = Arc::new(sessions);
         let limits = Arc::new(limits::Limits::new(
             sessions.clone(),
@@ -70,14 +80,50 @@ impl<C: Send + Sync + 'static> Server<C> {
             config.max_pending_requests,
             config.max_body_bytes,
         ));
-        let service = StreamableHttpService::new(
-            move || Ok(SessionHandler::new(state.clone(), TransportKind::Http)),
-            sessions.clone(),
-            rmcp_config,
+        let handler = move || Ok(SessionHandler::new(state.clone(), TransportKind::Http));
+        let router = Router::new();
+        #[cfg(feature = "redis")]
+        let router = match store {
+            Some(store) => {
+                let service = StreamableHttpService::new(
+                    handler,
+                    Arc::new(shared::SharedSessions {
+                        local: sessions.clone(),
+                        store: store.clone(),
+                    }),
+                    rmcp_config,
+                );
+                let updates = shared::ResourceUpdates::new(store.clone());
+                self.state().listeners().register(&updates);
+                let gate = Arc::new(shared::Gate {
+                    store,
+                    local: sessions.clone(),
+                    failing: Default::default(),
+                });
+                router
+                    .route_service(&config.path, service)
+                    .layer(axum::middleware::from_fn(move |request, next| {
+                        // The listener lives as long as the router.
+                        let _updates = &updates;
+                        shared::check(gate.clone(), request, next)
+                    }))
+            }
+            None => router.route_service(
+                &config.path,
+                StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
+            ),
+        };
+        #[cfg(not(feature = "redis"))]
+        let router = router.route_service(
+            &config.path,
+            StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
         );
         let limit = config.max_body_bytes;
-        let router = Router::new()
-            .route_service(&config.path, service)
+        #[cfg(feature = "redis")]
+        let shared = self.state().store().is_some() && !config.stateless;
+        #[cfg(not(feature = "redis"))]
+        let shared = false;
+        let router = router
             .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(move |request, next| {
                 limits::enforce(limits.clone(), request, next)
@@ -86,7 +132,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 park_in_http_request(limit, request, next)
             }))
             .layer(axum::middleware::from_fn(move |request, next| {
-                streams::track_request_streams(sessions.clone(), request, next)
+                streams::track_request_streams(sessions.clone(), shared, request, next)
             }))
             .layer(axum::middleware::from_fn(terminated_is_no_content));
         Ok(match config.auth.as_ref().map(|auth| &auth.mode) {

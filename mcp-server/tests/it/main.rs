@@ -23,6 +23,7 @@ mod replace_source;
 mod replicas;
 mod resources;
 mod rmcp_roundtrip;
+mod shared_sessions;
 mod store;
 mod support;
 mod tasks;

@@ -147,6 +147,16 @@ struct Envelope {
     method: Option<String>,
 }
 
+/// The id and method of a JSON-RPC `POST`, put in the request's extensions
+/// for the layers inside this one.
+#[derive(Debug, Clone)]
+pub(super) struct JsonRpcRequest {
+    /// The request's id (`null` for a notification or a batch).
+    pub(super) id: Value,
+    /// The method, if the body names one.
+    pub(super) method: Option<String>,
+}
+
 /// Applies the limits to a `POST` of JSON (a body over the size limit is
 /// answered 413); other requests pass through.
 pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -> Response {
@@ -186,7 +196,11 @@ pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -
         .get("mcp-session-id")
         .and_then(|value| value.to_str().ok())
         .map(Arc::<str>::from);
-    let request = Request::from_parts(parts, Body::from(bytes));
+    let mut request = Request::from_parts(parts, Body::from(bytes));
+    request.extensions_mut().insert(JsonRpcRequest {
+        id: id.clone(),
+        method: method.clone(),
+    });
 
     let mut reservation = None;
     let mut pending = None;
@@ -272,7 +286,7 @@ fn is_json(headers: &http::HeaderMap) -> bool {
 }
 
 /// A JSON-RPC error response with `status`.
-fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+pub(super) fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
     let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
     let mut response = (status, axum::Json(body)).into_response();
     if matches!(

@@ -6,6 +6,12 @@
 //! reads it from the first event of a `POST`'s SSE response and gives the
 //! request a [`RequestStream`] that closes that stream through the
 //! session's handle.
+//!
+//! When sessions are shared through a store, event ids are the store's and
+//! do not name the HTTP request; the stream is then closed here, at the
+//! HTTP layer: the response body sends the `retry:` field and ends, while
+//! the session goes on storing the stream's events, which the client
+//! resumes with `Last-Event-ID` on any replica.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,6 +33,7 @@ const NAMING_TIMEOUT: Duration = Duration::from_secs(5);
 /// Gives each `POST` of a session a [`RequestStream`] (see the module docs).
 pub(super) async fn track_request_streams(
     manager: Arc<LocalSessionManager>,
+    shared: bool,
     mut request: Request,
     next: Next,
 ) -> Response {
@@ -38,6 +45,9 @@ pub(super) async fn track_request_streams(
     let Some(session) = session.filter(|_| request.method() == http::Method::POST) else {
         return next.run(request).await;
     };
+    if shared {
+        return end_in_body(request, next).await;
+    }
     let (named_tx, named) = watch::channel(None::<u64>);
     request
         .extensions_mut()
@@ -62,12 +72,7 @@ pub(super) async fn track_request_streams(
             })
         }));
     let response = next.run(request).await;
-    let sse = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"));
-    if !sse {
+    if !is_sse(&response) {
         return response;
     }
     let (parts, body) = response.into_parts();
@@ -85,6 +90,57 @@ pub(super) async fn track_request_streams(
         chunk
     });
     Response::from_parts(parts, Body::from_stream(body))
+}
+
+/// Gives the request a [`RequestStream`] that ends its SSE response body
+/// after a `retry:` field.
+async fn end_in_body(mut request: Request, next: Next) -> Response {
+    let (close, closed) = watch::channel(None::<Duration>);
+    request
+        .extensions_mut()
+        .insert(RequestStream::new(move |retry| {
+            let sent = close.send(Some(retry));
+            Box::pin(async move { sent.map_err(|_| "the request's response has ended".to_owned()) })
+        }));
+    let response = next.run(request).await;
+    if !is_sse(&response) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let body = futures_util::stream::unfold(
+        (body.into_data_stream(), closed, false),
+        |(mut body, mut closed, ended)| async move {
+            if ended {
+                return None;
+            }
+            let retry = async {
+                let retry = closed.wait_for(Option::is_some).await.map(|retry| *retry);
+                match retry {
+                    Ok(retry) => retry,
+                    // Nobody can close it any more: the body runs its course.
+                    Err(_) => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                chunk = body.next() => chunk.map(|chunk| (chunk, (body, closed, false))),
+                Some(retry) = retry => {
+                    let field = format!("retry: {}\n\n", retry.as_millis());
+                    Some((Ok(bytes::Bytes::from(field)), (body, closed, true)))
+                }
+            }
+        },
+    );
+    Response::from_parts(parts, Body::from_stream(body))
+}
+
+/// Whether `response` is an SSE stream.
+fn is_sse(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"))
 }
 
 /// The HTTP request id in the first complete `id:` line of an SSE body.

@@ -1,0 +1,400 @@
+//! Sessions shared by two replicas through one real `redis-server`: a
+//! session made on one is served by the other (its version, level and
+//! subscriptions), SSE streams resume across them, `DELETE` reaches both,
+//! and a Redis outage is a clear error that ends when Redis returns.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use mcp_core::client::LoggingLevel;
+use mcp_core::resource::resource;
+use mcp_server::store::RedisStore;
+use mcp_server::{HttpConfig, Server};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::support::meta_2026;
+use crate::support::redis::TestRedis;
+
+const DOC: &str = "test://doc";
+
+/// One replica on a free loopback port; dropping it stops it.
+struct Replica {
+    url: String,
+    server: Server,
+    _stop: oneshot::Sender<()>,
+}
+
+fn server(store: RedisStore) -> Server {
+    let log_both: mcp_core::ToolDef = mcp_core::tool("log_both")
+        .run(
+            |_: mcp_core::JsonObject, cx: mcp_core::ToolCallContext| async move {
+                let _ = cx.log(LoggingLevel::Info, "an info line").await;
+                let _ = cx.log(LoggingLevel::Warning, "a warning line").await;
+                "logged"
+            },
+        )
+        .unwrap();
+    let poll_later: mcp_core::ToolDef = mcp_core::tool("poll_later")
+        .run(
+            |_: mcp_core::JsonObject, cx: mcp_core::ToolCallContext| async move {
+                let closed = cx.close_sse_stream(Duration::from_millis(50)).await;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                format!("closed: {}", closed.is_ok())
+            },
+        )
+        .unwrap();
+    let doc = resource(DOC, "doc").read(|| async { "text" }).unwrap();
+    Server::builder()
+        .tools([log_both, poll_later])
+        .resource(doc)
+        .store(store)
+        .build()
+        .unwrap()
+}
+
+async fn replica(redis: &TestRedis) -> Replica {
+    let store = RedisStore::connect(&redis.url()).await.unwrap();
+    let server = server(store);
+    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let http = server
+        .clone()
+        .bind_http(addr, HttpConfig::new())
+        .await
+        .unwrap();
+    let url = http.url();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    Replica {
+        url,
+        server,
+        _stop: stop,
+    }
+}
+
+/// Two replicas sharing a fresh Redis, or `None` (skipped) without one.
+async fn two_replicas() -> Option<(TestRedis, Replica, Replica)> {
+    let redis = TestRedis::start().await?;
+    let a = replica(&redis).await;
+    let b = replica(&redis).await;
+    Some((redis, a, b))
+}
+
+/// A POST of `body` in `session` (if any).
+fn post(url: &str, session: Option<&str>, body: &Value) -> reqwest::RequestBuilder {
+    let request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .json(body);
+    match session {
+        Some(session) => request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-11-25"),
+        None => request,
+    }
+}
+
+/// The `(id, data)` of each SSE event in `text`.
+fn events(text: &str) -> Vec<(Option<String>, Option<Value>)> {
+    text.split("\n\n")
+        .map(|event| {
+            let id = event
+                .lines()
+                .find_map(|line| line.strip_prefix("id:"))
+                .map(|id| id.trim().to_owned());
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(str::trim_start)
+                .collect();
+            (id, serde_json::from_str(&data.join("\n")).ok())
+        })
+        .collect()
+}
+
+/// The JSON-RPC messages of a response (JSON or SSE).
+async fn messages(response: reqwest::Response) -> Vec<Value> {
+    let text = response.text().await.unwrap();
+    match serde_json::from_str::<Value>(&text) {
+        Ok(message) => vec![message],
+        Err(_) => events(&text)
+            .into_iter()
+            .filter_map(|(_, data)| data)
+            .collect(),
+    }
+}
+
+/// The reply (the message with an id) of a request in `session`.
+async fn request(url: &str, session: &str, id: u64, method: &str, params: Value) -> Value {
+    let response = post(
+        url,
+        Some(session),
+        &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(response.status(), 200, "{method}");
+    messages(response)
+        .await
+        .into_iter()
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no reply to {method}"))
+}
+
+/// Initializes a 2025-11-25 session on `url` and returns its id.
+async fn open_session(url: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let response = post(url, None, &init).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let reply = messages(response).await;
+    assert_eq!(reply[0]["result"]["protocolVersion"], "2025-11-25");
+    let initialized = post(
+        url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(initialized.status(), 202);
+    session
+}
+
+/// A `GET` stream in `session`, resumed after `last_event_id` if given.
+async fn listen(url: &str, session: &str, last_event_id: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(id) = last_event_id {
+        request = request.header("last-event-id", id);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response
+}
+
+/// Reads `stream` until its text contains `wanted` (10 s at most).
+async fn read_until(stream: reqwest::Response, wanted: &str) -> String {
+    let mut body = stream.bytes_stream();
+    let mut seen = String::new();
+    while let Ok(Some(Ok(chunk))) = tokio::time::timeout(Duration::from_secs(10), body.next()).await
+    {
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if seen.contains(wanted) {
+            return seen;
+        }
+    }
+    panic!("`{wanted}` never came: {seen}");
+}
+
+#[tokio::test]
+async fn a_session_made_on_one_replica_is_served_by_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+
+    let listed = request(&b.url, &session, 2, "tools/list", json!({})).await;
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["log_both", "poll_later"]);
+
+    // The level set through B filters the messages of a call on A, which
+    // reach the session's stream held by B.
+    let set = request(
+        &b.url,
+        &session,
+        3,
+        "logging/setLevel",
+        json!({"level": "warning"}),
+    )
+    .await;
+    assert_eq!(set["result"], json!({}), "{set}");
+    let stream = listen(&b.url, &session, None).await;
+    let called = request(
+        &a.url,
+        &session,
+        4,
+        "tools/call",
+        json!({"name": "log_both", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(called["result"]["content"][0]["text"], "logged", "{called}");
+    let seen = read_until(stream, "a warning line").await;
+    assert!(!seen.contains("an info line"), "{seen}");
+
+    // And a call on B, the replica that restored the session, too.
+    let called = request(
+        &b.url,
+        &session,
+        5,
+        "tools/call",
+        json!({"name": "log_both", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(called["result"]["content"][0]["text"], "logged", "{called}");
+}
+
+#[tokio::test]
+async fn an_sse_stream_closed_on_one_replica_resumes_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    let call = post(
+        &a.url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "poll_later", "arguments": {}}}),
+    )
+    .send()
+    .await
+    .unwrap();
+    let text = call.text().await.unwrap();
+    assert!(
+        !text.contains("\"result\""),
+        "the stream ended before the result: {text}"
+    );
+    let last_id = events(&text)
+        .into_iter()
+        .filter_map(|(id, _)| id)
+        .next_back()
+        .unwrap_or_else(|| panic!("no event id in {text}"));
+
+    let resumed = listen(&b.url, &session, Some(&last_id)).await;
+    let seen = read_until(resumed, "closed: true").await;
+    assert!(
+        !seen.contains(&format!("id: {last_id}\n")),
+        "replayed the event resumed from: {seen}"
+    );
+}
+
+#[tokio::test]
+async fn a_subscription_made_through_one_replica_hears_an_update_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    let subscribed = request(
+        &a.url,
+        &session,
+        2,
+        "resources/subscribe",
+        json!({"uri": DOC}),
+    )
+    .await;
+    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+    let stream = listen(&a.url, &session, None).await;
+
+    b.server.resource_updated("test://other");
+    b.server.resource_updated(DOC);
+
+    let seen = read_until(stream, "notifications/resources/updated").await;
+    assert!(seen.contains(DOC), "{seen}");
+    assert!(!seen.contains("test://other"), "{seen}");
+}
+
+#[tokio::test]
+async fn delete_on_one_replica_ends_the_session_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    // B now holds the session too.
+    request(&b.url, &session, 2, "ping", json!({})).await;
+
+    let deleted = reqwest::Client::new()
+        .delete(&a.url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+
+    for url in [&b.url, &a.url] {
+        let ping = post(
+            url,
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        )
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(ping.status(), 404, "{url}");
+    }
+}
+
+#[tokio::test]
+async fn without_redis_sessions_get_a_clear_error_and_come_back_with_it() {
+    let Some((mut redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    redis.stop();
+
+    let refused = post(
+        &b.url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(refused.status(), 503);
+    let error: Value = refused.json().await.unwrap();
+    assert_eq!(error["id"], 3, "{error}");
+    assert_eq!(error["error"]["code"], -32001, "{error}");
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("Session store unavailable") && message.contains(&redis.url()),
+        "{message}"
+    );
+
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let refused = post(&a.url, None, &init).send().await.unwrap();
+    assert_eq!(refused.status(), 503);
+
+    // A request of no session needs no Redis.
+    let stateless = post(
+        &a.url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta_2026()}}),
+    )
+    .header("mcp-protocol-version", "2026-07-28")
+    .header("mcp-method", "tools/list")
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(stateless.status(), 200);
+    let listed = messages(stateless).await;
+    assert!(
+        listed
+            .iter()
+            .any(|message| message["id"] == 4 && message["result"]["tools"].is_array()),
+        "{listed:?}"
+    );
+
+    redis.restart().await;
+    // The restarted Redis kept nothing: the client starts a new session,
+    // which both replicas serve, without a restart of either.
+    let session = open_session(&b.url).await;
+    let pong = request(&a.url, &session, 5, "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}), "{pong}");
+}
