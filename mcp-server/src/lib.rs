@@ -173,7 +173,6 @@ mod discovery;
 mod error;
 mod protocol;
 mod server;
-#[cfg(feature = "redis")]
 pub mod store;
 pub mod transport;
 

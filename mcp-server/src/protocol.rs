@@ -22,5 +22,8 @@ pub(crate) mod task_param;
 mod task_wire_2025;
 mod tasks;
 mod tasks_2025;
+mod tasks_channel;
+mod tasks_record;
+mod tasks_replica;
 mod tools;
 mod wire_tools;

@@ -16,12 +16,28 @@
 //! # }
 //! ```
 
+#[cfg(feature = "redis")]
 mod error;
+#[cfg(feature = "redis")]
 mod events;
+#[cfg(feature = "redis")]
 mod redis_store;
+#[cfg(feature = "redis")]
 mod sessions;
+pub(crate) mod tasks;
+pub(crate) mod tasks_backend;
+pub(crate) mod tasks_memory;
+#[cfg(feature = "redis")]
+pub(crate) mod tasks_redis;
 
+#[cfg(feature = "redis")]
 pub use error::StoreError;
+#[cfg(feature = "redis")]
 #[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
 pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
+#[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
+
+/// Without Redis, state stays in memory, where nothing can fail.
+#[cfg(not(feature = "redis"))]
+pub(crate) type StoreError = std::convert::Infallible;

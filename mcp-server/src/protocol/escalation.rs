@@ -18,7 +18,7 @@ use mcp_core::{
 use tokio::sync::watch;
 
 use super::interaction::InteractionChannel;
-use super::tasks::TaskChannel;
+use super::tasks_channel::TaskChannel;
 
 /// The channel of a call that may escalate to a task (see the module docs).
 pub(crate) struct EscalatingChannel {

@@ -23,6 +23,7 @@ use super::restore_execution::park_result;
 use super::session_state::SessionState;
 use super::task_param::{CANCEL_2025, GET_2025};
 use super::tasks::{Tasks, is_modern};
+use super::tasks_record::detailed;
 use super::tools::{Called, Caller};
 use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
 use crate::server::session::{Session, TransportKind};
@@ -186,9 +187,9 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             "tasks/result" => tasks_2025::result(&tasks, params).await,
             "tasks/list" => {
                 let owner = self.caller(&context).owner;
-                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size())
+                tasks_2025::list(&tasks, owner.as_deref(), params, self.state.page_size()).await
             }
-            GET_2025 => tasks_2025::get(&tasks, params),
+            GET_2025 => tasks_2025::get(&tasks, params).await,
             CANCEL_2025 => tasks_2025::cancel(&tasks, params).await,
             _ => Err(method_not_found(&method)),
         };
@@ -202,7 +203,8 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     ) -> Result<GetTaskResult, ErrorData> {
         Tasks::of(&self.state)
             .get(&request.task_id)
-            .map(GetTaskResult::new)
+            .await
+            .map(|record| GetTaskResult::new(detailed(&record)))
     }
 
     async fn update_task(
@@ -210,7 +212,9 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Tasks::of(&self.state).update(&request.task_id, request.input_responses)
+        Tasks::of(&self.state)
+            .update(&request.task_id, request.input_responses)
+            .await
     }
 
     async fn cancel_task(
@@ -218,7 +222,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         request: CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Tasks::of(&self.state).cancel(&request.task_id)
+        Tasks::of(&self.state).cancel(&request.task_id).await
     }
 
     async fn list_resources(

@@ -34,7 +34,7 @@ pub(crate) fn set_per_session<C>(state: &ServerState<C>, tasks: usize) {
 
 /// Whether the session keyed `owner` may create one more task; a task
 /// without an owner (stateless HTTP, 2026-07-28) is not counted.
-pub(crate) fn admit<C>(state: &ServerState<C>, owner: Option<&str>) -> Result<(), ErrorData> {
+pub(crate) async fn admit<C>(state: &ServerState<C>, owner: Option<&str>) -> Result<(), ErrorData> {
     let Some(owner) = owner else {
         return Ok(());
     };
@@ -46,7 +46,7 @@ pub(crate) fn admit<C>(state: &ServerState<C>, owner: Option<&str>) -> Result<()
     if limit == usize::MAX {
         return Ok(());
     }
-    let kept = Tasks::of(state).ids_of(Some(owner)).len();
+    let kept = Tasks::of(state).list(owner).await?.len();
     if kept < limit {
         return Ok(());
     }

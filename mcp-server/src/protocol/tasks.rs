@@ -1,4 +1,4 @@
-//! The task engine behind both task protocols, on rmcp's `TaskManager`.
+//! The task engine behind both task protocols.
 //!
 //! A tool that declares task support runs as a task when a client asks:
 //! a 2026-07-28 client by declaring the `io.modelcontextprotocol/tasks`
@@ -8,35 +8,36 @@
 //! `tasks/cancel`). Both generations share this engine: the same handler,
 //! cancellation, TTL expiry and status. Tasks outlive the request (and, in
 //! stateless HTTP, the handler), so the engine belongs to the server.
+//!
+//! The replica that runs a task does so on rmcp's `TaskManager` and writes
+//! the task's record to the server's task store (in memory, or shared in
+//! Redis) after every change. Any replica reads records from the store and
+//! forwards a cancellation or answers to the runner through it (see
+//! [`super::tasks_replica`]); a task whose runner stopped beating is
+//! reported failed, never run twice.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use mcp_core::{
-    CallToolResult, TaskSupport,
-    client::{
-        CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
-        ElicitResult, Progress,
-    },
-    handler::BoxFuture,
-};
+use mcp_core::{CallToolResult, TaskSupport, handler::BoxFuture};
 use rmcp::ErrorData;
 use rmcp::model::{
-    ClientCapabilities, CreateTaskResult, DetailedTask, ErrorCode, InputResponses, ProtocolVersion,
-    Task,
+    ClientCapabilities, CreateTaskResult, ErrorCode, InputResponses, ProtocolVersion, TaskPayload,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
-use tokio::sync::watch;
+use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions};
+use tokio::sync::oneshot;
 
-use super::channel::PeerChannel;
-use super::convert::{protocol_error_to_rmcp, request_params, result_to_rmcp};
+use super::convert::{protocol_error_to_rmcp, result_to_rmcp};
+use super::tasks_channel::{Requestor, TaskChannel};
+use super::tasks_record::{Running, detailed, error_object, now};
+use super::tasks_replica::{Membership, Obey};
 use crate::server::state::ServerState;
+use crate::store::StoreError;
+use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_ms};
+use crate::store::tasks_backend::TaskBackend;
 
 /// How one `tools/call` runs.
 #[derive(Debug, PartialEq, Eq)]
@@ -111,14 +112,13 @@ const POLL_INTERVAL_MS: u64 = 100;
 /// this, as the specification lets a server decide the actual TTL.
 pub(crate) const MAX_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 
-/// The way back to a 2025-11-25 client for a task it created: its session
-/// (for questions, progress and status notifications) and the session's key
-/// for `tasks/list`.
-#[derive(Clone)]
-pub(crate) struct Requestor {
-    pub(crate) peer: Peer<RoleServer>,
-    pub(crate) owner: Option<String>,
-}
+/// The longest a task request waits for this replica to listen for
+/// commands about its tasks before it fails (at most the heartbeat TTL).
+const LISTEN_WAIT: Duration = Duration::from_secs(5);
+
+/// The status message of a task whose runner stopped.
+pub(crate) const RUNNER_GONE: &str =
+    "the server replica running this task stopped before the task finished";
 
 /// How to start one task.
 pub(crate) struct TaskStart {
@@ -129,93 +129,170 @@ pub(crate) struct TaskStart {
     pub(crate) requestor: Option<Requestor>,
 }
 
-/// What the engine keeps about a task beyond rmcp's state.
-struct Entry {
-    owner: Option<String>,
-    /// Turns `true` once the handler returned (the manager records the
-    /// terminal state right after).
-    finished: watch::Receiver<bool>,
-}
-
-/// The server's running and finished tasks.
-#[derive(Default)]
+/// The server's tasks: those this replica runs, and the store every
+/// replica's task records are in.
 pub(crate) struct Tasks {
     manager: TaskManager,
-    /// Task ids in creation order, for `tasks/list`.
-    order: Mutex<Vec<String>>,
-    entries: Mutex<HashMap<String, Entry>>,
+    membership: Membership,
+    running: Mutex<HashMap<String, Arc<Running>>>,
 }
 
 impl Tasks {
-    /// The tasks of the server `state`, shared by all its sessions.
-    pub(crate) fn of<C>(state: &ServerState<C>) -> Arc<Self> {
-        state.attachments().get_or_insert_with(Self::default)
+    fn new(backend: &TaskBackend) -> Self {
+        Self {
+            manager: TaskManager::new(),
+            membership: Membership::new(backend.store.clone(), backend.heartbeat),
+            running: Mutex::default(),
+        }
     }
 
-    /// Starts `call` (made with the task's channel) as a task; its state is
-    /// visible to `tasks/get` before this returns.
-    pub(crate) fn spawn(
+    /// The tasks of the server `state`, shared by all its sessions.
+    pub(crate) fn of<C>(state: &ServerState<C>) -> Arc<Self> {
+        let backend = state.attachments().get_or_insert_with(TaskBackend::default);
+        let tasks = state
+            .attachments()
+            .get_or_insert_with(|| Self::new(&backend));
+        let target: Weak<dyn Obey> = Arc::downgrade(&tasks) as Weak<dyn Obey>;
+        tasks.membership.start(target);
+        tasks
+    }
+
+    fn local(&self, task_id: &str) -> Option<Arc<Running>> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(task_id)
+            .cloned()
+    }
+
+    /// Starts `call` (made with the task's channel) as a task; its record
+    /// is in the store before this returns. Fails, running nothing, when
+    /// the store cannot be written.
+    pub(crate) async fn spawn(
         self: &Arc<Self>,
         start: TaskStart,
         call: impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static,
-    ) -> Task {
-        let ttl_ms = start.ttl_ms.map(|ttl| ttl.min(MAX_TTL_MS));
-        let mut options = TaskOptions::new().with_poll_interval_ms(POLL_INTERVAL_MS);
-        if let Some(ttl) = ttl_ms {
-            options = options.with_ttl_ms(ttl);
-        }
-        let (finished_tx, finished) = watch::channel(false);
-        let manager = self.manager.clone();
-        let requestor = start.requestor.clone();
-        let task = self.manager.spawn(options, move |context| {
-            let channel = TaskChannel {
-                context: context.clone(),
-                manager,
-                requestor,
+    ) -> Result<TaskRecord, ErrorData> {
+        self.until_listening().await?;
+        let ttl_ms = start
+            .ttl_ms
+            .unwrap_or(DEFAULT_TASK_TTL_MS)
+            .clamp(1, MAX_TTL_MS);
+        // The engine fails a task at its TTL itself (and writes that); the
+        // manager's own limit is only a backstop for its memory.
+        let options = TaskOptions::new()
+            .with_poll_interval_ms(POLL_INTERVAL_MS)
+            .with_ttl_ms(ttl_ms.saturating_mul(2));
+        let (go, gate) = oneshot::channel::<()>();
+        let owner = start.requestor.as_ref().and_then(|r| r.owner.clone());
+        let mut made = None;
+        let engine = Arc::downgrade(self);
+        let task = self.manager.spawn(options, |context| {
+            let created_at = now();
+            let record = TaskRecord {
+                id: context.task_id().to_owned(),
+                owner,
+                status: TaskState::Working,
+                status_message: None,
+                last_updated_at: created_at.clone(),
+                created_at,
+                created_ms: unix_ms(),
+                ttl_ms,
+                poll_interval_ms: POLL_INTERVAL_MS,
+                result: None,
+                error: None,
+                input_requests: BTreeMap::new(),
+                runner: self.membership.replica.clone(),
             };
-            let running = call(channel);
+            let running = Running::new(record, self.membership.store.clone());
+            made = Some(running.clone());
+            let channel = TaskChannel::new(
+                context.clone(),
+                self.manager.clone(),
+                start.requestor.clone(),
+                running.clone(),
+            );
+            let call = call(channel);
             Box::pin(async move {
+                if gate.await.is_err() {
+                    // The record could not be written: the task never starts.
+                    return Err(TaskExit::Cancelled);
+                }
+                let ttl = Duration::from_millis(ttl_ms);
                 // A cancelled task settles as cancelled even when its handler
                 // returns a result on the way out.
                 let outcome = tokio::select! {
                     biased;
                     () = context.cancelled() => Err(TaskExit::Cancelled),
-                    result = running => match (context.is_cancel_requested(), result.protocol_error()) {
-                        (true, _) => Err(TaskExit::Cancelled),
-                        // The handler raised a JSON-RPC error: the task fails with it.
-                        (false, Some(error)) => Err(TaskExit::Error(protocol_error_to_rmcp(error))),
-                        (false, None) => Ok(result_to_rmcp(result)),
+                    result = tokio::time::timeout(ttl, call) => match result {
+                        Err(_) => Err(TaskExit::Error(ErrorData::internal_error(
+                            "task expired: TTL elapsed before completion", None,
+                        ))),
+                        Ok(result) => match (context.is_cancel_requested(), result.protocol_error()) {
+                            (true, _) => Err(TaskExit::Cancelled),
+                            // The handler raised a JSON-RPC error: the task fails with it.
+                            (false, Some(error)) => Err(TaskExit::Error(protocol_error_to_rmcp(error))),
+                            (false, None) => Ok(result_to_rmcp(result)),
+                        },
                     },
                 };
-                let _ = finished_tx.send(true);
+                running.end(payload_of(&outcome)).await;
+                if let Some(engine) = engine.upgrade() {
+                    engine.forget(context.task_id());
+                }
                 outcome
             })
         });
-        self.order
+        let Some(running) = made else {
+            return Err(ErrorData::internal_error("the task did not start", None));
+        };
+        self.running
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(task.task_id.clone());
-        let owner = start.requestor.as_ref().and_then(|r| r.owner.clone());
-        self.entries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(task.task_id.clone(), Entry { owner, finished });
+            .insert(task.task_id.clone(), running.clone());
+        if let Err(error) = running.write().await {
+            self.forget(&task.task_id);
+            return Err(store_failed(&error));
+        }
+        let _ = go.send(());
         if let Some(requestor) = start.requestor {
             self.notify_when_settled(task.task_id.clone(), requestor.peer);
         }
-        task
+        Ok(running.snapshot())
     }
 
     /// Starts `call` as a 2026-07-28 task.
-    pub(crate) fn spawn_2026(
+    pub(crate) async fn spawn_2026(
         self: &Arc<Self>,
         call: impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static,
-    ) -> CreateTaskResult {
+    ) -> Result<CreateTaskResult, ErrorData> {
         let start = TaskStart {
             ttl_ms: None,
             requestor: None,
         };
-        CreateTaskResult::new(self.spawn(start, call))
+        let record = self.spawn(start, call).await?;
+        Ok(CreateTaskResult::new(detailed(&record).task))
+    }
+
+    fn forget(&self, task_id: &str) {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(task_id);
+    }
+
+    /// Waits (a while) until this replica beats and hears commands, so no
+    /// task starts that other replicas could not reach.
+    async fn until_listening(&self) -> Result<(), ErrorData> {
+        let wait = self.membership.heartbeat.min(LISTEN_WAIT);
+        if self.membership.listening_within(wait).await {
+            return Ok(());
+        }
+        tracing::error!(replica = %self.membership.replica, "cannot start a task: the task store does not answer");
+        Err(ErrorData::internal_error(
+            "cannot start a task: the task store does not answer (is Redis reachable?)",
+            None,
+        ))
     }
 
     /// Sends `notifications/tasks/status` to `peer` once the task settles.
@@ -225,7 +302,7 @@ impl Tasks {
             let Ok(task) = tasks.settled(&task_id).await else {
                 return;
             };
-            let params = super::task_wire_2025::task_json(&task);
+            let params = super::task_wire_2025::task_json(&detailed(&task));
             let notification =
                 rmcp::model::CustomNotification::new("notifications/tasks/status", Some(params));
             if let Err(error) = peer
@@ -239,217 +316,252 @@ impl Tasks {
         });
     }
 
-    /// The task's state; -32602 for a task that does not exist (or expired
-    /// and was removed).
-    pub(crate) fn get(&self, task_id: &str) -> Result<DetailedTask, ErrorData> {
-        self.manager.get_task(task_id)
+    /// The task's record; -32602 for a task that does not exist (or expired
+    /// and was removed). A task whose runner stopped is failed here.
+    pub(crate) async fn get(&self, task_id: &str) -> Result<TaskRecord, ErrorData> {
+        if let Some(running) = self.local(task_id) {
+            return Ok(running.snapshot());
+        }
+        let record = self
+            .membership
+            .store
+            .get(task_id)
+            .await
+            .map_err(|error| store_failed(&error))?
+            .ok_or_else(|| unknown_task(task_id))?;
+        self.vouch(record, &mut HashMap::new()).await
     }
 
-    /// The task's state once it is terminal (completed, failed or
-    /// cancelled); waits as long as it runs.
-    pub(crate) async fn settled(&self, task_id: &str) -> Result<DetailedTask, ErrorData> {
-        let mut finished = self
-            .entries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(task_id)
-            .map(|entry| entry.finished.clone());
-        loop {
-            let task = self.get(task_id)?;
-            if task.status().is_terminal() {
-                return Ok(task);
+    /// `record`, or, when its runner is gone, the record failed (and
+    /// written). `alive` remembers runners already asked about.
+    async fn vouch(
+        &self,
+        mut record: TaskRecord,
+        alive: &mut HashMap<String, bool>,
+    ) -> Result<TaskRecord, ErrorData> {
+        if record.status.is_terminal() || record.runner == self.membership.replica {
+            return Ok(record);
+        }
+        let is_alive = match alive.get(&record.runner) {
+            Some(known) => *known,
+            None => {
+                let known = self
+                    .membership
+                    .store
+                    .is_alive(&record.runner)
+                    .await
+                    .map_err(|error| store_failed(&error))?;
+                alive.insert(record.runner.clone(), known);
+                known
             }
-            // Re-check now and then: the TTL may expire the task, and the
-            // manager records the end just after the handler returns.
-            match finished.as_mut() {
-                Some(receiver) if *receiver.borrow() => {
-                    tokio::time::sleep(Duration::from_millis(1)).await;
+        };
+        if !is_alive {
+            tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
+            record.fail(RUNNER_GONE, now());
+            self.membership
+                .store
+                .put(&record)
+                .await
+                .map_err(|error| store_failed(&error))?;
+        }
+        Ok(record)
+    }
+
+    /// The task's record once it is terminal (completed, failed or
+    /// cancelled); waits as long as it runs.
+    pub(crate) async fn settled(&self, task_id: &str) -> Result<TaskRecord, ErrorData> {
+        loop {
+            if let Some(running) = self.local(task_id) {
+                running.ended().await;
+                return Ok(running.snapshot());
+            }
+            let record = self.get(task_id).await?;
+            if record.status.is_terminal() {
+                return Ok(record);
+            }
+            tokio::time::sleep(Duration::from_millis(record.poll_interval_ms.max(10))).await;
+        }
+    }
+
+    /// The records of the tasks `owner` created, oldest first, that still
+    /// exist.
+    pub(crate) async fn list(&self, owner: &str) -> Result<Vec<TaskRecord>, ErrorData> {
+        let stored = self
+            .membership
+            .store
+            .list(owner)
+            .await
+            .map_err(|error| store_failed(&error))?;
+        let mut alive = HashMap::new();
+        let mut listed = Vec::with_capacity(stored.len());
+        for record in stored {
+            let record = match self.local(&record.id) {
+                Some(running) => running.snapshot(),
+                None => self.vouch(record, &mut alive).await?,
+            };
+            listed.push(record);
+        }
+        Ok(listed)
+    }
+
+    /// `tasks/update`: the answers go to the task, wherever it runs.
+    pub(crate) async fn update(
+        &self,
+        task_id: &str,
+        responses: InputResponses,
+    ) -> Result<(), ErrorData> {
+        if let Some(running) = self.local(task_id) {
+            self.answer_here(&running, task_id, responses).await;
+            return Ok(());
+        }
+        let record = self.get(task_id).await?;
+        if record.status.is_terminal() {
+            return Ok(());
+        }
+        let command = TaskCommand::Answer {
+            task_id: task_id.to_owned(),
+            responses,
+        };
+        self.forward(record, &command).await
+    }
+
+    /// `tasks/cancel`: the cancellation goes to the task, wherever it runs.
+    pub(crate) async fn cancel(&self, task_id: &str) -> Result<(), ErrorData> {
+        if let Some(running) = self.local(task_id) {
+            return self.cancel_here(&running, task_id).await;
+        }
+        let record = self.get(task_id).await?;
+        if record.status.is_terminal() {
+            return Ok(());
+        }
+        let command = TaskCommand::Cancel {
+            task_id: task_id.to_owned(),
+        };
+        self.forward(record, &command).await
+    }
+
+    /// Sends `command` to the runner of `record`; a runner that no longer
+    /// listens and no longer beats has stopped, and the task fails.
+    async fn forward(&self, record: TaskRecord, command: &TaskCommand) -> Result<(), ErrorData> {
+        let delivered = self
+            .membership
+            .store
+            .send(&record.runner, command)
+            .await
+            .map_err(|error| store_failed(&error))?;
+        if delivered {
+            return Ok(());
+        }
+        let record = self.vouch(record, &mut HashMap::new()).await?;
+        if record.status.is_terminal() {
+            return Ok(());
+        }
+        Err(ErrorData::internal_error(
+            format!(
+                "the server replica running task {} cannot be reached right now: try again",
+                record.id
+            ),
+            None,
+        ))
+    }
+
+    /// Carries out `command` for a task this replica runs.
+    async fn carry_out(&self, command: TaskCommand) {
+        let task_id = match &command {
+            TaskCommand::Cancel { task_id } | TaskCommand::Answer { task_id, .. } => task_id,
+        };
+        let Some(running) = self.local(task_id) else {
+            tracing::debug!(%task_id, "a command for a task this replica does not run (any more)");
+            return;
+        };
+        match command {
+            TaskCommand::Cancel { task_id } => {
+                if let Err(error) = self.cancel_here(&running, &task_id).await {
+                    tracing::debug!(%task_id, %error.message, "cannot cancel a task");
                 }
-                Some(receiver) => {
-                    let wait = Duration::from_millis(50);
-                    if let Ok(Err(_)) = tokio::time::timeout(wait, receiver.changed()).await {
-                        // The handler was dropped without finishing (expired).
-                        finished = None;
-                    }
-                }
-                None => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+            TaskCommand::Answer { task_id, responses } => {
+                self.answer_here(&running, &task_id, responses).await;
             }
         }
     }
 
-    /// The ids of the tasks created by `owner`, oldest first, that still
-    /// exist.
-    pub(crate) fn ids_of(&self, owner: Option<&str>) -> Vec<String> {
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut order = self.order.lock().unwrap_or_else(PoisonError::into_inner);
-        order.retain(|id| {
-            let exists = self.manager.get_task(id).is_ok();
-            if !exists {
-                entries.remove(id);
-            }
-            exists
-        });
-        order
-            .iter()
-            .filter(|id| {
-                entries
-                    .get(id.as_str())
-                    .is_some_and(|entry| entry.owner.as_deref() == owner)
+    async fn answer_here(&self, running: &Running, task_id: &str, responses: InputResponses) {
+        let keys: Vec<String> = responses.keys().cloned().collect();
+        if let Err(error) = self.manager.update_task(task_id, responses) {
+            tracing::debug!(%task_id, %error.message, "cannot answer a task");
+            return;
+        }
+        running
+            .change(|record| {
+                for key in &keys {
+                    record.input_requests.remove(key);
+                }
+                if record.input_requests.is_empty() {
+                    record.status = TaskState::Working;
+                }
             })
-            .cloned()
-            .collect()
+            .await;
     }
 
-    pub(crate) fn update(&self, task_id: &str, responses: InputResponses) -> Result<(), ErrorData> {
-        self.manager.update_task(task_id, responses)
+    async fn cancel_here(&self, running: &Running, task_id: &str) -> Result<(), ErrorData> {
+        self.manager.cancel_task(task_id)?;
+        running
+            .change(|record| {
+                // Questions are dropped with the cancellation.
+                record.input_requests.clear();
+                record.status = TaskState::Working;
+            })
+            .await;
+        Ok(())
     }
+}
 
-    pub(crate) fn cancel(&self, task_id: &str) -> Result<(), ErrorData> {
-        self.manager.cancel_task(task_id)
+impl Obey for Tasks {
+    fn obey(&self, command: TaskCommand) -> BoxFuture<'_, ()> {
+        Box::pin(self.carry_out(command))
     }
 }
 
 impl fmt::Debug for Tasks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tasks")
-            .field("running", &self.manager.running_task_count())
-            .finish()
-    }
-}
-
-/// A task's handler sees `tasks/cancel` as cancellation, and progress as the
-/// task's status message (for a 2025-11-25 task also as progress
-/// notifications on the original token). A question waits in the task
-/// (`input_required`): a 2026-07-28 client answers it with `tasks/update`; to
-/// a 2025-11-25 client the server sends the request itself, tagged with the
-/// task, and the answer settles it.
-pub(crate) struct TaskChannel {
-    context: TaskContext,
-    manager: TaskManager,
-    requestor: Option<Requestor>,
-}
-
-impl CallChannel for TaskChannel {
-    fn notify_progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), ChannelError>> {
-        Box::pin(async move {
-            let message = progress
-                .message
-                .clone()
-                .unwrap_or_else(|| match progress.total {
-                    Some(total) => format!("{} of {total}", progress.progress),
-                    None => progress.progress.to_string(),
-                });
-            self.context.set_status_message(message);
-            match &self.requestor {
-                Some(requestor) if !progress.progress_token.is_null() => {
-                    let channel = PeerChannel::new(requestor.peer.clone(), Default::default());
-                    channel.notify_progress(progress).await
-                }
-                _ => Ok(()),
-            }
-        })
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.context.is_cancel_requested()
-    }
-
-    fn cancelled(&self) -> BoxFuture<'_, ()> {
-        Box::pin(self.context.cancelled())
-    }
-
-    fn create_message(
-        &self,
-        request: CreateMessageRequest,
-    ) -> BoxFuture<'_, Result<CreateMessageResult, ChannelError>> {
-        Box::pin(async move {
-            let params = request_params(&request)?;
-            let key = request.input_key;
-            self.ask(key, "sampling", "sampling/createMessage", params)
-                .await
-        })
-    }
-
-    fn elicit(&self, request: ElicitRequest) -> BoxFuture<'_, Result<ElicitResult, ChannelError>> {
-        Box::pin(async move {
-            let params = request_params(&request)?;
-            let key = request.input_key;
-            self.ask(key, "elicitation", "elicitation/create", params)
-                .await
-        })
-    }
-}
-
-impl TaskChannel {
-    /// Asks the client through the running task: the question is listed
-    /// under `key` (or a process-unique `{kind}-{n}`) while the task is
-    /// `input_required`, until the answer comes.
-    async fn ask<T: DeserializeOwned>(
-        &self,
-        key: Option<String>,
-        kind: &'static str,
-        method: &'static str,
-        mut params: Value,
-    ) -> Result<T, ChannelError> {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let key = key.unwrap_or_else(|| {
-            let number = NEXT.fetch_add(1, Ordering::Relaxed);
-            format!("{kind}-{number}")
-        });
-        let encode = |error: serde_json::Error| {
-            ChannelError::Transport(format!("cannot encode {method}: {error}"))
-        };
-        let request =
-            serde_json::from_value(json!({"method": method, "params": params})).map_err(encode)?;
-        let waiting = self.context.request_input(key.clone(), request);
-        let answer = match &self.requestor {
-            None => waiting.await.map_err(exit_error)?,
-            Some(requestor) => {
-                super::task_wire_2025::relate(&mut params, self.context.task_id());
-                let request = serde_json::from_value(json!({"method": method, "params": params}))
-                    .map_err(encode)?;
-                let asked = super::channel::ask_peer(&requestor.peer, request);
-                tokio::select! {
-                    answer = asked => {
-                        let answer = answer?;
-                        // Settles the listed question; the task is `working` again.
-                        let _ = self.manager.update_task(
-                            self.context.task_id(),
-                            [(key, answer.clone())],
-                        );
-                        answer
-                    }
-                    exit = waiting => {
-                        exit.map_err(exit_error)?;
-                        return Err(ChannelError::Closed);
-                    }
-                }
-            }
-        };
-        serde_json::from_value(answer).map_err(|error| {
-            ChannelError::Rejected(format!("unexpected answer to {method}: {error}"))
-        })
-    }
-}
-
-fn exit_error(exit: TaskExit) -> ChannelError {
-    match exit {
-        TaskExit::Cancelled => ChannelError::Closed,
-        TaskExit::Error(error) => ChannelError::Transport(error.message.into_owned()),
-    }
-}
-
-impl fmt::Debug for TaskChannel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TaskChannel")
-            .field("task", &self.context.task_id())
+            .field("replica", &self.membership.replica)
+            .field("store", &self.membership.store)
             .field(
-                "generation",
-                &match self.requestor {
-                    Some(_) => "2025-11-25",
-                    None => "2026-07-28",
-                },
+                "running",
+                &self
+                    .running
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .len(),
             )
             .finish()
     }
+}
+
+/// The terminal payload of a task's outcome.
+fn payload_of(outcome: &Result<rmcp::model::CallToolResult, TaskExit>) -> TaskPayload {
+    match outcome {
+        Ok(result) => TaskPayload::Completed {
+            result: match serde_json::to_value(result) {
+                Ok(serde_json::Value::Object(map)) => map,
+                _ => serde_json::Map::new(),
+            },
+        },
+        Err(TaskExit::Cancelled) => TaskPayload::Cancelled,
+        Err(TaskExit::Error(error)) => TaskPayload::Failed {
+            error: error_object(error),
+        },
+    }
+}
+
+fn unknown_task(task_id: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("unknown task: {task_id}"), None)
+}
+
+/// A store failure as the JSON-RPC error of the request that needed it.
+pub(crate) fn store_failed(error: &StoreError) -> ErrorData {
+    tracing::error!(%error, "a task request failed: the task store cannot be used");
+    ErrorData::internal_error(format!("the task store cannot be used: {error}"), None)
 }

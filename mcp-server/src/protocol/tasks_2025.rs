@@ -11,13 +11,15 @@
 //! get past rmcp's parser).
 
 use rmcp::ErrorData;
-use rmcp::model::{DetailedTask, ErrorCode, TaskPayload, TaskStatus};
+use rmcp::model::{ErrorCode, TaskPayload, TaskStatus};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::task_wire_2025::{RELATED_TASK_KEY, relate, task_json};
 use super::tasks::Tasks;
+use super::tasks_record::detailed;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
+use crate::store::tasks::TaskRecord;
 
 /// The `params.task` of a task-augmented request (`TaskMetadata`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -40,9 +42,8 @@ struct ListParams {
 }
 
 /// The `CreateTaskResult` of a just-created task.
-pub(crate) fn created(task: &rmcp::model::Task) -> Value {
-    let detailed = DetailedTask::new(task.clone(), TaskPayload::Working);
-    json!({"task": task_json(&detailed)})
+pub(crate) fn created(task: &TaskRecord) -> Value {
+    json!({"task": task_json(&detailed(task))})
 }
 
 fn params<T: for<'de> Deserialize<'de>>(
@@ -55,9 +56,10 @@ fn params<T: for<'de> Deserialize<'de>>(
 }
 
 /// `tasks/get`: the task; -32602 for an unknown (or expired) task.
-pub(crate) fn get(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
+pub(crate) async fn get(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
     let TaskIdParams { task_id } = params(params_json, "tasks/get")?;
-    tasks.get(&task_id).map(|task| task_json(&task))
+    let task = tasks.get(&task_id).await?;
+    Ok(task_json(&detailed(&task)))
 }
 
 /// `tasks/result`: waits until the task is terminal, then the tool's result
@@ -65,7 +67,7 @@ pub(crate) fn get(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, Er
 /// for a cancelled task, which has no result.
 pub(crate) async fn result(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
     let TaskIdParams { task_id } = params(params_json, "tasks/result")?;
-    let task = tasks.settled(&task_id).await?;
+    let task = detailed(&tasks.settled(&task_id).await?);
     match task.payload {
         TaskPayload::Completed { result } => {
             let mut result = Value::Object(result);
@@ -100,18 +102,21 @@ fn inlined_error(error: Map<String, Value>, task_id: &str) -> ErrorData {
 }
 
 /// `tasks/list`: the tasks `owner` created, oldest first, a page at a time.
-pub(crate) fn list(
+pub(crate) async fn list(
     tasks: &Tasks,
     owner: Option<&str>,
     params_json: Option<Value>,
     page_size: usize,
 ) -> Result<Value, ErrorData> {
     let ListParams { cursor } = params(params_json, "tasks/list")?;
-    let listed: Vec<Value> = tasks
-        .ids_of(owner)
+    // Tasks of no session (stateless HTTP) are nobody's to list.
+    let records = match owner {
+        Some(owner) => tasks.list(owner).await?,
+        None => Vec::new(),
+    };
+    let listed: Vec<Value> = records
         .iter()
-        .filter_map(|id| tasks.get(id).ok())
-        .map(|task| task_json(&task))
+        .map(|task| task_json(&detailed(task)))
         .collect();
     let sizes: Vec<usize> = listed.iter().map(|task| task.to_string().len()).collect();
     let page = page_within(cursor.as_deref(), &sizes, page_size, MAX_PAGE_BYTES)
@@ -128,7 +133,7 @@ pub(crate) fn list(
 /// one already terminal.
 pub(crate) async fn cancel(tasks: &Tasks, params_json: Option<Value>) -> Result<Value, ErrorData> {
     let TaskIdParams { task_id } = params(params_json, "tasks/cancel")?;
-    let task = tasks.get(&task_id)?;
+    let task = detailed(&tasks.get(&task_id).await?);
     if task.status().is_terminal() {
         return Err(ErrorData::invalid_params(
             format!(
@@ -138,9 +143,9 @@ pub(crate) async fn cancel(tasks: &Tasks, params_json: Option<Value>) -> Result<
             None,
         ));
     }
-    tasks.cancel(&task_id)?;
+    tasks.cancel(&task_id).await?;
     let task = tasks.settled(&task_id).await?;
-    Ok(task_json(&task))
+    Ok(task_json(&detailed(&task)))
 }
 
 fn status_name(status: TaskStatus) -> String {

@@ -26,8 +26,9 @@ use super::input_round::{InputRound, input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
 use super::task_param::take_parked;
-use super::tasks::{CallMode, Requestor, TaskChannel, TaskStart, Tasks, call_mode};
+use super::tasks::{CallMode, TaskStart, Tasks, call_mode};
 use super::tasks_2025::{self, TaskParam};
+use super::tasks_channel::{Requestor, TaskChannel};
 use super::wire_tools::WireTools;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
 use crate::server::catalog::Catalog;
@@ -189,10 +190,11 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         CallMode::Task => {
             return gather_then_escalate(
                 state, session, &request, &context, def, call, ctx, identity,
-            );
+            )
+            .await;
         }
         CallMode::Task2025 => {
-            super::task_limit::admit(state, caller.owner.as_deref())?;
+            super::task_limit::admit(state, caller.owner.as_deref()).await?;
             let run = run_in_task(def, call, ctx, identity, state);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),
@@ -201,7 +203,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                     owner: caller.owner,
                 }),
             };
-            let task = Tasks::of(state).spawn(start, run);
+            let task = Tasks::of(state).spawn(start, run).await?;
             return Ok(Called::Task2025(tasks_2025::created(&task)));
         }
         CallMode::Inline => {}
@@ -264,7 +266,7 @@ fn answer(result: CallToolResult, round: Option<Arc<InputRound>>) -> Result<Call
 /// (waiting on anything else, or already done) moves into a task, which is
 /// the answer.
 #[allow(clippy::too_many_arguments)]
-fn gather_then_escalate<C: Send + Sync + 'static>(
+async fn gather_then_escalate<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     session: &Arc<SessionState>,
     request: &CallToolRequestParams,
@@ -298,16 +300,18 @@ fn gather_then_escalate<C: Send + Sync + 'static>(
     }
     // A handler that finished at once still answers through its task, so
     // the client sees one way to get the result of this tool.
-    let created = Tasks::of(state).spawn_2026(move |task| {
-        channel.escalate(task);
-        Box::pin(async move {
-            let outcome = match first {
-                Poll::Ready(outcome) => outcome,
-                Poll::Pending => running.await,
-            };
-            outcome.unwrap_or_else(|_| panicked(&name))
+    let created = Tasks::of(state)
+        .spawn_2026(move |task| {
+            channel.escalate(task);
+            Box::pin(async move {
+                let outcome = match first {
+                    Poll::Ready(outcome) => outcome,
+                    Poll::Pending => running.await,
+                };
+                outcome.unwrap_or_else(|_| panicked(&name))
+            })
         })
-    });
+        .await?;
     Ok(Called::Response(CallToolResponse::Task(created)))
 }
 

@@ -17,6 +17,7 @@ use super::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
+use crate::store::tasks_backend::{DEFAULT_HEARTBEAT, TaskBackend};
 
 const HAND_WRITTEN: &str = "hand-written tools";
 
@@ -40,6 +41,8 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
+    /// How long a replica running tasks counts as alive after a heartbeat.
+    task_heartbeat: std::time::Duration,
     /// The first OpenAPI document that could not be loaded, reported by `build`.
     #[cfg(feature = "openapi")]
     openapi_error: Option<crate::error::OpenApiError>,
@@ -82,6 +85,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
+            task_heartbeat: DEFAULT_HEARTBEAT,
             #[cfg(feature = "openapi")]
             openapi_error: None,
             #[cfg(feature = "redis")]
@@ -284,6 +288,27 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// How long a replica running tasks counts as alive after its last
+    /// heartbeat in the shared [`store`](Self::store) (10 seconds unless
+    /// set; it beats every third of that): when a replica stops for longer,
+    /// the other replicas report its unfinished tasks as failed, and never
+    /// run them again. A shorter time notices a dead replica sooner, at
+    /// the price of more writes to the store.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_server::Server::builder()
+    ///     .task_heartbeat(Duration::from_secs(3))
+    ///     .build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn task_heartbeat(mut self, heartbeat: std::time::Duration) -> Self {
+        self.task_heartbeat = heartbeat;
+        self
+    }
+
     /// Checks the configuration and builds the server.
     ///
     /// Fails on an OpenAPI document that could not be loaded (see
@@ -321,10 +346,16 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.page_size,
             self.discovery,
         );
+        #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+        let mut tasks = TaskBackend::in_memory(self.task_heartbeat);
         #[cfg(feature = "redis")]
         if let Some(store) = self.store {
+            tasks.store = Arc::new(crate::store::tasks_redis::RedisTaskStore::new(
+                store.clone(),
+            ));
             state.set_store(store);
         }
+        state.attachments().get_or_insert_with(|| tasks);
         Ok(Server::new(state))
     }
 }
@@ -387,6 +418,7 @@ impl<C> fmt::Debug for ServerBuilder<C> {
             .field("middleware_layers", &self.layers.len())
             .field("page_size", &self.page_size)
             .field("discovery", &self.discovery)
+            .field("task_heartbeat", &self.task_heartbeat)
             .finish_non_exhaustive()
     }
 }

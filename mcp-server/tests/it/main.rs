@@ -28,4 +28,5 @@ mod store;
 mod support;
 mod tasks;
 mod tasks_2025;
+mod tasks_replicas;
 mod tool_execution;

@@ -1,0 +1,477 @@
+//! Replicas of one server sharing their task records in a real
+//! `redis-server`: a task started on one replica is polled, waited for,
+//! answered and cancelled through another, and a task whose replica dies is
+//! reported failed, never run twice.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use mcp_core::client::ElicitRequest;
+use mcp_core::{JsonObject, ToolCallContext, ToolDef, ToolExecution, tool};
+use mcp_server::store::RedisStore;
+use mcp_server::{HttpConfig, Server};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::support::meta_2026;
+use crate::support::redis::TestRedis;
+
+/// Short, so a dead replica is noticed within seconds.
+const HEARTBEAT: Duration = Duration::from_millis(600);
+
+/// How often a test polls, and how many times before it gives up.
+const POLL: Duration = Duration::from_millis(50);
+const POLLS: usize = 400;
+
+fn tools(started: Arc<AtomicUsize>) -> Vec<ToolDef> {
+    let brew: ToolDef = tool("brew")
+        .execution(ToolExecution::optional())
+        .run(|| async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            "coffee"
+        })
+        .unwrap();
+    let wait: ToolDef = tool("wait_forever")
+        .execution(ToolExecution::optional())
+        .run(move |_: JsonObject, cx: ToolCallContext| {
+            started.fetch_add(1, Ordering::SeqCst);
+            async move {
+                cx.cancelled().await;
+                "cancelled"
+            }
+        })
+        .unwrap();
+    let ask: ToolDef = tool("ask_name")
+        .execution(ToolExecution::optional())
+        .run(|_: JsonObject, cx: ToolCallContext| async move {
+            let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+            let request = ElicitRequest::new("Name?", schema)
+                .map_err(|e| e.to_string())?
+                .input_key("name");
+            let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
+            let name = answer.content.unwrap_or_default()["name"].clone();
+            Ok::<_, String>(format!("hello {}", name.as_str().unwrap_or("?")))
+        })
+        .unwrap();
+    vec![brew, wait, ask]
+}
+
+/// A replica serving over HTTP on loopback until dropped.
+struct Replica {
+    url: String,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Starts a replica on the current runtime, its tasks in `redis`.
+async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) -> Replica {
+    let store = RedisStore::connect(redis_url).await.expect("Redis answers");
+    let server = Server::builder()
+        .tools(tools(started))
+        .store(store)
+        .task_heartbeat(HEARTBEAT)
+        .build()
+        .unwrap();
+    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let http = server
+        .bind_http(addr, HttpConfig::new().stateless(stateless))
+        .await
+        .unwrap();
+    let url = http.url();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    Replica {
+        url,
+        stop: Some(stop),
+    }
+}
+
+/// A replica on a runtime of its own, as good as another process: dropping
+/// the runtime ends everything it runs at once, like a killed process.
+struct Process {
+    url: String,
+    kill: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Process {
+    fn start(redis_url: String, started: Arc<AtomicUsize>) -> Process {
+        let (url_tx, url_rx) = std::sync::mpsc::channel();
+        let (kill, killed) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .unwrap();
+            let replica = runtime.block_on(replica(&redis_url, true, started));
+            url_tx.send(replica.url.clone()).unwrap();
+            let _ = killed.recv();
+            // No graceful stop: the runtime and all it runs just end.
+            std::mem::forget(replica);
+            runtime.shutdown_background();
+        });
+        Process {
+            url: url_rx.recv().expect("the replica starts"),
+            kill: Some(kill),
+            thread: Some(thread),
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            thread.join().unwrap();
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A client of one replica: a 2025-11-25 session, or 2026-07-28 requests
+/// with the tasks extension.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    session: Option<String>,
+    modern: bool,
+}
+
+fn meta_with_tasks() -> Value {
+    let mut meta = meta_2026();
+    meta["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    meta
+}
+
+impl Client {
+    fn modern(url: &str) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            url: url.to_owned(),
+            session: None,
+            modern: true,
+        }
+    }
+
+    async fn session_2025(url: &str) -> Client {
+        let mut client = Client {
+            http: reqwest::Client::new(),
+            url: url.to_owned(),
+            session: None,
+            modern: false,
+        };
+        let init = client
+            .post(
+                &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"}}}),
+            )
+            .await;
+        let session = init
+            .headers()
+            .get("mcp-session-id")
+            .expect("a session id")
+            .to_str()
+            .unwrap()
+            .to_owned();
+        message(init).await;
+        client.session = Some(session);
+        let initialized = client
+            .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        assert_eq!(initialized.status(), 202);
+        client
+    }
+
+    async fn post(&self, body: &Value) -> reqwest::Response {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("accept", "application/json, text/event-stream")
+            .json(body);
+        if let Some(session) = &self.session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        if self.modern {
+            let method = body["method"].as_str().unwrap_or_default();
+            request = request
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", method);
+            let name = match method {
+                "tools/call" => body["params"]["name"].as_str(),
+                _ => body["params"]["taskId"].as_str(),
+            };
+            if let Some(name) = name {
+                request = request.header("mcp-name", name);
+            }
+        }
+        request.send().await.expect("the replica answers")
+    }
+
+    /// The JSON-RPC reply to `method` with `params`.
+    async fn request(&self, id: i64, method: &str, mut params: Value) -> Value {
+        if self.modern {
+            params["_meta"] = meta_with_tasks();
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        message(self.post(&body).await).await
+    }
+
+    /// Polls `tasks/get` until the task's status is one of `statuses`.
+    async fn until_status(&self, task_id: &Value, statuses: &[&str]) -> Value {
+        for id in 1000..1000 + POLLS {
+            let got = self
+                .request(id as i64, "tasks/get", json!({"taskId": task_id}))
+                .await;
+            let status = got["result"]["status"].as_str().unwrap_or_default();
+            if statuses.contains(&status) {
+                return got;
+            }
+            assert!(got.get("error").is_none(), "{got}");
+            tokio::time::sleep(POLL).await;
+        }
+        panic!("task {task_id} never reached {statuses:?}");
+    }
+}
+
+/// The JSON-RPC message of a response body (JSON, or the SSE event with an id).
+async fn message(response: reqwest::Response) -> Value {
+    let text = response.text().await.unwrap();
+    if let Ok(message) = serde_json::from_str(&text) {
+        return message;
+    }
+    text.split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(str::trim_start)
+                .collect();
+            serde_json::from_str::<Value>(&data.join("\n")).ok()
+        })
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC reply in {text}"))
+}
+
+async fn two_replicas(redis: &TestRedis, stateless: bool) -> (Replica, Replica) {
+    let started = Arc::new(AtomicUsize::new(0));
+    let a = replica(&redis.url(), stateless, started.clone()).await;
+    let b = replica(&redis.url(), stateless, started).await;
+    (a, b)
+}
+
+#[tokio::test]
+async fn a_2026_task_started_on_one_replica_is_polled_to_completion_on_another() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, true).await;
+    let created = Client::modern(&a.url)
+        .request(1, "tools/call", json!({"name": "brew", "arguments": {}}))
+        .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task_id = created["result"]["taskId"].clone();
+    let done = Client::modern(&b.url)
+        .until_status(&task_id, &["completed", "failed", "cancelled"])
+        .await;
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(done["result"]["result"]["content"][0]["text"], "coffee");
+}
+
+#[tokio::test]
+async fn a_2025_task_started_on_one_replica_is_read_and_its_result_awaited_on_another() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    let on_b = Client::session_2025(&b.url).await;
+    let created = on_a
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "brew", "arguments": {}, "task": {"ttl": 60000}}),
+        )
+        .await;
+    let task_id = created["result"]["task"]["taskId"].clone();
+    assert!(task_id.is_string(), "{created}");
+    let got = on_b
+        .request(2, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(got["result"]["ttl"], 60000, "{got}");
+    assert!(got["result"]["status"].is_string(), "{got}");
+    // `tasks/result` on B waits for the end of the task A runs.
+    let result = on_b
+        .request(3, "tasks/result", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
+    let got = on_b
+        .request(4, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(got["result"]["status"], "completed", "{got}");
+}
+
+#[tokio::test]
+async fn a_task_running_on_one_replica_is_cancelled_through_another() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    let on_b = Client::session_2025(&b.url).await;
+    let created = on_a
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "wait_forever", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let task_id = created["result"]["task"]["taskId"].clone();
+    let cancelled = on_b
+        .request(2, "tasks/cancel", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let got = on_a
+        .request(3, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    let again = on_b
+        .request(4, "tasks/cancel", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(again["error"]["code"], -32602, "{again}");
+}
+
+#[tokio::test]
+async fn a_2026_question_of_a_task_on_one_replica_is_answered_through_another() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, true).await;
+    let created = Client::modern(&a.url)
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "ask_name", "arguments": {}}),
+        )
+        .await;
+    let task_id = created["result"]["taskId"].clone();
+    let on_b = Client::modern(&b.url);
+    let asking = on_b.until_status(&task_id, &["input_required"]).await;
+    assert_eq!(
+        asking["result"]["inputRequests"]["name"]["method"], "elicitation/create",
+        "{asking}"
+    );
+    let updated = on_b
+        .request(
+            2,
+            "tasks/update",
+            json!({"taskId": task_id, "inputResponses": {
+                "name": {"action": "accept", "content": {"name": "Ada"}}}}),
+        )
+        .await;
+    assert!(updated.get("error").is_none(), "{updated}");
+    let done = Client::modern(&a.url)
+        .until_status(&task_id, &["completed", "failed", "cancelled"])
+        .await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "hello Ada",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn a_task_whose_replica_died_is_reported_failed_and_never_run_again() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let started = Arc::new(AtomicUsize::new(0));
+    let mut a = Process::start(redis.url(), started.clone());
+    let b = replica(&redis.url(), true, started.clone()).await;
+    let created = Client::modern(&a.url)
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "wait_forever", "arguments": {}}),
+        )
+        .await;
+    let task_id = created["result"]["taskId"].clone();
+    let on_b = Client::modern(&b.url);
+    let got = on_b
+        .request(2, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(got["result"]["status"], "working", "{got}");
+    a.kill();
+    let failed = on_b.until_status(&task_id, &["failed"]).await;
+    let message = failed["result"]["statusMessage"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("stopped"), "{failed}");
+    assert_eq!(failed["result"]["error"]["code"], -32603, "{failed}");
+    // Failed for good, and the tool ran once.
+    let again = on_b
+        .request(3, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(again["result"]["status"], "failed", "{again}");
+    assert_eq!(started.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn without_redis_a_task_request_is_a_jsonrpc_error_until_redis_returns() {
+    let Some(mut redis) = TestRedis::start().await else {
+        return;
+    };
+    let started = Arc::new(AtomicUsize::new(0));
+    let a = replica(&redis.url(), true, started).await;
+    let client = Client::modern(&a.url);
+    redis.stop();
+    let refused = client
+        .request(1, "tools/call", json!({"name": "brew", "arguments": {}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let why = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(why.contains("task store"), "{refused}");
+    let unknown = client
+        .request(2, "tasks/get", json!({"taskId": "no-such-task"}))
+        .await;
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .is_some_and(|why| why.contains("task store")),
+        "{unknown}"
+    );
+    redis.restart().await;
+    for id in 3..3 + POLLS as i64 {
+        let created = client
+            .request(id, "tools/call", json!({"name": "brew", "arguments": {}}))
+            .await;
+        if created["result"]["resultType"] == "task" {
+            let done = client
+                .until_status(&created["result"]["taskId"], &["completed"])
+                .await;
+            assert_eq!(done["result"]["result"]["content"][0]["text"], "coffee");
+            return;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    panic!("tasks never started again after Redis returned");
+}
