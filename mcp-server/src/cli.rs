@@ -5,6 +5,7 @@ mod demo;
 mod error;
 mod openapi;
 mod overlay_args;
+mod pets_resource;
 mod petstore_api;
 mod reload;
 mod run;

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
 use super::overlay_args::OverlayArgs;
+use super::pets_resource::{PetsChanged, pets};
 use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
 use super::{openapi, petstore_api};
@@ -93,6 +94,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
+    let pets_changed = PetsChanged::default();
     let server = Server::builder()
         .name("mcp-server-demo")
         .version(env!("CARGO_PKG_VERSION"))
@@ -103,8 +105,11 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .source(petstore)
         .tools(hand_written()?)
         .resource(openapi_document()?)
+        .resource(pets(&api)?)
+        .with_tool_middleware(pets_changed.middleware())
         .page_size(args.serving.page_size)
         .build()?;
+    pets_changed.attach(&server);
     let mut notes = vec![api_note];
     notes.extend(
         server

@@ -10,7 +10,9 @@ generated `createPets` tool, one at a time, with ids of its own. In the
 legacy run it kills replica VICTIM_PID with SIGKILL half-way through and goes
 on in the same session (between two calls: once its port refuses connections, so that
 no call is in flight on it). With --sessions (replicas sharing state) the legacy
-session also subscribes to a resource.
+session also subscribes to `demo://petstore/pets` and is told of its update
+after a `createPets` (which any replica may run; the session's stream may be
+on another).
 
 Then it lists the pets: every pet it created is there exactly once (each
 `createPets` ran once: a second run of the same id is refused by the API).
@@ -23,10 +25,15 @@ import signal
 import socket
 import sys
 import time
+import warnings
 
 from mcp import Client
 
+# resources/subscribe is 2025-11-25 only, which is what the legacy run speaks.
+warnings.filterwarnings("ignore", message="resources/subscribe")
+
 PETS_PER_RUN = 20
+PETS_URI = "demo://petstore/pets"
 
 
 def check(condition, message):
@@ -97,14 +104,30 @@ async def main():
     url, victim = sys.argv[1], (int(sys.argv[2]), int(sys.argv[3]))
     sessions = sys.argv[4:] == ["--sessions"]
     created = []
+    updated = asyncio.Queue()
 
-    async with Client(url, mode="legacy") as client:
+    async def on_message(message):
+        notification = getattr(message, "root", message)
+        if getattr(notification, "method", None) == "notifications/resources/updated":
+            await updated.put(str(notification.params.uri))
+
+    async with Client(url, mode="legacy", message_handler=on_message) as client:
         label = "2025-11-25"
         check(client.protocol_version == "2025-11-25", f"{label}: negotiated {client.protocol_version}")
         await basics(client, label)
         if sessions:
-            await client.subscribe_resource("demo://petstore/openapi.yaml")
-            print(f"ok {label}: subscribed to demo://petstore/openapi.yaml", flush=True)
+            await client.subscribe_resource(PETS_URI)
+            created_first = await client.call_tool("createPets", {"id": 999, "name": "first"})
+            check(not created_first.is_error, f"{label}: createPets 999 failed: {created_first}")
+            created.append(999)
+            try:
+                uri = await asyncio.wait_for(updated.get(), timeout=10)
+            except TimeoutError:
+                raise AssertionError(f"{label}: no notifications/resources/updated within 10 s")
+            check(uri == PETS_URI, f"{label}: updated {uri}")
+            read = await client.read_resource(PETS_URI)
+            check('"first"' in read.contents[0].text, f"{label}: {PETS_URI} gave {read}")
+            print(f"ok {label}: subscribed to {PETS_URI}, told of its update", flush=True)
         await create_pets(client, label, 1000, victim)
         created.extend(range(1000, 1000 + PETS_PER_RUN))
         # The same session after the kill: list and call again.
