@@ -265,6 +265,11 @@ pub(crate) struct ServeArgs {
     pub(crate) transport: Transport,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
+    /// Share sessions (and tasks) with the other replicas of this server
+    /// through Redis at this URL, `redis://HOST:PORT[/DB]`, so a load
+    /// balancer may send any request to any replica. Needs `--transport http`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) state: Option<String>,
     /// Regenerate the tools when a file named by --openapi, --overlay,
     /// --route-map or --transform changes, and swap them in.
     ///

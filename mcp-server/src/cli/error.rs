@@ -65,6 +65,12 @@ pub(crate) enum CliError {
     #[cfg(unix)]
     #[error("cannot listen for SIGHUP: {0}")]
     Hangup(std::io::Error),
+    /// `--state` without `--transport http`.
+    #[error("--state shares HTTP sessions between replicas: it needs --transport http")]
+    StateNeedsHttp,
+    /// The shared store given by `--state` cannot be used.
+    #[error("--state: {0}")]
+    State(#[from] mcp_server::store::StoreError),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),

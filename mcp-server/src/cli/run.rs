@@ -4,6 +4,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 
 use mcp_core::Tool;
 
+use mcp_server::store::RedisStore;
 use mcp_server::{Discovery, Server, ToolSource};
 
 use super::args::{Cli, Command, Transport};
@@ -38,8 +39,12 @@ fn server_of(
     sources: Vec<ToolSource>,
     page_size: usize,
     discovery: Option<Discovery>,
+    store: Option<RedisStore>,
 ) -> Result<Server, CliError> {
     let mut builder = Server::builder().page_size(page_size);
+    if let Some(store) = store {
+        builder = builder.store(store);
+    }
     if let Some(discovery) = discovery {
         builder = builder.discovery(discovery);
     }
@@ -57,7 +62,21 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
             if sources.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");
             }
-            let server = server_of(sources, args.serving.page_size, args.discovery.settings())?;
+            let store = match (&args.state, args.transport) {
+                (None, _) => None,
+                (Some(_), Transport::Stdio) => return Err(CliError::StateNeedsHttp),
+                (Some(url), Transport::Http) => {
+                    let store = RedisStore::connect(url).await?;
+                    tracing::info!(redis = store.url(), "sharing sessions through Redis");
+                    Some(store)
+                }
+            };
+            let server = server_of(
+                sources,
+                args.serving.page_size,
+                args.discovery.settings(),
+                store,
+            )?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,
@@ -78,6 +97,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), CliError> {
                 openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,
                 args.discovery.settings(),
+                None,
             )?;
             // What `tools/list` returns: in discovery mode, the meta-tools and pins.
             let tools = server.listed_tools();

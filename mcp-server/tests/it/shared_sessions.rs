@@ -398,3 +398,84 @@ async fn without_redis_sessions_get_a_clear_error_and_come_back_with_it() {
     let pong = request(&a.url, &session, 5, "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}), "{pong}");
 }
+
+/// An `mcp-server` process, killed on drop.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `mcp-server serve --transport http --state URL` on a free port, and its
+/// endpoint.
+fn serve_with_state(url: &str) -> (Process, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args([
+            "serve",
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--state",
+            url,
+        ])
+        .env("RUST_LOG", "off")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("mcp-server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let process = Process(child);
+    let endpoint = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find(|line| line.starts_with("http://"))
+        .expect("an endpoint line");
+    (process, endpoint)
+}
+
+#[tokio::test]
+async fn two_processes_serve_one_session_through_the_state_flag() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (_a, a) = serve_with_state(&redis.url());
+    let (_b, b) = serve_with_state(&redis.url());
+    let session = open_session(&a).await;
+    let pong = request(&b, &session, 2, "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}), "{pong}");
+}
+
+#[test]
+fn the_state_flag_needs_http_and_a_redis_that_answers() {
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+            .arg("serve")
+            .args(args)
+            .env("RUST_LOG", "off")
+            .output()
+            .expect("mcp-server runs");
+        assert!(!output.status.success(), "{args:?} succeeded");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stdio = run(&["--state", "redis://127.0.0.1:6379"]);
+    assert!(
+        stdio.contains("--state") && stdio.contains("--transport http"),
+        "{stdio}"
+    );
+    let http = ["--transport", "http", "--bind", "127.0.0.1:0", "--state"];
+    let not_redis = run(&[&http[..], &["http://127.0.0.1:6379"]].concat());
+    assert!(
+        not_redis.contains("invalid Redis URL `http://127.0.0.1:6379`"),
+        "{not_redis}"
+    );
+    let nobody = run(&[&http[..], &["redis://127.0.0.1:1/0"]].concat());
+    assert!(
+        nobody.contains("redis://127.0.0.1:1/0 is unreachable"),
+        "{nobody}"
+    );
+}
