@@ -11,6 +11,7 @@ mod reload;
 mod run;
 mod schema_budget;
 mod serve;
+mod shared_state;
 mod transform;
 mod watch;
 

@@ -317,6 +317,11 @@ pub(crate) struct DemoArgs {
     /// instead of embedding one, so that several demo replicas share one.
     #[arg(long, value_name = "URL")]
     pub(crate) api: Option<String>,
+    /// Share sessions (and tasks) with the other replicas of the demo
+    /// through Redis at this URL, `redis://HOST:PORT[/DB]`, as `serve
+    /// --state` does. Needs `--transport http`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) state: Option<String>,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
 }

@@ -15,7 +15,7 @@ use super::overlay_args::OverlayArgs;
 use super::pets_resource::{PetsChanged, pets};
 use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
-use super::{openapi, petstore_api};
+use super::{openapi, petstore_api, shared_state};
 
 /// What `countdown` returns.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -95,7 +95,11 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
     let pets_changed = PetsChanged::default();
-    let server = Server::builder()
+    let mut builder = Server::builder();
+    if let Some(store) = shared_state::connect(args.state.as_deref(), args.transport).await? {
+        builder = builder.store(store);
+    }
+    let server = builder
         .name("mcp-server-demo")
         .version(env!("CARGO_PKG_VERSION"))
         .instructions(

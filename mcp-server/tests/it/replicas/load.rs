@@ -216,10 +216,7 @@ async fn load_smoke_through_nginx_has_no_errors() {
     let Some(nginx) = Nginx::find_or_skip("the load smoke test") else {
         return;
     };
-    for shape in shapes()
-        .into_iter()
-        .filter(|shape| shape.replicas == 3 && shape.sharing == Sharing::Stateless)
-    {
+    for shape in shapes().into_iter().filter(|shape| shape.replicas == 3) {
         let Some(figures) = measure(&nginx, shape, 8, Duration::from_secs(1)).await else {
             continue;
         };

@@ -202,9 +202,14 @@ impl McpHttp {
         if self.version == Version::V2026
             && let Some(method) = message["method"].as_str()
         {
-            // 2026-07-28 repeats the method (and the tool's name) in headers.
+            // 2026-07-28 repeats the method and what it names (a tool,
+            // prompt, task or resource) in headers.
             builder = builder.header("mcp-method", method);
-            if let Some(name) = message["params"]["name"].as_str() {
+            let params = &message["params"];
+            let named = ["name", "taskId", "uri"]
+                .iter()
+                .find_map(|field| params[*field].as_str());
+            if let Some(name) = named {
                 builder = builder.header("mcp-name", name);
             }
         }

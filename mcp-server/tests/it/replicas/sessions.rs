@@ -268,9 +268,17 @@ async fn a_killed_replica_leaves_the_session_its_finished_task_and_fails_its_run
         .await
         .expect("the finished task's result after the kill");
     assert_eq!(result["structuredContent"], json!({"steps": 1}), "{result}");
-    // The task whose runner died ends (it is never run again elsewhere).
+    // The task whose runner died fails, saying so (it is never run again
+    // elsewhere).
     let (ended, _) = poll(&mut client, &running).await;
-    assert_ne!(ended["status"], "working", "{ended}");
+    assert_eq!(ended["status"], "failed", "{ended}");
+    assert!(
+        ended["statusMessage"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()),
+        "{ended}"
+    );
+    println!("the task of the killed replica: {ended}");
     let listed = client
         .request("tasks/list", json!({}))
         .await
