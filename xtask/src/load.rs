@@ -63,7 +63,9 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
          and every sum is checked. 2026-07-28 clients send self-contained requests to `--stateless`\n\
          replicas; 2025-11-25 clients each hold a session kept in Redis (`--state redis://...`), so\n\
          consecutive calls of one session land on different replicas. Latency is per call, as the\n\
-         client sees it through nginx.\n\n{table}\n"
+         client sees it through nginx. Replicas, nginx, Redis and the clients share the same 2 cores,\n\
+         so three replicas cannot do more work than one here; the rows show what sharing state\n\
+         costs and that no call fails.\n\n{table}\n"
     );
     let path = root.join("BENCHMARKS.md");
     let benchmarks = fs::read_to_string(&path).unwrap_or_default();
