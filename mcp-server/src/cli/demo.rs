@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
 use super::overlay_args::OverlayArgs;
-use super::pets_resource::{PetsChanged, pets};
+use super::pets_resource::PetsFeed;
 use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
 use super::{openapi, petstore_api, shared_state};
@@ -94,7 +94,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
-    let pets_changed = PetsChanged::default();
+    let pets = PetsFeed::default();
     let mut builder = Server::builder();
     if let Some(store) = shared_state::connect(args.state.as_deref(), args.transport).await? {
         builder = builder.store(store);
@@ -109,11 +109,11 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .source(petstore)
         .tools(hand_written()?)
         .resource(openapi_document()?)
-        .resource(pets(&api)?)
-        .with_tool_middleware(pets_changed.middleware())
+        .resource(pets.resource()?)
+        .with_tool_middleware(pets.middleware())
         .page_size(args.serving.page_size)
         .build()?;
-    pets_changed.attach(&server);
+    pets.attach(&server);
     let mut notes = vec![api_note];
     notes.extend(
         server

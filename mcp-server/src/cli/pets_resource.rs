@@ -1,61 +1,46 @@
 //! The demo's `demo://petstore/pets` resource: the Petstore API's pets, as
-//! JSON. Its subscribers hear (`notifications/resources/updated`) whenever
-//! `createPets` adds a pet through this server.
+//! JSON (read with the generated `listPets` tool). Its subscribers hear
+//! (`notifications/resources/updated`) whenever `createPets` adds a pet
+//! through this server.
 
 use std::sync::{Arc, OnceLock};
 
 use mcp_core::middleware::{self, ToolMiddleware};
 use mcp_core::resource::{ResourceDef, resource};
 use mcp_server::Server;
+use serde_json::json;
 
 use super::error::CliError;
 
 /// The resource's URI.
 pub(crate) const PETS_URI: &str = "demo://petstore/pets";
 
-/// The resource, read from the API at `api` (a base URL ending in `/v1`).
-pub(crate) fn pets(api: &str) -> Result<ResourceDef, CliError> {
-    let url = format!("{api}/pets?limit=100");
-    Ok(resource(PETS_URI, "petstore-pets")
-        .title("Pets")
-        .description(
-            "The Petstore API's pets (at most 100), as JSON. Subscribers are told when \
-             `createPets` adds one.",
-        )
-        .mime_type("application/json")
-        .read(move || {
-            let url = url.clone();
-            async move { fetch(&url).await }
-        })?)
-}
-
-async fn fetch(url: &str) -> Result<String, String> {
-    // reqwest's rustls needs a crypto provider; ring's, unless one is set.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let response = reqwest::get(url)
-        .await
-        .map_err(|error| format!("the Petstore API at {url} did not answer: {error}"))?;
-    let status = response.status();
-    let body = response
-        .text()
-        .await
-        .map_err(|error| format!("reading the pets from {url} failed: {error}"))?;
-    if status.is_success() {
-        Ok(body)
-    } else {
-        Err(format!("the Petstore API answered {status}: {body}"))
-    }
-}
-
-/// Tells the subscribers of [`PETS_URI`] when `createPets` succeeds, once
-/// [`attach`](Self::attach) has given it the server.
+/// The resource and the middleware that announces its updates, both
+/// working once [`attach`](Self::attach) has given them the server.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PetsChanged {
+pub(crate) struct PetsFeed {
     server: Arc<OnceLock<Server>>,
 }
 
-impl PetsChanged {
-    /// The middleware to register on the server.
+impl PetsFeed {
+    /// The resource: what `listPets` answers for at most 100 pets.
+    pub(crate) fn resource(&self) -> Result<ResourceDef, CliError> {
+        let server = self.server.clone();
+        Ok(resource(PETS_URI, "petstore-pets")
+            .title("Pets")
+            .description(
+                "The Petstore API's pets (at most 100), as JSON. Subscribers are told when \
+                 `createPets` adds one.",
+            )
+            .mime_type("application/json")
+            .read(move || {
+                let server = server.clone();
+                async move { list_pets(server.get()).await }
+            })?)
+    }
+
+    /// The middleware to register on the server: after a `createPets` call
+    /// that succeeded, the resource's subscribers are told.
     pub(crate) fn middleware(&self) -> impl ToolMiddleware + use<> {
         let server = self.server.clone();
         middleware::from_fn(move |cx, next| {
@@ -74,8 +59,24 @@ impl PetsChanged {
         })
     }
 
-    /// Gives the middleware the server it tells.
+    /// Gives the resource and the middleware the server.
     pub(crate) fn attach(&self, server: &Server) {
         let _ = self.server.set(server.clone());
     }
+}
+
+/// The pets, as `listPets` of `server` lists them.
+async fn list_pets(server: Option<&Server>) -> Result<String, String> {
+    let list = server
+        .and_then(|server| server.tool("listPets"))
+        .ok_or("the server has no `listPets` tool")?;
+    let result = list.call_detached(json!({"limit": 100})).await;
+    if result.is_error() {
+        return Err(format!("listPets failed: {:?}", result.content));
+    }
+    result
+        .structured_content
+        .and_then(|structured| structured.get("result").cloned())
+        .map(|pets| pets.to_string())
+        .ok_or_else(|| "listPets answered no pets".to_owned())
 }

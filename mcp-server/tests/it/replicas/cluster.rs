@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 use crate::support::redis::TestRedis;
 
 /// The nginx configuration template (see its header).
-const NGINX_TEMPLATE: &str = include_str!("../../replicas/nginx.conf");
+const NGINX_TEMPLATE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/replicas/nginx.conf"
+));
 
 /// How the replicas share what a session needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,13 +191,10 @@ pub(crate) struct Cluster {
     pub(crate) replicas: Vec<Replica>,
     /// nginx's endpoint (`http://127.0.0.1:PORT/mcp`).
     pub(crate) url: String,
-    /// The Petstore API's base URL (`http://127.0.0.1:PORT/v1`).
-    #[allow(dead_code)]
-    pub(crate) api: String,
     _nginx: Process,
     _api_process: Process,
     /// The Redis the replicas share (with [`Sharing::Redis`]).
-    pub(crate) redis: Option<TestRedis>,
+    _redis: Option<TestRedis>,
     dir: tempfile::TempDir,
 }
 
@@ -267,10 +267,9 @@ impl Cluster {
         Some(Self {
             replicas,
             url: format!("http://127.0.0.1:{port}/mcp"),
-            api,
             _nginx: proxy,
             _api_process: api_process,
-            redis,
+            _redis: redis,
             dir,
         })
     }

@@ -127,11 +127,6 @@ impl McpHttp {
         self.upstream.as_deref()
     }
 
-    /// The session's id (2025-11-25 with a stateful server).
-    pub(crate) fn session(&self) -> Option<&str> {
-        self.session.as_deref()
-    }
-
     /// A request builder with this client's headers.
     pub(crate) fn builder(&self, method: reqwest::Method) -> reqwest::RequestBuilder {
         let mut builder = self
