@@ -4,7 +4,15 @@
 //!
 //! Without a store each process keeps this state in memory (the default).
 //! With a [`RedisStore`] every key lives under one prefix (`mcp:` unless
-//! [`RedisStore::prefix`] says otherwise) and expires by a Redis TTL.
+//! [`RedisStore::prefix`] says otherwise) and expires by a Redis TTL, the
+//! HTTP endpoint's idle timeout, renewed by every request of the session:
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `mcp:session:{id}` | hash | `init` (the `initialize` parameters a replica replays to restore the session), `level` (its logging level) |
+//! | `mcp:session:{id}:subscriptions` | set | the URIs the session subscribed to |
+//! | `mcp:subscribers:{uri}` | set | the sessions subscribed to `uri` (expired ones dropped when read) |
+//! | `mcp:events:{stream}` | stream | the events of one SSE stream (`{id}:common` for a session's `GET` stream, a random id for a request's), the latest 1000 or so; an event id is `{stream}#{entry}` |
 //!
 //! ```no_run
 //! use mcp_server::store::RedisStore;

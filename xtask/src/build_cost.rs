@@ -96,6 +96,7 @@ const LIBRARY_SETS: &[(&str, &str)] = &[
     ("mcp-openapi", ""),
     ("mcp-server", ""),
     ("mcp-server", "stdio,openapi"),
+    ("mcp-server", "redis"),
 ];
 
 /// The heading of the build-cost section of `BENCHMARKS.md`, measured by

@@ -27,7 +27,7 @@ pub(crate) enum Command {
     ///
     /// On Unix, SIGHUP regenerates the tools from the files (with or without
     /// --watch) and swaps them in.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Print `{"tools":[...]}` exactly as `tools/list` would return it, then exit
     /// (indented on a terminal, compact JSON otherwise).
     Tools(ToolsArgs),

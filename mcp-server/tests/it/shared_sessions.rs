@@ -55,14 +55,14 @@ fn server(store: RedisStore) -> Server {
 }
 
 async fn replica(redis: &TestRedis) -> Replica {
+    replica_with(redis, HttpConfig::new()).await
+}
+
+async fn replica_with(redis: &TestRedis, config: HttpConfig) -> Replica {
     let store = RedisStore::connect(&redis.url()).await.unwrap();
     let server = server(store);
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server
-        .clone()
-        .bind_http(addr, HttpConfig::new())
-        .await
-        .unwrap();
+    let http = server.clone().bind_http(addr, config).await.unwrap();
     let url = http.url();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(http.run_until(async move {
@@ -285,6 +285,57 @@ async fn an_sse_stream_closed_on_one_replica_resumes_on_the_other() {
 }
 
 #[tokio::test]
+async fn a_2026_07_28_stream_dropped_on_one_replica_resumes_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let call = post(
+        &a.url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+            "params": {"name": "poll_later", "arguments": {}, "_meta": meta_2026()}}),
+    )
+    .header("mcp-protocol-version", "2026-07-28")
+    .header("mcp-method", "tools/call")
+    .header("mcp-name", "poll_later")
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(call.status(), 200);
+    // Read up to the first event id, then drop the connection.
+    let mut body = call.bytes_stream();
+    let mut seen = String::new();
+    let first_id = loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
+            .await
+            .expect("an event in time")
+            .expect("an event before the end")
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(id) = events(&seen).into_iter().find_map(|(id, _)| id) {
+            break id;
+        }
+    };
+    assert!(
+        !seen.contains("closed:"),
+        "the result came before the drop: {seen}"
+    );
+    drop(body);
+
+    let resumed = reqwest::Client::new()
+        .get(&b.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("last-event-id", &first_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), 200);
+    let seen = read_until(resumed, "closed: false").await;
+    assert!(seen.contains("\"id\":8"), "{seen}");
+}
+
+#[tokio::test]
 async fn a_subscription_made_through_one_replica_hears_an_update_on_the_other() {
     let Some((_redis, a, b)) = two_replicas().await else {
         return;
@@ -327,6 +378,40 @@ async fn delete_on_one_replica_ends_the_session_on_the_other() {
         .unwrap();
     assert_eq!(deleted.status(), 204);
 
+    for url in [&b.url, &a.url] {
+        let ping = post(
+            url,
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        )
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(ping.status(), 404, "{url}");
+    }
+}
+
+#[tokio::test]
+async fn an_idle_session_expires_by_its_redis_ttl_on_every_replica() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let idle = Duration::from_millis(800);
+    let a = replica_with(&redis, HttpConfig::new().session_idle_timeout(idle)).await;
+    let b = replica_with(&redis, HttpConfig::new().session_idle_timeout(idle)).await;
+    let session = open_session(&a.url).await;
+    request(&b.url, &session, 2, "ping", json!({})).await;
+
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(format!("mcp:session:{session}"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(ttl > 0 && ttl <= 800, "the session key's TTL is {ttl} ms");
+
+    tokio::time::sleep(idle * 3).await;
     for url in [&b.url, &a.url] {
         let ping = post(
             url,

@@ -150,6 +150,7 @@ struct Envelope {
 /// The id and method of a JSON-RPC `POST`, put in the request's extensions
 /// for the layers inside this one.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "redis"), allow(dead_code))]
 pub(super) struct JsonRpcRequest {
     /// The request's id (`null` for a notification or a batch).
     pub(super) id: Value,
