@@ -23,6 +23,7 @@ mod task_wire_2025;
 mod tasks;
 mod tasks_2025;
 mod tasks_channel;
+mod tasks_mode;
 mod tasks_record;
 mod tasks_replica;
 mod tools;

@@ -21,12 +21,10 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use mcp_core::{CallToolResult, TaskSupport, handler::BoxFuture};
+use mcp_core::{CallToolResult, handler::BoxFuture};
 use rmcp::ErrorData;
-use rmcp::model::{
-    ClientCapabilities, CreateTaskResult, ErrorCode, InputResponses, ProtocolVersion, TaskPayload,
-};
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::model::{CreateTaskResult, InputResponses, TaskPayload};
+use rmcp::service::{Peer, RoleServer};
 use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions};
 use tokio::sync::oneshot;
 
@@ -36,74 +34,8 @@ use super::tasks_record::{Running, detailed, error_object, now};
 use super::tasks_replica::{Membership, Obey};
 use crate::server::state::ServerState;
 use crate::store::StoreError;
-use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_ms};
+use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_us};
 use crate::store::tasks_backend::TaskBackend;
-
-/// How one `tools/call` runs.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum CallMode {
-    /// In the request: the response is the result.
-    Inline,
-    /// As a 2026-07-28 task: the response is the task, the result comes from
-    /// `tasks/get`.
-    Task,
-    /// As a 2025-11-25 task: the response is `{task}`, the result comes
-    /// from `tasks/result`.
-    Task2025,
-}
-
-/// Whether the request comes from a 2026-07-28 (or later) client.
-pub(crate) fn is_modern(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
-}
-
-/// How a call of a tool declaring `support` runs.
-///
-/// A 2026-07-28 client gets a task when the tool supports it and the client
-/// declared the tasks extension; a tool that requires a task, called by such
-/// a client without the extension, is error -32021.
-///
-/// A 2025-11-25 client gets a task when it sent `params.task`
-/// (`asked_2025`); asking for a task of a tool that forbids it, or calling a
-/// tool that requires one without asking, is error -32601 as that
-/// version's specification says.
-pub(crate) fn call_mode(
-    support: TaskSupport,
-    context: &RequestContext<RoleServer>,
-    asked_2025: bool,
-) -> Result<CallMode, ErrorData> {
-    if !is_modern(context) {
-        return match (support, asked_2025) {
-            (TaskSupport::Forbidden, true) => Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                "this tool does not run as a task (its execution.taskSupport is `forbidden`): call it without `task`",
-                None,
-            )),
-            (TaskSupport::Required, false) => Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                "this tool runs only as a task (its execution.taskSupport is `required`): call it with `task`",
-                None,
-            )),
-            (_, true) => Ok(CallMode::Task2025),
-            (_, false) => Ok(CallMode::Inline),
-        };
-    }
-    if support == TaskSupport::Forbidden {
-        return Ok(CallMode::Inline);
-    }
-    let declared = context
-        .client_capabilities()
-        .is_some_and(|caps| caps.supports_tasks());
-    match (declared, support) {
-        (true, _) => Ok(CallMode::Task),
-        (false, TaskSupport::Required) => Err(ErrorData::missing_required_client_capability(
-            ClientCapabilities::builder().enable_tasks().build(),
-        )),
-        (false, _) => Ok(CallMode::Inline),
-    }
-}
 
 /// The suggested polling interval of every task, in milliseconds.
 const POLL_INTERVAL_MS: u64 = 100;
@@ -196,7 +128,7 @@ impl Tasks {
                 status_message: None,
                 last_updated_at: created_at.clone(),
                 created_at,
-                created_ms: unix_ms(),
+                created_us: unix_us(),
                 ttl_ms,
                 poll_interval_ms: POLL_INTERVAL_MS,
                 result: None,
@@ -355,16 +287,25 @@ impl Tasks {
                 known
             }
         };
-        if !is_alive {
-            tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
-            record.fail(RUNNER_GONE, now());
-            self.membership
-                .store
-                .put(&record)
-                .await
-                .map_err(|error| store_failed(&error))?;
+        if is_alive {
+            return Ok(record);
         }
-        Ok(record)
+        let store = &self.membership.store;
+        record.fail(RUNNER_GONE, now());
+        let written = store
+            .put(&record)
+            .await
+            .map_err(|error| store_failed(&error))?;
+        if written {
+            tracing::warn!(task_id = %record.id, runner = %record.runner, "a task's runner stopped: the task failed");
+            return Ok(record);
+        }
+        // The runner ended the task just before: its end stands.
+        store
+            .get(&record.id)
+            .await
+            .map_err(|error| store_failed(&error))?
+            .ok_or_else(|| unknown_task(&record.id))
     }
 
     /// The task's record once it is terminal (completed, failed or

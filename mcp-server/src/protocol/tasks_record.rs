@@ -51,7 +51,12 @@ impl Running {
     pub(crate) async fn write(&self) -> Result<(), StoreError> {
         let _turn = self.writes.lock().await;
         let record = self.snapshot();
-        self.store.put(&record).await
+        if !self.store.put(&record).await? {
+            // Another replica took this one for dead and failed the task;
+            // that end stands (the handler's work goes unreported).
+            tracing::warn!(task_id = %record.id, "the store holds an end of this task already; this replica's update is dropped");
+        }
+        Ok(())
     }
 
     /// Applies `change` to the record of a task still running, then writes

@@ -12,7 +12,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::tasks::{TaskCommand, TaskStore, unix_ms};
+use crate::store::tasks::{TaskCommand, TaskStore, unix_us};
 
 /// What carries out the commands sent to this replica.
 pub(crate) trait Obey: Send + Sync {
@@ -84,7 +84,7 @@ impl Drop for Membership {
 /// A name no other replica has: random, with the process id for people
 /// reading the store.
 fn replica_name() -> String {
-    let random = RandomState::new().hash_one(unix_ms());
+    let random = RandomState::new().hash_one(unix_us());
     format!("{}-{random:016x}", std::process::id())
 }
 

@@ -59,9 +59,9 @@ pub(crate) struct TaskRecord {
     pub(crate) created_at: String,
     /// ISO 8601.
     pub(crate) last_updated_at: String,
-    /// Milliseconds since the Unix epoch at creation: the order of
+    /// Microseconds since the Unix epoch at creation: the order of
     /// `tasks/list`.
-    pub(crate) created_ms: u64,
+    pub(crate) created_us: u64,
     /// How long the record is kept after its last change, in milliseconds.
     pub(crate) ttl_ms: u64,
     /// The polling interval suggested to clients, in milliseconds.
@@ -94,7 +94,11 @@ impl TaskRecord {
 
 /// What one replica asks of the replica running a task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "command")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "command"
+)]
 pub(crate) enum TaskCommand {
     /// `tasks/cancel`.
     Cancel {
@@ -113,10 +117,14 @@ pub(crate) enum TaskCommand {
 /// Where task records live, and how replicas reach each other about them.
 ///
 /// Records expire [`TaskRecord::ttl_ms`] after their last write; a session's
-/// list forgets expired tasks.
+/// list forgets expired tasks. The first end written is final: a record
+/// that ended is never overwritten, so a task is never seen to end twice
+/// (say, completed by its runner and failed by a replica that thought the
+/// runner dead).
 pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
-    /// Writes `record` (the whole of it), keeping it `ttl_ms` from now.
-    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Writes `record` (the whole of it), keeping it `ttl_ms` from now;
+    /// `false`, writing nothing, when the stored record already ended.
+    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<bool, StoreError>>;
 
     /// The record of `task_id`, if it exists and has not expired.
     fn get<'a>(&'a self, task_id: &'a str)
@@ -148,11 +156,11 @@ pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
     ) -> BoxFuture<'a, Result<BoxStream<'static, TaskCommand>, StoreError>>;
 }
 
-/// Milliseconds since the Unix epoch.
-pub(crate) fn unix_ms() -> u64 {
+/// Microseconds since the Unix epoch.
+pub(crate) fn unix_us() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|elapsed| u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX))
+        .map(|elapsed| u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX))
         .unwrap_or(0)
 }
 

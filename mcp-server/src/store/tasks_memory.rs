@@ -44,17 +44,24 @@ impl MemoryTaskStore {
 }
 
 impl TaskStore for MemoryTaskStore {
-    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<bool, StoreError>> {
         let expires = Instant::now() + Duration::from_millis(record.ttl_ms);
         let mut inner = self.inner();
         inner.sweep();
-        if !inner.records.contains_key(&record.id) {
-            inner.order.push(record.id.clone());
+        let written = match inner.records.get(&record.id) {
+            Some((stored, _)) if stored.status.is_terminal() => false,
+            Some(_) => true,
+            None => {
+                inner.order.push(record.id.clone());
+                true
+            }
+        };
+        if written {
+            inner
+                .records
+                .insert(record.id.clone(), (record.clone(), expires));
         }
-        inner
-            .records
-            .insert(record.id.clone(), (record.clone(), expires));
-        Box::pin(async { Ok(()) })
+        Box::pin(async move { Ok(written) })
     }
 
     fn get<'a>(
@@ -143,7 +150,7 @@ mod tests {
             status_message: None,
             created_at: String::new(),
             last_updated_at: String::new(),
-            created_ms: 0,
+            created_us: 0,
             ttl_ms,
             poll_interval_ms: 100,
             result: None,
@@ -160,6 +167,14 @@ mod tests {
         store.put(&record("a", "s1", 60_000)).await.unwrap();
         store.put(&record("c", "s2", 60_000)).await.unwrap();
         store.put(&record("gone", "s1", 0)).await.unwrap();
+        let mut ended = record("a", "s1", 60_000);
+        ended.status = TaskState::Cancelled;
+        assert!(store.put(&ended).await.unwrap());
+        assert!(!store.put(&record("a", "s1", 60_000)).await.unwrap());
+        assert_eq!(
+            store.get("a").await.unwrap().unwrap().status,
+            TaskState::Cancelled
+        );
         let ids: Vec<String> = store
             .list("s1")
             .await

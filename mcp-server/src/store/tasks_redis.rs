@@ -5,7 +5,7 @@
 //! | key or channel | holds | expires |
 //! |---|---|---|
 //! | `task:{id}` | the [`TaskRecord`] as JSON | the task's TTL after its last change |
-//! | `tasks:{session}` | sorted set of the session's task ids, scored by creation time (ms) | the longest TTL of its tasks; ids of expired records are dropped on read |
+//! | `tasks:{session}` | sorted set of the session's task ids, scored by creation time (µs since the epoch) | the longest TTL of its tasks; ids of expired records are dropped on read |
 //! | `replica:{replica}` | `1` while the replica beats | its heartbeat TTL |
 //! | channel `replica:{replica}:tasks` | [`TaskCommand`]s as JSON for the replica running a task | |
 
@@ -18,6 +18,20 @@ use redis::AsyncCommands;
 use super::StoreError;
 use super::redis_store::RedisStore;
 use super::tasks::{TaskCommand, TaskRecord, TaskStore};
+
+/// Sets `KEYS[1]` to `ARGV[1]` for `ARGV[2]` ms unless the record stored
+/// there already ended; 1 when written.
+const PUT_UNLESS_ENDED: &str = r#"
+local stored = redis.call('GET', KEYS[1])
+if stored then
+  local ok, record = pcall(cjson.decode, stored)
+  if ok and (record.status == 'completed' or record.status == 'failed' or record.status == 'cancelled') then
+    return 0
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"#;
 
 /// The task records of a [`RedisStore`].
 #[derive(Clone, Debug)]
@@ -55,36 +69,40 @@ impl RedisTaskStore {
 }
 
 impl TaskStore for RedisTaskStore {
-    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let json = serde_json::to_string(record).map_err(|error| StoreError::Corrupt {
                 key: self.record_key(&record.id),
                 reason: error.to_string(),
             })?;
             let ttl = record.ttl_ms.max(1);
-            let mut pipe = redis::pipe();
-            pipe.atomic()
-                .cmd("SET")
+            let mut connection = self.store.connection();
+            let written: bool = redis::cmd("EVAL")
+                .arg(PUT_UNLESS_ENDED)
+                .arg(1)
                 .arg(self.record_key(&record.id))
                 .arg(json)
-                .arg("PX")
                 .arg(ttl)
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.store.error("EVAL", error))?;
+            let Some(owner) = record.owner.as_ref().filter(|_| written) else {
+                return Ok(written);
+            };
+            let index = self.index_key(owner);
+            let mut pipe = redis::pipe();
+            pipe.cmd("ZADD")
+                .arg(&index)
+                .arg(record.created_us)
+                .arg(&record.id)
                 .ignore();
-            if let Some(owner) = &record.owner {
-                let index = self.index_key(owner);
-                pipe.cmd("ZADD")
-                    .arg(&index)
-                    .arg(record.created_ms)
-                    .arg(&record.id)
-                    .ignore();
-                // A fresh index gets the TTL; an existing one keeps the longer.
-                pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("NX").ignore();
-                pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("GT").ignore();
-            }
-            let mut connection = self.store.connection();
+            // A fresh index gets the TTL; an existing one keeps the longer.
+            pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("NX").ignore();
+            pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("GT").ignore();
             pipe.query_async::<()>(&mut connection)
                 .await
-                .map_err(|error| self.store.error("SET", error))
+                .map_err(|error| self.store.error("ZADD", error))?;
+            Ok(written)
         })
     }
 

@@ -332,6 +332,129 @@ async fn a_2025_task_started_on_one_replica_is_read_and_its_result_awaited_on_an
 }
 
 #[tokio::test]
+async fn a_sessions_tasks_are_listed_on_any_replica() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    // The same session, served by the other replica.
+    let on_b = Client {
+        http: reqwest::Client::new(),
+        url: b.url.clone(),
+        session: on_a.session.clone(),
+        modern: false,
+    };
+    let stranger = Client::session_2025(&b.url).await;
+    let mut created = Vec::new();
+    for (id, name) in [(1, "brew"), (2, "wait_forever")] {
+        let task = on_a
+            .request(
+                id,
+                "tools/call",
+                json!({"name": name, "arguments": {}, "task": {}}),
+            )
+            .await;
+        created.push(task["result"]["task"]["taskId"].clone());
+    }
+    let other = stranger
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "brew", "arguments": {}, "task": {}}),
+        )
+        .await;
+    assert!(other["result"]["task"]["taskId"].is_string(), "{other}");
+    let listed = on_b.request(4, "tasks/list", json!({})).await;
+    let ids: Vec<Value> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|task| task["taskId"].clone())
+        .collect();
+    assert_eq!(ids, created, "{listed}");
+    let result = on_b
+        .request(5, "tasks/result", json!({"taskId": created[0]}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
+    let cancelled = on_b
+        .request(6, "tasks/cancel", json!({"taskId": created[1]}))
+        .await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let listed = on_a.request(7, "tasks/list", json!({})).await;
+    let statuses: Vec<&str> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .filter_map(|task| task["status"].as_str())
+        .collect();
+    assert_eq!(statuses, ["completed", "cancelled"], "{listed}");
+}
+
+#[tokio::test]
+async fn task_records_expire_in_redis_with_their_ttl() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, false).await;
+    let on_a = Client::session_2025(&a.url).await;
+    let on_b = Client::session_2025(&b.url).await;
+    let created = on_a
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "brew", "arguments": {}, "task": {"ttl": 1500}}),
+        )
+        .await;
+    let task_id = created["result"]["task"]["taskId"].clone();
+    let result = on_b
+        .request(2, "tasks/result", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
+    let client = redis::Client::open(redis.url()).unwrap();
+    let connection = client.get_multiplexed_async_connection().await.unwrap();
+    let pttl = |key: String| {
+        let mut connection = connection.clone();
+        async move {
+            redis::cmd("PTTL")
+                .arg(key)
+                .query_async::<i64>(&mut connection)
+                .await
+                .unwrap()
+        }
+    };
+    let record = pttl(format!("mcp:task:{}", task_id.as_str().unwrap())).await;
+    assert!(
+        record > 0 && record <= 1500,
+        "the record's PTTL is {record}"
+    );
+    let session = on_a.session.clone().unwrap();
+    let index = pttl(format!("mcp:tasks:{session}")).await;
+    assert!(index > 0 && index <= 1500, "the index's PTTL is {index}");
+    let replicas: Vec<String> = redis::cmd("KEYS")
+        .arg("mcp:replica:*")
+        .query_async(&mut connection.clone())
+        .await
+        .unwrap();
+    assert_eq!(replicas.len(), 2, "{replicas:?}");
+    for replica in replicas {
+        let beat = pttl(replica).await;
+        assert!(beat > 0 && beat <= 600, "a heartbeat's PTTL is {beat}");
+    }
+    for id in 3..3 + POLLS as i64 {
+        let got = on_b
+            .request(id, "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if got["error"]["code"] == -32602 {
+            return;
+        }
+        assert_eq!(got["result"]["status"], "completed", "{got}");
+        tokio::time::sleep(POLL).await;
+    }
+    panic!("the task record never expired");
+}
+
+#[tokio::test]
 async fn a_task_running_on_one_replica_is_cancelled_through_another() {
     let Some(redis) = TestRedis::start().await else {
         return;
