@@ -92,6 +92,19 @@ async def create_pets(client, label, first_id, victim=None):
     print(f"ok {label}: {PETS_PER_RUN} createPets calls succeeded", flush=True)
 
 
+async def told_of_new_pet(client, label, updated, pet_id):
+    """Creates pet `pet_id` and waits for the update of PETS_URI."""
+    created = await client.call_tool("createPets", {"id": pet_id, "name": f"pet-{pet_id}"})
+    check(not created.is_error, f"{label}: createPets {pet_id} failed: {created}")
+    try:
+        uri = await asyncio.wait_for(updated.get(), timeout=10)
+    except TimeoutError:
+        raise AssertionError(f"{label}: no notifications/resources/updated within 10 s of pet {pet_id}")
+    check(uri == PETS_URI, f"{label}: updated {uri}")
+    read = await client.read_resource(PETS_URI)
+    check(f'"pet-{pet_id}"' in read.contents[0].text, f"{label}: {PETS_URI} gave {read}")
+
+
 async def listed_ids(client, label):
     pets = await client.call_tool("listPets", {"limit": 100})
     check(not pets.is_error, f"{label}: listPets failed: {pets}")
@@ -117,21 +130,20 @@ async def main():
         await basics(client, label)
         if sessions:
             await client.subscribe_resource(PETS_URI)
-            created_first = await client.call_tool("createPets", {"id": 999, "name": "first"})
-            check(not created_first.is_error, f"{label}: createPets 999 failed: {created_first}")
+            await told_of_new_pet(client, label, updated, 999)
             created.append(999)
-            try:
-                uri = await asyncio.wait_for(updated.get(), timeout=10)
-            except TimeoutError:
-                raise AssertionError(f"{label}: no notifications/resources/updated within 10 s")
-            check(uri == PETS_URI, f"{label}: updated {uri}")
-            read = await client.read_resource(PETS_URI)
-            check('"first"' in read.contents[0].text, f"{label}: {PETS_URI} gave {read}")
             print(f"ok {label}: subscribed to {PETS_URI}, told of its update", flush=True)
         await create_pets(client, label, 1000, victim)
         created.extend(range(1000, 1000 + PETS_PER_RUN))
-        # The same session after the kill: list and call again.
+        # The same session after the kill: list and call again, and (with
+        # shared state) still hear of updates, wherever its stream now is.
         await basics(client, f"{label} after the kill")
+        if sessions:
+            while not updated.empty():
+                updated.get_nowait()
+            await told_of_new_pet(client, label, updated, 997)
+            created.append(997)
+            print(f"ok {label} after the kill: still told of updates to {PETS_URI}", flush=True)
 
     async with Client(url, mode="auto") as client:
         label = "2026-07-28"

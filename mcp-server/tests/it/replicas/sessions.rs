@@ -300,3 +300,87 @@ async fn a_killed_replica_leaves_the_session_its_finished_task_and_fails_its_run
     expected.sort();
     assert_eq!(ids, expected, "{listed}");
 }
+
+fn is_pets_update(event: &super::raw::Event) -> bool {
+    event.data.as_ref().is_some_and(|data| {
+        data["method"] == "notifications/resources/updated"
+            && data["params"]["uri"] == "demo://petstore/pets"
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_stream_on_a_killed_replica_resumes_on_another_and_hears_later_updates() {
+    let Some(mut cluster) = shared_cluster("the stream kill test").await else {
+        return;
+    };
+    let mut client = McpHttp::connect(http(), &cluster.url, Version::V2025)
+        .await
+        .expect("a session through nginx");
+    client
+        .request(
+            "resources/subscribe",
+            json!({"uri": "demo://petstore/pets"}),
+        )
+        .await
+        .expect("subscribed");
+    let mut stream = client
+        .builder(reqwest::Method::GET)
+        .send()
+        .await
+        .expect("the session's stream opens");
+    assert!(stream.status().is_success(), "GET: {}", stream.status());
+    let holder = stream
+        .headers()
+        .get("x-upstream")
+        .and_then(|value| value.to_str().ok())
+        .expect("nginx names the replica")
+        .to_owned();
+    client
+        .call_tool("createPets", json!({"id": 5000, "name": "before"}))
+        .await
+        .expect("createPets before the kill");
+    let before = read_events(&mut stream, |events| events.iter().any(is_pets_update)).await;
+    let last_id = before
+        .iter()
+        .filter(|event| is_pets_update(event))
+        .find_map(|event| event.id.clone())
+        .expect("the update has an event id");
+
+    let victim = cluster
+        .replicas
+        .iter_mut()
+        .find(|replica| replica.url.contains(&holder))
+        .expect("the stream's replica");
+    victim.process.kill();
+    wait_until_refused(victim.port());
+    drop(stream);
+
+    let mut resumed = client
+        .builder(reqwest::Method::GET)
+        .header("last-event-id", &last_id)
+        .send()
+        .await
+        .expect("the stream resumes through nginx");
+    assert!(
+        resumed.status().is_success(),
+        "resuming after {last_id}: {}\n{}",
+        resumed.status(),
+        cluster.logs()
+    );
+    client
+        .call_tool("createPets", json!({"id": 5001, "name": "after"}))
+        .await
+        .expect("createPets after the kill");
+    let after = read_events(&mut resumed, |events| events.iter().any(is_pets_update)).await;
+    let replayed: Vec<&Option<String>> = after
+        .iter()
+        .filter(|event| is_pets_update(event))
+        .map(|event| &event.id)
+        .collect();
+    assert_eq!(
+        replayed.len(),
+        1,
+        "one update after resuming, not the one before again: {after:?}"
+    );
+    assert_ne!(replayed[0].as_deref(), Some(last_id.as_str()));
+}
