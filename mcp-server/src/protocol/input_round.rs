@@ -23,9 +23,33 @@ use serde_json::Value;
 #[error("requestState failed its integrity check: {0}")]
 pub(crate) struct TamperedState(&'static str);
 
+/// How a `requestState` is sealed against changes.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum Seal {
+    /// With this process's random key: only this process can open it.
+    #[default]
+    Local,
+    /// With HMAC-SHA256 under a secret all replicas share, so a round begun
+    /// on one replica continues on any other.
+    #[cfg(feature = "redis")]
+    Shared([u8; 32]),
+}
+
+impl Seal {
+    /// The seal of a store's shared secret, or [`Seal::Local`] without one.
+    pub(crate) fn of(secret: Option<[u8; 32]>) -> Self {
+        match secret {
+            #[cfg(feature = "redis")]
+            Some(secret) => Seal::Shared(secret),
+            _ => Seal::Local,
+        }
+    }
+}
+
 /// One round of a request: the answers so far and the questions asked.
 #[derive(Debug, Default)]
 pub(crate) struct InputRound {
+    seal: Seal,
     answers: BTreeMap<String, Value>,
     questions: Mutex<BTreeMap<String, Value>>,
     counter: AtomicUsize,
@@ -39,15 +63,17 @@ impl InputRound {
     pub(crate) fn open(
         input_responses: Option<&BTreeMap<String, Value>>,
         request_state: Option<&str>,
+        seal: Seal,
     ) -> Result<Self, TamperedState> {
         let mut answers = match request_state {
-            Some(state) => unseal(state)?,
+            Some(state) => unseal(state, &seal)?,
             None => BTreeMap::new(),
         };
         for (key, value) in input_responses.into_iter().flatten() {
             answers.insert(key.clone(), value.clone());
         }
         Ok(Self {
+            seal,
             answers,
             ..Self::default()
         })
@@ -117,7 +143,7 @@ impl InputRound {
             .collect();
         Some(InputRequiredResult::new(
             Some(requests),
-            Some(seal(&self.answers)),
+            Some(seal(&self.answers, &self.seal)),
         ))
     }
 }
@@ -125,11 +151,13 @@ impl InputRound {
 /// The input round of a request from a 2026-07-28 client (none for older
 /// ones): the answers it carries (`inputResponses` plus those sealed in
 /// `requestState`). A `requestState` that fails its integrity check is
-/// JSON-RPC error -32602.
-pub(crate) fn input_round(
+/// JSON-RPC error -32602. `seal` gives the server's [`Seal`] (asked only
+/// of a 2026-07-28 request).
+pub(crate) async fn input_round(
     context: &RequestContext<RoleServer>,
     input_responses: Option<&BTreeMap<String, Value>>,
     request_state: Option<&str>,
+    seal: impl Future<Output = Result<Seal, ErrorData>>,
 ) -> Result<Option<Arc<InputRound>>, ErrorData> {
     let modern = context
         .protocol_version()
@@ -137,7 +165,7 @@ pub(crate) fn input_round(
     if !modern {
         return Ok(None);
     }
-    InputRound::open(input_responses, request_state)
+    InputRound::open(input_responses, request_state, seal.await?)
         .map(|round| Some(Arc::new(round)))
         .map_err(|error| ErrorData::invalid_params(error.to_string(), None))
 }
@@ -166,24 +194,69 @@ fn key() -> &'static RandomState {
     KEY.get_or_init(RandomState::new)
 }
 
-fn tag(payload: &str) -> String {
-    format!("{:016x}", key().hash_one(payload))
+/// The tag of `payload` under `seal`, in hex.
+fn tag(payload: &str, seal: &Seal) -> String {
+    match seal {
+        Seal::Local => format!("{:016x}", key().hash_one(payload)),
+        #[cfg(feature = "redis")]
+        Seal::Shared(secret) => shared_mac(secret, payload)
+            .map(|mac| {
+                hmac::Mac::finalize(mac)
+                    .into_bytes()
+                    .iter()
+                    .map(|byte| format!("{byte:02x}"))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Whether `tag_text` is the tag of `payload` under `seal` (compared in
+/// constant time for a shared secret).
+fn tag_matches(payload: &str, tag_text: &str, seal: &Seal) -> bool {
+    match seal {
+        Seal::Local => tag(payload, seal) == tag_text,
+        #[cfg(feature = "redis")]
+        Seal::Shared(secret) => {
+            let tag: Option<Vec<u8>> = (0..tag_text.len())
+                .step_by(2)
+                .map(|i| {
+                    tag_text
+                        .get(i..i + 2)
+                        .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                })
+                .collect();
+            match (shared_mac(secret, payload), tag) {
+                (Some(mac), Some(tag)) => hmac::Mac::verify_slice(mac, &tag).is_ok(),
+                _ => false,
+            }
+        }
+    }
+}
+
+/// HMAC-SHA256 of `payload` under `secret`.
+#[cfg(feature = "redis")]
+fn shared_mac(secret: &[u8; 32], payload: &str) -> Option<hmac::Hmac<sha2::Sha256>> {
+    use hmac::{KeyInit, Mac};
+    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret).ok()?;
+    mac.update(payload.as_bytes());
+    Some(mac)
 }
 
 /// `hex(json(answers)).tag`.
-fn seal(answers: &BTreeMap<String, Value>) -> String {
+fn seal(answers: &BTreeMap<String, Value>, seal_with: &Seal) -> String {
     let json = serde_json::to_string(answers).unwrap_or_else(|_| "{}".to_owned());
     let mut payload = String::with_capacity(json.len() * 2);
     for byte in json.bytes() {
         let _ = write!(payload, "{byte:02x}");
     }
-    let tag = tag(&payload);
+    let tag = tag(&payload, seal_with);
     format!("{payload}.{tag}")
 }
 
-fn unseal(state: &str) -> Result<BTreeMap<String, Value>, TamperedState> {
+fn unseal(state: &str, seal: &Seal) -> Result<BTreeMap<String, Value>, TamperedState> {
     let (payload, tag_text) = state.rsplit_once('.').ok_or(TamperedState("no tag"))?;
-    if tag(payload) != tag_text {
+    if !tag_matches(payload, tag_text, seal) {
         return Err(TamperedState("the tag does not match"));
     }
     let bytes: Option<Vec<u8>> = (0..payload.len())
@@ -202,21 +275,42 @@ fn unseal(state: &str) -> Result<BTreeMap<String, Value>, TamperedState> {
 mod tests {
     use super::*;
 
+    fn seals() -> Vec<Seal> {
+        vec![
+            Seal::Local,
+            #[cfg(feature = "redis")]
+            Seal::Shared([7; 32]),
+        ]
+    }
+
     #[test]
     fn sealed_state_round_trips_and_rejects_tampering() {
-        let answers = BTreeMap::from([("a".to_owned(), serde_json::json!({"action": "accept"}))]);
-        let sealed = seal(&answers);
-        assert_eq!(unseal(&sealed).unwrap(), answers);
-        let mut tampered = sealed.clone();
-        tampered.replace_range(0..2, "7b");
-        tampered.replace_range(2..4, "7d");
-        assert!(unseal(&tampered).is_err());
-        assert!(unseal("garbage").is_err());
+        for with in seals() {
+            let answers =
+                BTreeMap::from([("a".to_owned(), serde_json::json!({"action": "accept"}))]);
+            let sealed = seal(&answers, &with);
+            assert_eq!(unseal(&sealed, &with).unwrap(), answers);
+            let mut tampered = sealed.clone();
+            tampered.replace_range(0..2, "7b");
+            tampered.replace_range(2..4, "7d");
+            assert!(unseal(&tampered, &with).is_err());
+            assert!(unseal("garbage", &with).is_err());
+        }
+    }
+
+    #[cfg(feature = "redis")]
+    #[test]
+    fn only_the_same_secret_opens_a_shared_seal() {
+        let answers = BTreeMap::from([("a".to_owned(), serde_json::json!(1))]);
+        let sealed = seal(&answers, &Seal::Shared([1; 32]));
+        assert_eq!(unseal(&sealed, &Seal::Shared([1; 32])).unwrap(), answers);
+        assert!(unseal(&sealed, &Seal::Shared([2; 32])).is_err());
+        assert!(unseal(&sealed, &Seal::Local).is_err());
     }
 
     #[test]
     fn questions_without_answers_make_an_input_required_result() {
-        let round = InputRound::open(None, None).unwrap();
+        let round = InputRound::open(None, None, Seal::Local).unwrap();
         assert!(round.input_required().is_none());
         let request = serde_json::json!({"method": "roots/list", "params": {}});
         let waiting = round.ask::<Value>(Some("client_roots".into()), "roots", request);

@@ -15,6 +15,7 @@ use super::convert::{request_auth, request_meta, via_wire_json};
 use super::input_round::{input_round, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
+use super::tasks::Tasks;
 use crate::server::pagination::page;
 use crate::server::state::ServerState;
 
@@ -53,7 +54,9 @@ pub(crate) async fn get<C: Send + Sync + 'static>(
         context,
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
-    )?;
+        Tasks::of(state).seal(),
+    )
+    .await?;
     let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
     let channel = InteractionChannel::new(channel, context, session, round.clone());
     let Some(def) = state.prompts().get(&request.name) else {

@@ -29,6 +29,7 @@ use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions
 use tokio::sync::oneshot;
 
 use super::convert::{protocol_error_to_rmcp, result_to_rmcp};
+use super::input_round::Seal;
 use super::tasks_channel::{Requestor, TaskChannel};
 use super::tasks_record::{Running, detailed, error_object, now};
 use super::tasks_replica::{Membership, Obey};
@@ -67,6 +68,8 @@ pub(crate) struct Tasks {
     manager: TaskManager,
     membership: Membership,
     running: Mutex<HashMap<String, Arc<Running>>>,
+    /// How this server seals `requestState`, once known.
+    seal: tokio::sync::OnceCell<Seal>,
 }
 
 impl Tasks {
@@ -75,6 +78,7 @@ impl Tasks {
             manager: TaskManager::new(),
             membership: Membership::new(backend.store.clone(), backend.heartbeat),
             running: Mutex::default(),
+            seal: tokio::sync::OnceCell::new(),
         }
     }
 
@@ -87,6 +91,23 @@ impl Tasks {
         let target: Weak<dyn Obey> = Arc::downgrade(&tasks) as Weak<dyn Obey>;
         tasks.membership.start(target);
         tasks
+    }
+
+    /// How this server seals the input-required state of 2026-07-28
+    /// requests: with the secret its replicas share in the store, if any.
+    pub(crate) async fn seal(&self) -> Result<Seal, ErrorData> {
+        self.seal
+            .get_or_try_init(|| async {
+                let secret = self
+                    .membership
+                    .store
+                    .seal_secret()
+                    .await
+                    .map_err(|error| store_failed(&error))?;
+                Ok(Seal::of(secret))
+            })
+            .await
+            .cloned()
     }
 
     fn local(&self, task_id: &str) -> Option<Arc<Running>> {

@@ -213,7 +213,9 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         &context,
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
-    )?;
+        Tasks::of(state).seal(),
+    )
+    .await?;
     let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
     let channel = InteractionChannel::new(channel, &context, session.clone(), round.clone());
     let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
@@ -281,7 +283,9 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
         context,
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
-    )?;
+        Tasks::of(state).seal(),
+    )
+    .await?;
     let peer = PeerChannel::new(context.peer.clone(), context.ct.clone());
     let inline = InteractionChannel::new(peer, context, session.clone(), round.clone());
     let channel = Arc::new(EscalatingChannel::new(inline));

@@ -245,8 +245,12 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// through Redis (feature `redis`), so that any replica behind a load
     /// balancer serves any request of a 2025-11-25 session over HTTP: the
     /// negotiated version and capabilities, the logging level, resource
-    /// subscriptions and the event log that resumes an SSE stream. Without
-    /// a store, each process keeps its sessions in memory.
+    /// subscriptions and the event log that resumes an SSE stream. Tasks
+    /// (both protocol versions) are shared too: any replica reads, lists,
+    /// answers and cancels a task another replica runs, and a task whose
+    /// replica died is reported failed (see
+    /// [`task_heartbeat`](Self::task_heartbeat)). Without a store, each
+    /// process keeps its sessions and tasks in memory.
     ///
     /// ```no_run
     /// use mcp_server::store::RedisStore;

@@ -140,6 +140,11 @@ pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
     /// Whether `replica` beat within its last heartbeat's TTL.
     fn is_alive<'a>(&'a self, replica: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
 
+    /// The secret every replica of this store seals a request's
+    /// input-required state (`requestState`) with, made on first use; none
+    /// for a store of one process, which seals with a key of its own.
+    fn seal_secret(&self) -> BoxFuture<'_, Result<Option<[u8; 32]>, StoreError>>;
+
     /// Sends `command` to `replica`; `false` when no replica of that name
     /// listens.
     fn send<'a>(

@@ -108,6 +108,10 @@ impl TaskStore for MemoryTaskStore {
         Box::pin(async move { Ok(alive) })
     }
 
+    fn seal_secret(&self) -> BoxFuture<'_, Result<Option<[u8; 32]>, StoreError>> {
+        Box::pin(async { Ok(None) })
+    }
+
     fn send<'a>(
         &'a self,
         replica: &'a str,

@@ -8,6 +8,7 @@
 //! | `tasks:{session}` | sorted set of the session's task ids, scored by creation time (µs since the epoch) | the longest TTL of its tasks; ids of expired records are dropped on read |
 //! | `replica:{replica}` | `1` while the replica beats | its heartbeat TTL |
 //! | channel `replica:{replica}:tasks` | [`TaskCommand`]s as JSON for the replica running a task | |
+//! | `request-state-key` | the secret (hex) sealing the `requestState` of 2026-07-28 input rounds, so a round begun on one replica continues on another | never |
 
 use std::time::Duration;
 
@@ -18,6 +19,24 @@ use redis::AsyncCommands;
 use super::StoreError;
 use super::redis_store::RedisStore;
 use super::tasks::{TaskCommand, TaskRecord, TaskStore};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<[u8; 32]> {
+    let mut out = [0_u8; 32];
+    if text.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// How long subscribing to a replica's command channel may take.
+const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Sets `KEYS[1]` to `ARGV[1]` for `ARGV[2]` ms unless the record stored
 /// there already ended; 1 when written.
@@ -181,6 +200,35 @@ impl TaskStore for RedisTaskStore {
         })
     }
 
+    fn seal_secret(&self) -> BoxFuture<'_, Result<Option<[u8; 32]>, StoreError>> {
+        Box::pin(async move {
+            let key = self.store.key(&["request-state-key"]);
+            let mut fresh = [0_u8; 32];
+            getrandom::fill(&mut fresh).map_err(|error| StoreError::Corrupt {
+                key: key.clone(),
+                reason: format!("no random bytes for a new secret: {error}"),
+            })?;
+            let mut connection = self.store.connection();
+            // The first replica's secret wins; every replica reads it back.
+            let stored: String = redis::pipe()
+                .cmd("SET")
+                .arg(&key)
+                .arg(hex(&fresh))
+                .arg("NX")
+                .ignore()
+                .cmd("GET")
+                .arg(&key)
+                .query_async::<(String,)>(&mut connection)
+                .await
+                .map_err(|error| self.store.error("GET", error))?
+                .0;
+            unhex(&stored).map(Some).ok_or_else(|| StoreError::Corrupt {
+                key,
+                reason: "not 64 hexadecimal digits".to_owned(),
+            })
+        })
+    }
+
     fn send<'a>(
         &'a self,
         replica: &'a str,
@@ -207,16 +255,20 @@ impl TaskStore for RedisTaskStore {
     ) -> BoxFuture<'a, Result<BoxStream<'static, TaskCommand>, StoreError>> {
         Box::pin(async move {
             let channel = self.channel(replica);
-            let mut pubsub = self
-                .store
-                .client()
-                .get_async_pubsub()
-                .await
-                .map_err(|error| self.store.error("SUBSCRIBE", error))?;
-            pubsub
-                .subscribe(&channel)
-                .await
-                .map_err(|error| self.store.error("SUBSCRIBE", error))?;
+            let subscribed = async {
+                let mut pubsub = self.store.client().get_async_pubsub().await?;
+                pubsub.subscribe(&channel).await?;
+                Ok::<_, redis::RedisError>(pubsub)
+            };
+            let pubsub = match tokio::time::timeout(SUBSCRIBE_TIMEOUT, subscribed).await {
+                Ok(subscribed) => subscribed,
+                Err(_) => Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no answer to SUBSCRIBE",
+                )
+                .into()),
+            }
+            .map_err(|error| self.store.error("SUBSCRIBE", error))?;
             let commands = pubsub.into_on_message().filter_map(move |message| {
                 let command = message
                     .get_payload::<String>()

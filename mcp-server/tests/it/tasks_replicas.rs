@@ -55,7 +55,20 @@ fn tools(started: Arc<AtomicUsize>) -> Vec<ToolDef> {
             Ok::<_, String>(format!("hello {}", name.as_str().unwrap_or("?")))
         })
         .unwrap();
-    vec![brew, wait, ask]
+    let greet_later: ToolDef = tool("greet_later")
+        .execution(ToolExecution::required())
+        .run(|_: JsonObject, cx: ToolCallContext| async move {
+            let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+            let request = ElicitRequest::new("Name?", schema)
+                .map_err(|e| e.to_string())?
+                .input_key("user_name")
+                .before_task();
+            let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
+            let name = answer.content.unwrap_or_default()["name"].clone();
+            Ok::<_, String>(format!("later, {}", name.as_str().unwrap_or("?")))
+        })
+        .unwrap();
+    vec![brew, wait, ask, greet_later]
 }
 
 /// A replica serving over HTTP on loopback until dropped.
@@ -157,7 +170,7 @@ struct Client {
 fn meta_with_tasks() -> Value {
     let mut meta = meta_2026();
     meta["io.modelcontextprotocol/clientCapabilities"] =
-        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}, "elicitation": {}});
     meta
 }
 
@@ -520,6 +533,65 @@ async fn a_2026_question_of_a_task_on_one_replica_is_answered_through_another() 
         done["result"]["result"]["content"][0]["text"], "hello Ada",
         "{done}"
     );
+}
+
+#[tokio::test]
+async fn a_2026_input_round_begun_on_one_replica_is_finished_on_another() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let (a, b) = two_replicas(&redis, true).await;
+    let round_1 = Client::modern(&a.url)
+        .request(
+            1,
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(
+        round_1["result"]["resultType"], "input_required",
+        "{round_1}"
+    );
+    let state = round_1["result"]["requestState"].clone();
+    // Sealed with the secret the replicas share in Redis (HMAC-SHA256), not
+    // with a key of A's own.
+    let tag = state.as_str().and_then(|state| state.rsplit_once('.'));
+    assert_eq!(tag.map(|(_, tag)| tag.len()), Some(64), "{round_1}");
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let secret: Option<String> = redis::cmd("GET")
+        .arg("mcp:request-state-key")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(secret.map(|secret| secret.len()), Some(64));
+    let on_b = Client::modern(&b.url);
+    let round_2 = on_b
+        .request(
+            2,
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {}, "requestState": state,
+                "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Ada"}}}}),
+        )
+        .await;
+    assert_eq!(round_2["result"]["resultType"], "task", "{round_2}");
+    let done = on_b
+        .until_status(&round_2["result"]["taskId"], &["completed", "failed"])
+        .await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "later, Ada",
+        "{done}"
+    );
+    // A state that was tampered with is refused on every replica.
+    let forged = format!("{}0", state.as_str().unwrap_or_default());
+    let refused = on_b
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {}, "requestState": forged}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
 
 #[tokio::test]
