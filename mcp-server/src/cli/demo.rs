@@ -104,7 +104,8 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .version(env!("CARGO_PKG_VERSION"))
         .instructions(
             "A demo: the Petstore API's operations as tools (generated from its OpenAPI document), \
-             plus `add` (adds integers) and `countdown` (reports progress).",
+             plus `add` (adds integers) and `countdown` (reports progress, may run as a task). \
+             Subscribe to `demo://petstore/pets` to hear when `createPets` adds a pet.",
         )
         .source(petstore)
         .tools(hand_written()?)

@@ -82,3 +82,21 @@ async fn python_sdk_through_nginx_to_replicas_sharing_redis_keeps_its_session_th
     };
     tokio::task::block_in_place(|| python_drives(&mut cluster, true));
 }
+
+#[test]
+fn demo_state_needs_http() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args([
+            "demo",
+            "--transport",
+            "stdio",
+            "--state",
+            "redis://127.0.0.1:1",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the demo runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("--transport http"), "{stderr}");
+}
