@@ -12,7 +12,13 @@
 //! | `mcp:session:{id}` | hash | `init` (the `initialize` parameters a replica replays to restore the session), `level` (its logging level) |
 //! | `mcp:session:{id}:subscriptions` | set | the URIs the session subscribed to |
 //! | `mcp:subscribers:{uri}` | set | the sessions subscribed to `uri` (expired ones dropped when read) |
+//! | `mcp:forwarded` | pub/sub channel | clients' answers to server requests and cancellations, for the replica whose session they concern |
 //! | `mcp:events:{stream}` | stream | the events of one SSE stream (`{id}:common` for a session's `GET` stream, a random id for a request's), the latest 1000 or so; an event id is `{stream}#{entry}` |
+//! | `mcp:task:{id}` | string | a task's record as JSON; expires the task's TTL after its last change |
+//! | `mcp:tasks:{session}` | sorted set | the session's task ids by creation time; expires with its longest-lived task |
+//! | `mcp:replica:{replica}` | string | present while the replica running tasks beats (the task heartbeat TTL) |
+//! | `mcp:replica:{replica}:tasks` | pub/sub channel | cancellations and answers for the tasks the replica runs |
+//! | `mcp:request-state-key` | string | the secret sealing 2026-07-28 `requestState`s; never expires |
 //!
 //! ```no_run
 //! use mcp_server::store::RedisStore;
@@ -24,6 +30,8 @@
 //! # }
 //! ```
 
+#[cfg(feature = "redis")]
+mod broadcast;
 #[cfg(feature = "redis")]
 mod error;
 #[cfg(feature = "redis")]

@@ -177,6 +177,8 @@ impl Tasks {
                 let outcome = tokio::select! {
                     biased;
                     () = context.cancelled() => Err(TaskExit::Cancelled),
+                    // Another replica failed the task, taking this one for dead.
+                    () = running.overruled() => Err(TaskExit::Cancelled),
                     result = tokio::time::timeout(ttl, call) => match result {
                         Err(_) => Err(TaskExit::Error(ErrorData::internal_error(
                             "task expired: TTL elapsed before completion", None,

@@ -25,6 +25,9 @@ pub(crate) struct Running {
     /// Held while a write is under way, so writes land in order.
     writes: tokio::sync::Mutex<()>,
     ended: watch::Sender<bool>,
+    /// Turns `true` when the store already holds an end of the task that
+    /// another replica wrote (it took this one for dead).
+    overruled: watch::Sender<bool>,
     store: Arc<dyn TaskStore>,
 }
 
@@ -34,6 +37,7 @@ impl Running {
             record: Mutex::new(record),
             writes: tokio::sync::Mutex::new(()),
             ended: watch::Sender::new(false),
+            overruled: watch::Sender::new(false),
             store,
         })
     }
@@ -53,8 +57,9 @@ impl Running {
         let record = self.snapshot();
         if !self.store.put(&record).await? {
             // Another replica took this one for dead and failed the task;
-            // that end stands (the handler's work goes unreported).
-            tracing::warn!(task_id = %record.id, "the store holds an end of this task already; this replica's update is dropped");
+            // that end stands, and the handler stops.
+            tracing::warn!(task_id = %record.id, "the store holds an end of this task already; this replica stops running it");
+            self.overruled.send_replace(true);
         }
         Ok(())
     }
@@ -95,6 +100,13 @@ impl Running {
         }
         self.write_logged().await;
         self.ended.send_replace(true);
+    }
+
+    /// Resolves once another replica's end of the task is in the store.
+    pub(crate) async fn overruled(&self) {
+        let mut overruled = self.overruled.subscribe();
+        // The sender lives as long as `self`.
+        let _ = overruled.wait_for(|overruled| *overruled).await;
     }
 
     /// Waits until the task has ended and its end was written.

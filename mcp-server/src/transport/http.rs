@@ -95,11 +95,7 @@ impl<C: Send + Sync + 'static> Server<C> {
                 );
                 let updates = shared::ResourceUpdates::new(store.clone());
                 self.state().listeners().register(&updates);
-                let gate = Arc::new(shared::Gate {
-                    store,
-                    local: sessions.clone(),
-                    failing: Default::default(),
-                });
+                let gate = shared::Gate::new(store, sessions.clone(), config.cancellation.clone());
                 router
                     .route_service(&config.path, service)
                     .layer(axum::middleware::from_fn(move |request, next| {

@@ -4,10 +4,11 @@
 //! and a Redis outage is a clear error that ends when Redis returns.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use mcp_core::client::LoggingLevel;
+use mcp_core::client::{ElicitRequest, LoggingLevel};
 use mcp_core::resource::resource;
 use mcp_server::store::RedisStore;
 use mcp_server::{HttpConfig, Server};
@@ -18,6 +19,11 @@ use crate::support::meta_2026;
 use crate::support::redis::TestRedis;
 
 const DOC: &str = "test://doc";
+
+/// Set when a `wait_cancel` call starts, and when its handler is dropped
+/// (one test calls it).
+static WAIT_CANCEL_STARTED: AtomicBool = AtomicBool::new(false);
+static WAIT_CANCEL_ENDED: AtomicBool = AtomicBool::new(false);
 
 /// One replica on a free loopback port; dropping it stops it.
 struct Replica {
@@ -45,9 +51,37 @@ fn server(store: RedisStore) -> Server {
             },
         )
         .unwrap();
+    let ask_name: mcp_core::ToolDef = mcp_core::tool("ask_name")
+        .run(
+            |_: mcp_core::JsonObject, cx: mcp_core::ToolCallContext| async move {
+                let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+                let request = ElicitRequest::new("Name?", schema).map_err(|e| e.to_string())?;
+                let answer = cx.elicit(request).await.map_err(|e| e.to_string())?;
+                Ok::<_, String>(format!(
+                    "hello {}",
+                    Value::Object(answer.content.unwrap_or_default())
+                ))
+            },
+        )
+        .unwrap();
+    let wait_cancel: mcp_core::ToolDef = mcp_core::tool("wait_cancel")
+        .run(|| async {
+            /// Marks the call ended when its handler is dropped.
+            struct Ended;
+            impl Drop for Ended {
+                fn drop(&mut self) {
+                    WAIT_CANCEL_ENDED.store(true, Ordering::SeqCst);
+                }
+            }
+            let _ended = Ended;
+            WAIT_CANCEL_STARTED.store(true, Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            "not cancelled"
+        })
+        .unwrap();
     let doc = resource(DOC, "doc").read(|| async { "text" }).unwrap();
     Server::builder()
-        .tools([log_both, poll_later])
+        .tools([log_both, poll_later, ask_name, wait_cancel])
         .resource(doc)
         .store(store)
         .build()
@@ -148,8 +182,13 @@ async fn request(url: &str, session: &str, id: u64, method: &str, params: Value)
 
 /// Initializes a 2025-11-25 session on `url` and returns its id.
 async fn open_session(url: &str) -> String {
+    open_session_with(url, json!({})).await
+}
+
+/// Initializes a 2025-11-25 session declaring `capabilities`.
+async fn open_session_with(url: &str, capabilities: Value) -> String {
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+        "protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": {"name": "t", "version": "0"}}});
     let response = post(url, None, &init).send().await.unwrap();
     assert_eq!(response.status(), 200);
     let session = response.headers()["mcp-session-id"]
@@ -213,7 +252,7 @@ async fn a_session_made_on_one_replica_is_served_by_the_other() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["log_both", "poll_later"]);
+    assert_eq!(names, ["log_both", "poll_later", "ask_name", "wait_cancel"]);
 
     // The level set through B filters the messages of a call on A, which
     // reach the session's stream held by B.
@@ -333,6 +372,91 @@ async fn a_2026_07_28_stream_dropped_on_one_replica_resumes_on_the_other() {
     assert_eq!(resumed.status(), 200);
     let seen = read_until(resumed, "closed: false").await;
     assert!(seen.contains("\"id\":8"), "{seen}");
+}
+
+#[tokio::test]
+async fn a_question_asked_on_one_replica_is_answered_through_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session_with(&a.url, json!({"elicitation": {}})).await;
+    let call = post(
+        &a.url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "ask_name", "arguments": {}}}),
+    )
+    .send()
+    .await
+    .unwrap();
+    let mut body = call.bytes_stream();
+    let mut seen = String::new();
+    let question = loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
+            .await
+            .expect("the question in time")
+            .expect("the question before the end")
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        let asked = events(&seen)
+            .into_iter()
+            .filter_map(|(_, data)| data)
+            .find(|message| message["method"] == "elicitation/create");
+        if let Some(asked) = asked {
+            break asked;
+        }
+    };
+
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": {"name": "Grace"}}});
+    let answered = post(&b.url, Some(&session), &answer).send().await.unwrap();
+    assert_eq!(answered.status(), 202);
+
+    while let Ok(Some(Ok(chunk))) = tokio::time::timeout(Duration::from_secs(10), body.next()).await
+    {
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if seen.contains("hello {") {
+            assert!(seen.contains(r#"\"name\":\"Grace\""#), "{seen}");
+            return;
+        }
+    }
+    panic!("the answer given through B never reached the call on A: {seen}");
+}
+
+#[tokio::test]
+async fn a_call_running_on_one_replica_is_cancelled_through_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let session = open_session(&a.url).await;
+    let call = post(
+        &a.url,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "wait_cancel", "arguments": {}}}),
+    )
+    .send()
+    .await
+    .unwrap();
+    let started = async {
+        while !WAIT_CANCEL_STARTED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), started)
+        .await
+        .expect("the call starts");
+
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}});
+    let sent = post(&b.url, Some(&session), &cancel).send().await.unwrap();
+    assert_eq!(sent.status(), 202);
+    let ended = async {
+        while !WAIT_CANCEL_ENDED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), ended)
+        .await
+        .expect("the cancellation sent through B ends the call on A");
+    drop(call);
 }
 
 #[tokio::test]

@@ -71,6 +71,25 @@ fn tools(started: Arc<AtomicUsize>) -> Vec<ToolDef> {
     vec![brew, wait, ask, greet_later]
 }
 
+/// A task that reports progress (a write of its record) every few
+/// milliseconds until stopped, counting its ticks.
+fn ticking(ticks: Arc<AtomicUsize>) -> ToolDef {
+    tool("tick")
+        .execution(ToolExecution::optional())
+        .run(move |_: JsonObject, cx: ToolCallContext| {
+            let ticks = ticks.clone();
+            async move {
+                while !cx.is_cancelled() {
+                    let tick = ticks.fetch_add(1, Ordering::SeqCst);
+                    let _ = cx.progress(tick as f64, None, None).await;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                "stopped"
+            }
+        })
+        .unwrap()
+}
+
 /// A replica serving over HTTP on loopback until dropped.
 struct Replica {
     url: String,
@@ -89,7 +108,8 @@ impl Drop for Replica {
 async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) -> Replica {
     let store = RedisStore::connect(redis_url).await.expect("Redis answers");
     let server = Server::builder()
-        .tools(tools(started))
+        .tools(tools(started.clone()))
+        .tool(ticking(started))
         .store(store)
         .task_heartbeat(HEARTBEAT)
         .build()
@@ -628,6 +648,74 @@ async fn a_task_whose_replica_died_is_reported_failed_and_never_run_again() {
         .await;
     assert_eq!(again["result"]["status"], "failed", "{again}");
     assert_eq!(started.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_replica_taken_for_dead_stops_the_task_the_others_failed() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let ticks = Arc::new(AtomicUsize::new(0));
+    let a = replica(&redis.url(), true, ticks.clone()).await;
+    let b = replica(&redis.url(), true, Arc::new(AtomicUsize::new(0))).await;
+    let mut meta = meta_with_tasks();
+    meta["progressToken"] = json!("p1");
+    let created = Client::modern(&a.url)
+        .post(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "tick", "arguments": {}, "_meta": meta}}))
+        .await;
+    let created = message(created).await;
+    let task_id = created["result"]["taskId"].clone();
+    assert!(task_id.is_string(), "{created}");
+    // A's heartbeats vanish (as if A stalled past its TTL): B fails the task.
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let on_b = Client::modern(&b.url);
+    let mut failed = None;
+    for id in 2..2 + POLLS as i64 {
+        let beats: Vec<String> = redis::cmd("KEYS")
+            .arg("mcp:replica:*")
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        let _: () = redis::cmd("DEL")
+            .arg(beats)
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        let got = on_b
+            .request(id, "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if got["result"]["status"] == "failed" {
+            failed = Some(got);
+            break;
+        }
+    }
+    let failed = failed.expect("B failed the task");
+    assert!(
+        failed["result"]["statusMessage"]
+            .as_str()
+            .is_some_and(|message| message.contains("stopped")),
+        "{failed}"
+    );
+    // A's next write finds the end in the store: A stops ticking, and the
+    // task stays failed wherever it is read.
+    let mut stopped = false;
+    let mut last = ticks.load(Ordering::SeqCst);
+    for _ in 0..POLLS {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = ticks.load(Ordering::SeqCst);
+        if now == last {
+            stopped = true;
+            break;
+        }
+        last = now;
+    }
+    assert!(stopped, "A kept running the failed task");
+    let on_a = Client::modern(&a.url)
+        .request(900, "tasks/get", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(on_a["result"]["status"], "failed", "{on_a}");
 }
 
 #[tokio::test]

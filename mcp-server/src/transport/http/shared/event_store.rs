@@ -108,3 +108,36 @@ fn sse_message(event: StoredEvent) -> Option<ServerSseMessage> {
     message.event_id = Some(event.id);
     Some(message)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(data: Option<&str>, retry_ms: Option<u64>) -> StoredEvent {
+        StoredEvent {
+            id: "s#1-0".to_owned(),
+            data: data.map(str::to_owned),
+            retry_ms,
+            end: false,
+        }
+    }
+
+    #[test]
+    fn stored_events_become_the_sse_messages_they_were() {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"test://a"}}"#;
+        let message = sse_message(stored(Some(note), None)).unwrap();
+        assert_eq!(message.event_id.as_deref(), Some("s#1-0"));
+        let back = serde_json::to_value(message.message.as_deref().unwrap()).unwrap();
+        assert_eq!(back["params"]["uri"], "test://a");
+        assert_eq!(message.retry, None);
+
+        let priming = sse_message(stored(None, Some(3000))).unwrap();
+        assert!(priming.message.is_none());
+        assert_eq!(priming.retry, Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn an_event_that_is_not_a_server_message_is_skipped() {
+        assert!(sse_message(stored(Some("{not json"), None)).is_none());
+    }
+}

@@ -4,17 +4,27 @@
 //! new session is refused while Redis is away. Requests that need Redis get
 //! a JSON-RPC error (HTTP 503) naming the problem, and a log line; requests
 //! without a session (stateless, `server/discover`) pass untouched.
+//!
+//! A client's message about a server request or a running call (its answer
+//! to an elicitation or a sampling request, `notifications/cancelled`) may
+//! reach another replica than the one whose session worker it concerns:
+//! the gate also publishes such messages to the other replicas, which hand
+//! them to their worker of that session, if they have one (a worker with
+//! no such request ignores it).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::Response;
 use http::StatusCode;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::super::limits::{JsonRpcRequest, jsonrpc_error};
 use super::RedisStore;
@@ -22,6 +32,8 @@ use crate::store::StoreError;
 
 /// The implementation-defined server error of "the shared store is away".
 const STORE_UNAVAILABLE: i64 = -32001;
+/// The pub/sub channel of clients' messages for other replicas.
+const FORWARDED: &str = "forwarded";
 
 /// What the gate needs.
 #[derive(Debug)]
@@ -30,7 +42,17 @@ pub(in crate::transport::http) struct Gate {
     pub(in crate::transport::http) local: Arc<LocalSessionManager>,
     /// Set while Redis is away, so the outage is logged once and its end
     /// too.
-    pub(in crate::transport::http) failing: AtomicBool,
+    failing: AtomicBool,
+    /// This replica's name on the forwarding channel.
+    replica: String,
+}
+
+/// A client's message as published to the other replicas.
+#[derive(Serialize, Deserialize)]
+struct Forwarded {
+    from: String,
+    session: String,
+    message: Value,
 }
 
 /// Applies the gate (see the module docs).
@@ -47,7 +69,9 @@ pub(in crate::transport::http) async fn check(
     let rpc = request.extensions().get::<JsonRpcRequest>().cloned();
     let id = rpc.as_ref().map_or(Value::Null, |rpc| rpc.id.clone());
     let initialize = request.method() == http::Method::POST
-        && rpc.is_some_and(|rpc| rpc.method.as_deref() == Some("initialize"));
+        && rpc
+            .as_ref()
+            .is_some_and(|rpc| rpc.method.as_deref() == Some("initialize"));
     if session.is_none() && !initialize {
         return next.run(request).await;
     }
@@ -69,7 +93,18 @@ pub(in crate::transport::http) async fn check(
             if gate.failing.swap(false, Ordering::SeqCst) {
                 tracing::info!(redis = gate.store.url(), "the session store answers again");
             }
-            next.run(request).await
+            let forwarded = rpc.as_ref().is_some_and(|rpc| match &rpc.method {
+                // A response: the answer to a server request.
+                None => rpc.id != Value::Null,
+                Some(method) => method == "notifications/cancelled",
+            });
+            match session {
+                Some(session) if forwarded && request.method() == http::Method::POST => {
+                    let request = gate.forward(session, request).await;
+                    next.run(request).await
+                }
+                _ => next.run(request).await,
+            }
         }
         Err(error) => {
             if !gate.failing.swap(true, Ordering::SeqCst) {
@@ -88,6 +123,75 @@ pub(in crate::transport::http) async fn check(
 }
 
 impl Gate {
+    /// The gate of a replica whose sessions live in `local`; it hands the
+    /// messages other replicas forward to this replica's workers.
+    pub(in crate::transport::http) fn new(
+        store: RedisStore,
+        local: Arc<LocalSessionManager>,
+        stopped: CancellationToken,
+    ) -> Arc<Self> {
+        static GATES: AtomicU64 = AtomicU64::new(0);
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        let replica = format!(
+            "{}-{started}-{}",
+            std::process::id(),
+            GATES.fetch_add(1, Ordering::Relaxed)
+        );
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let delivering = deliver_forwarded(
+                store.listen(FORWARDED),
+                Arc::downgrade(&local),
+                replica.clone(),
+            );
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = delivering => {}
+                    () = stopped.cancelled() => {}
+                }
+            });
+        } else {
+            tracing::warn!(
+                "no Tokio runtime: clients' answers reach only the replica they are sent to"
+            );
+        }
+        Arc::new(Gate {
+            store,
+            local,
+            failing: AtomicBool::new(false),
+            replica,
+        })
+    }
+
+    /// Publishes the message `request` carries for the other replicas, and
+    /// gives the request back for this one.
+    async fn forward(&self, session: String, request: Request) -> Request {
+        let (parts, body) = request.into_parts();
+        // The limits layer has already read the body into memory.
+        let bytes = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        if let Ok(message) = serde_json::from_slice::<Value>(&bytes) {
+            let forwarded = Forwarded {
+                from: self.replica.clone(),
+                session,
+                message,
+            };
+            let published = match serde_json::to_string(&forwarded) {
+                Ok(payload) => self.store.publish(FORWARDED, &payload).await,
+                Err(error) => Err(StoreError::Corrupt {
+                    key: FORWARDED.to_owned(),
+                    reason: error.to_string(),
+                }),
+            };
+            if let Err(error) = published {
+                tracing::warn!(%error, "a client's message was not passed to the other replicas");
+            }
+        }
+        Request::from_parts(parts, axum::body::Body::from(bytes))
+    }
+
     /// Renews `session`'s expiry; a session Redis no longer has is ended
     /// here as well.
     async fn renew(&self, session: &str) -> Result<(), StoreError> {
@@ -107,5 +211,39 @@ impl Gate {
             let _ = self.local.close_session(&id).await;
         }
         Ok(())
+    }
+}
+
+/// Hands the messages published by other replicas to this replica's
+/// worker of their session, until the replica's sessions are gone (or the
+/// endpoint stops).
+async fn deliver_forwarded(
+    mut published: tokio::sync::mpsc::Receiver<String>,
+    local: Weak<LocalSessionManager>,
+    replica: String,
+) {
+    while let Some(payload) = published.recv().await {
+        let Some(local) = local.upgrade() else { return };
+        let Ok(forwarded) = serde_json::from_str::<Forwarded>(&payload) else {
+            tracing::warn!("skipped a forwarded message that is not one");
+            continue;
+        };
+        if forwarded.from == replica {
+            continue;
+        }
+        let id = forwarded.session.into();
+        if !local.has_session(&id).await.unwrap_or(false) {
+            continue;
+        }
+        match serde_json::from_value::<ClientJsonRpcMessage>(forwarded.message) {
+            Ok(message) => {
+                if let Err(error) = local.accept_message(&id, message).await {
+                    tracing::debug!(%error, "a forwarded message found no worker to take it");
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "skipped a forwarded message that is not a JSON-RPC message")
+            }
+        }
     }
 }
