@@ -18,6 +18,7 @@
 //! | `mcp:tasks:{session}` | sorted set | the session's task ids by creation time; expires with its longest-lived task |
 //! | `mcp:replica:{replica}` | string | present while the replica running tasks beats (the task heartbeat TTL) |
 //! | `mcp:replica:{replica}:tasks` | pub/sub channel | cancellations and answers for the tasks the replica runs |
+//! | `mcp:tasks:ended` | pub/sub channel | the id of every task that ends, so replicas waiting for it look at once |
 //! | `mcp:request-state-key` | string | the secret sealing 2026-07-28 `requestState`s; never expires |
 //!
 //! ```no_run

@@ -70,6 +70,8 @@ pub(crate) struct Tasks {
     running: Mutex<HashMap<String, Arc<Running>>>,
     /// How this server seals `requestState`, once known.
     seal: tokio::sync::OnceCell<Seal>,
+    /// Woken whenever another replica's task ends.
+    ended_elsewhere: tokio::sync::Notify,
 }
 
 impl Tasks {
@@ -79,6 +81,7 @@ impl Tasks {
             membership: Membership::new(backend.store.clone(), backend.heartbeat),
             running: Mutex::default(),
             seal: tokio::sync::OnceCell::new(),
+            ended_elsewhere: tokio::sync::Notify::new(),
         }
     }
 
@@ -339,11 +342,18 @@ impl Tasks {
                 running.ended().await;
                 return Ok(running.snapshot());
             }
+            let ended = self.ended_elsewhere.notified();
             let record = self.get(task_id).await?;
             if record.status.is_terminal() {
                 return Ok(record);
             }
-            tokio::time::sleep(Duration::from_millis(record.poll_interval_ms.max(10))).await;
+            // Woken when a task ends anywhere; looking again now and then
+            // notices a runner that died (and a missed notification).
+            let again = self.membership.heartbeat / 3;
+            tokio::select! {
+                () = ended => {}
+                () = tokio::time::sleep(again.max(Duration::from_millis(record.poll_interval_ms))) => {}
+            }
         }
     }
 
@@ -433,6 +443,10 @@ impl Tasks {
     async fn carry_out(&self, command: TaskCommand) {
         let task_id = match &command {
             TaskCommand::Cancel { task_id } | TaskCommand::Answer { task_id, .. } => task_id,
+            TaskCommand::Ended { .. } => {
+                self.ended_elsewhere.notify_waiters();
+                return;
+            }
         };
         let Some(running) = self.local(task_id) else {
             tracing::debug!(%task_id, "a command for a task this replica does not run (any more)");
@@ -447,6 +461,7 @@ impl Tasks {
             TaskCommand::Answer { task_id, responses } => {
                 self.answer_here(&running, &task_id, responses).await;
             }
+            TaskCommand::Ended { .. } => {}
         }
     }
 

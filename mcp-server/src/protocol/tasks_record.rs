@@ -14,6 +14,11 @@ use tokio::sync::watch;
 use crate::store::StoreError;
 use crate::store::tasks::{TaskRecord, TaskState, TaskStore};
 
+/// How often, and how far apart, the end of a task is written before the
+/// store is given up on (about a minute).
+const END_WRITE_ATTEMPTS: u32 = 30;
+const END_WRITE_PAUSE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The time now, as task timestamps spell it (ISO 8601).
 pub(crate) fn now() -> String {
     rmcp::task_manager::current_timestamp()
@@ -98,7 +103,18 @@ impl Running {
                 }
             }
         }
-        self.write_logged().await;
+        // The end must reach the store, or other replicas would see the task
+        // run until it expires: a failed write is tried again a while.
+        for attempt in 1..=END_WRITE_ATTEMPTS {
+            match self.write().await {
+                Ok(()) => break,
+                Err(error) => {
+                    let task_id = self.lock().id.clone();
+                    tracing::error!(%error, %task_id, attempt, "cannot write a task's end to the store");
+                    tokio::time::sleep(END_WRITE_PAUSE).await;
+                }
+            }
+        }
         self.ended.send_replace(true);
     }
 

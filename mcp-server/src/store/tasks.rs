@@ -92,7 +92,8 @@ impl TaskRecord {
     }
 }
 
-/// What one replica asks of the replica running a task.
+/// What one replica tells another about tasks: asks of the replica running
+/// a task, or news for every replica.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(
     rename_all = "camelCase",
@@ -111,6 +112,12 @@ pub(crate) enum TaskCommand {
         task_id: String,
         /// The client's answers.
         responses: BTreeMap<String, Value>,
+    },
+    /// A task ended (sent to every replica, so those waiting for it look
+    /// at once).
+    Ended {
+        /// The task.
+        task_id: String,
     },
 }
 
@@ -153,8 +160,10 @@ pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
         command: &'a TaskCommand,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
 
-    /// The commands sent to `replica` from now on; the stream ends when the
-    /// store loses the subscription (subscribe again to go on).
+    /// The commands sent to `replica`, and the ends of tasks, from now on
+    /// (a store of one process tells no ends: its waiters are local); the
+    /// stream ends when the store loses the subscription (subscribe again to
+    /// go on).
     fn commands<'a>(
         &'a self,
         replica: &'a str,

@@ -8,6 +8,7 @@
 //! | `tasks:{session}` | sorted set of the session's task ids, scored by creation time (µs since the epoch) | the longest TTL of its tasks; ids of expired records are dropped on read |
 //! | `replica:{replica}` | `1` while the replica beats | its heartbeat TTL |
 //! | channel `replica:{replica}:tasks` | [`TaskCommand`]s as JSON for the replica running a task | |
+//! | channel `tasks:ended` | a [`TaskCommand::Ended`] as JSON whenever a task ends, for every replica | |
 //! | `request-state-key` | the secret (hex) sealing the `requestState` of 2026-07-28 input rounds, so a round begun on one replica continues on another | never |
 
 use std::time::Duration;
@@ -79,6 +80,10 @@ impl RedisTaskStore {
         self.store.key(&["replica", replica, "tasks"])
     }
 
+    fn ended_channel(&self) -> String {
+        self.store.key(&["tasks", "ended"])
+    }
+
     fn decode(&self, key: &str, json: &str) -> Result<TaskRecord, StoreError> {
         serde_json::from_str(json).map_err(|error| StoreError::Corrupt {
             key: key.to_owned(),
@@ -105,19 +110,34 @@ impl TaskStore for RedisTaskStore {
                 .query_async(&mut connection)
                 .await
                 .map_err(|error| self.store.error("EVAL", error))?;
-            let Some(owner) = record.owner.as_ref().filter(|_| written) else {
-                return Ok(written);
-            };
-            let index = self.index_key(owner);
+            if !written {
+                return Ok(false);
+            }
             let mut pipe = redis::pipe();
-            pipe.cmd("ZADD")
-                .arg(&index)
-                .arg(record.created_us)
-                .arg(&record.id)
-                .ignore();
-            // A fresh index gets the TTL; an existing one keeps the longer.
-            pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("NX").ignore();
-            pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("GT").ignore();
+            if let Some(owner) = &record.owner {
+                let index = self.index_key(owner);
+                pipe.cmd("ZADD")
+                    .arg(&index)
+                    .arg(record.created_us)
+                    .arg(&record.id)
+                    .ignore();
+                // A fresh index gets the TTL; an existing one keeps the longer.
+                pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("NX").ignore();
+                pipe.cmd("PEXPIRE").arg(&index).arg(ttl).arg("GT").ignore();
+            }
+            if record.status.is_terminal() {
+                let ended = TaskCommand::Ended {
+                    task_id: record.id.clone(),
+                };
+                let json = serde_json::to_string(&ended).unwrap_or_default();
+                pipe.cmd("PUBLISH")
+                    .arg(self.ended_channel())
+                    .arg(json)
+                    .ignore();
+            }
+            if !record.status.is_terminal() && record.owner.is_none() {
+                return Ok(true);
+            }
             pipe.query_async::<()>(&mut connection)
                 .await
                 .map_err(|error| self.store.error("ZADD", error))?;
@@ -258,6 +278,7 @@ impl TaskStore for RedisTaskStore {
             let subscribed = async {
                 let mut pubsub = self.store.client().get_async_pubsub().await?;
                 pubsub.subscribe(&channel).await?;
+                pubsub.subscribe(self.ended_channel()).await?;
                 Ok::<_, redis::RedisError>(pubsub)
             };
             let pubsub = match tokio::time::timeout(SUBSCRIBE_TIMEOUT, subscribed).await {
