@@ -75,6 +75,9 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     if let Some(build_cost) = crate::build_cost::section(&previous) {
         report.push_str(build_cost);
     }
+    if let Some(load) = crate::load::section(&previous) {
+        report.push_str(load);
+    }
     let _ = writeln!(
         report,
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\

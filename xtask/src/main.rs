@@ -16,12 +16,15 @@
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
+//! - `load`: the bounded load test of replicas behind nginx; writes its
+//!   section of `BENCHMARKS.md`.
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.
 
 mod bench;
 mod build_cost;
 mod conformance;
+mod load;
 mod peers;
 mod synth;
 mod tidy;
@@ -39,10 +42,11 @@ fn main() -> ExitCode {
         "bless" => bless(),
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
+        "load" => load::run(&workspace_root()),
         "build-cost" => build_cost::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, build-cost, conformance (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, conformance (see xtask/src/main.rs)"
         )),
     };
     match result {

@@ -330,6 +330,15 @@ pub(crate) struct DemoArgs {
     /// The transport (`stdio` prints the connection notes to stderr).
     #[arg(long, value_enum, default_value_t = Transport::Http)]
     pub(crate) transport: Transport,
+    /// Call the Petstore API at this base URL (one another demo printed)
+    /// instead of embedding one, so that several demo replicas share one.
+    #[arg(long, value_name = "URL")]
+    pub(crate) api: Option<String>,
+    /// Share sessions (and tasks) with the other replicas of the demo
+    /// through Redis at this URL, `redis://HOST:PORT[/DB]`, as `serve
+    /// --state` does. Needs `--transport http`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) state: Option<String>,
     #[command(flatten)]
     pub(crate) serving: TransportArgs,
 }

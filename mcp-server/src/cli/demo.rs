@@ -12,9 +12,10 @@ use serde::Serialize;
 use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
 use super::overlay_args::OverlayArgs;
+use super::pets_resource::PetsFeed;
 use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
-use super::{openapi, petstore_api};
+use super::{openapi, petstore_api, shared_state};
 
 /// What `countdown` returns.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -30,8 +31,13 @@ async fn add(a: i64, b: i64) -> Result<i64, String> {
         .ok_or_else(|| "the sum overflows a 64-bit integer".to_owned())
 }
 
-/// Counts down from `from` (at most 100) to zero, reporting progress at every step.
-#[tool(title = "Countdown", annotations(read, closed_world))]
+/// Counts down from `from` (at most 100) to zero, reporting progress at every step;
+/// may run as a task.
+#[tool(
+    title = "Countdown",
+    annotations(read, closed_world),
+    execution = "optional"
+)]
 async fn countdown(from: u32, cx: &ToolCallContext) -> Result<Liftoff, String> {
     if from > 100 {
         return Err(format!("`from` is {from}, at most 100 is allowed"));
@@ -62,8 +68,14 @@ fn openapi_document() -> Result<ResourceDef, CliError> {
 
 /// Runs the demo until SIGINT or SIGTERM.
 pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
-    let api = petstore_api::start().await?;
-    tracing::info!(%api, "embedded Petstore API ({} bytes of OpenAPI) is up", petstore_api::PETSTORE_YAML.len());
+    let (api, api_note) = match args.api {
+        Some(api) => (api.clone(), format!("Petstore API: {api}")),
+        None => {
+            let api = petstore_api::start().await?;
+            tracing::info!(%api, "embedded Petstore API ({} bytes of OpenAPI) is up", petstore_api::PETSTORE_YAML.len());
+            (api.clone(), format!("Petstore API (embedded): {api}"))
+        }
+    };
     let document =
         OpenApi::from_slice(petstore_api::PETSTORE_YAML.as_bytes()).map_err(|source| {
             CliError::Spec {
@@ -82,19 +94,28 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
-    let server = Server::builder()
+    let pets = PetsFeed::default();
+    let mut builder = Server::builder();
+    if let Some(store) = shared_state::connect(args.state.as_deref(), args.transport).await? {
+        builder = builder.store(store);
+    }
+    let server = builder
         .name("mcp-server-demo")
         .version(env!("CARGO_PKG_VERSION"))
         .instructions(
             "A demo: the Petstore API's operations as tools (generated from its OpenAPI document), \
-             plus `add` (adds integers) and `countdown` (reports progress).",
+             plus `add` (adds integers) and `countdown` (reports progress, may run as a task). \
+             Subscribe to `demo://petstore/pets` to hear when `createPets` adds a pet.",
         )
         .source(petstore)
         .tools(hand_written()?)
         .resource(openapi_document()?)
+        .resource(pets.resource()?)
+        .with_tool_middleware(pets.middleware())
         .page_size(args.serving.page_size)
         .build()?;
-    let mut notes = vec![format!("Petstore API (embedded): {api}")];
+    pets.attach(&server);
+    let mut notes = vec![api_note];
     notes.extend(
         server
             .resources()

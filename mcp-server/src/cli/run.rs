@@ -67,15 +67,7 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             if sources.is_empty() {
                 tracing::warn!("no --openapi document given: serving no tools");
             }
-            let store = match (&args.state, args.transport) {
-                (None, _) => None,
-                (Some(_), Transport::Stdio) => return Err(CliError::StateNeedsHttp),
-                (Some(url), Transport::Http) => {
-                    let store = RedisStore::connect(url).await?;
-                    tracing::info!(redis = store.url(), "sharing sessions through Redis");
-                    Some(store)
-                }
-            };
+            let store = super::shared_state::connect(args.state.as_deref(), args.transport).await?;
             let server = server_of(
                 sources,
                 args.serving.page_size,

@@ -20,6 +20,7 @@ mod pagination;
 mod prompts_and_interaction;
 mod reload;
 mod replace_source;
+mod replicas;
 mod resources;
 mod rmcp_roundtrip;
 mod shared_sessions;
