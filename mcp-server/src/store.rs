@@ -12,6 +12,7 @@
 //! | `mcp:session:{id}` | hash | `init` (the `initialize` parameters a replica replays to restore the session), `level` (its logging level) |
 //! | `mcp:session:{id}:subscriptions` | set | the URIs the session subscribed to |
 //! | `mcp:subscribers:{uri}` | set | the sessions subscribed to `uri` (expired ones dropped when read) |
+//! | `mcp:resources:updated` | pub/sub channel | the URI of every resource update, for the `subscriptions/listen` streams of other replicas |
 //! | `mcp:forwarded` | pub/sub channel | clients' answers to server requests and cancellations, for the replica whose session they concern |
 //! | `mcp:events:{stream}` | stream | the events of one SSE stream (`{id}:common` for a session's `GET` stream, a random id for a request's), the latest 1000 or so; an event id is `{stream}#{entry}` |
 //! | `mcp:task:{id}` | string | a task's record as JSON; expires the task's TTL after its last change |
@@ -39,6 +40,8 @@ mod error;
 mod events;
 #[cfg(feature = "redis")]
 mod redis_store;
+#[cfg(feature = "redis")]
+mod resource_updates;
 #[cfg(feature = "redis")]
 mod sessions;
 pub(crate) mod tasks;

@@ -34,13 +34,16 @@ impl ChangeListener for ListenStream {
 
 /// Streams the accepted notifications until the client cancels the listen
 /// request or the server ends it.
-pub(crate) async fn listen<C>(
+///
+/// With a shared store, resource updates made on other replicas arrive too.
+pub(crate) async fn listen<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     context: SubscriptionContext,
 ) -> Result<(), ErrorData> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let stream = Arc::new(ListenStream(tx));
     state.listeners().register(&stream);
+    let mut elsewhere = updates_elsewhere(state);
     loop {
         let change = tokio::select! {
             () = context.cancelled() => return Ok(()),
@@ -48,6 +51,7 @@ pub(crate) async fn listen<C>(
                 Some(change) => change,
                 None => return Ok(()),
             },
+            Some(uri) = next_update(&mut elsewhere) => Change::ResourceUpdated(uri),
         };
         let notification = match change {
             Change::PromptsChanged => json!({"method": "notifications/prompts/list_changed"}),
@@ -67,4 +71,34 @@ pub(crate) async fn listen<C>(
             tracing::debug!(%error, "a change notification was not streamed");
         }
     }
+}
+
+/// Resource updates other replicas publish through the server's store.
+#[cfg(feature = "redis")]
+type Elsewhere = Option<mpsc::Receiver<String>>;
+#[cfg(not(feature = "redis"))]
+type Elsewhere = ();
+
+#[cfg(feature = "redis")]
+fn updates_elsewhere<C: Send + Sync + 'static>(state: &ServerState<C>) -> Elsewhere {
+    state
+        .store()
+        .map(crate::store::RedisStore::resource_updates_elsewhere)
+}
+
+#[cfg(not(feature = "redis"))]
+fn updates_elsewhere<C>(_state: &ServerState<C>) -> Elsewhere {}
+
+/// The next update from elsewhere; pending forever without a store.
+#[cfg(feature = "redis")]
+async fn next_update(elsewhere: &mut Elsewhere) -> Option<String> {
+    match elsewhere {
+        Some(receiver) => receiver.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(not(feature = "redis"))]
+async fn next_update(_elsewhere: &mut Elsewhere) -> Option<String> {
+    std::future::pending().await
 }

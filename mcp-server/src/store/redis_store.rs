@@ -44,6 +44,9 @@ pub struct RedisStore {
     shown_url: Arc<str>,
     /// How long an idle session (and its event log) lives, in milliseconds.
     idle_ttl_ms: Arc<AtomicU64>,
+    /// This connection's name in messages to every replica (random, with
+    /// the process id for people reading them).
+    origin: Arc<str>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -82,6 +85,7 @@ impl RedisStore {
             prefix: DEFAULT_PREFIX.into(),
             shown_url,
             idle_ttl_ms: Arc::new(AtomicU64::new(DEFAULT_IDLE_TTL.as_millis() as u64)),
+            origin: new_origin().into(),
         })
     }
 
@@ -122,6 +126,11 @@ impl RedisStore {
     pub(crate) fn set_idle_ttl(&self, ttl: Duration) {
         let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         self.idle_ttl_ms.store(millis, Ordering::Relaxed);
+    }
+
+    /// This connection's name in messages to every replica.
+    pub(crate) fn origin(&self) -> &str {
+        &self.origin
     }
 
     /// A handle on the shared connection (clones share it).
@@ -194,4 +203,11 @@ mod tests {
             "{error}"
         );
     }
+}
+
+/// A name no other connection has: the process id and a random number.
+fn new_origin() -> String {
+    use std::hash::BuildHasher;
+    let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+    format!("{}-{random:016x}", std::process::id())
 }

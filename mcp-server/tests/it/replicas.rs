@@ -48,6 +48,12 @@ fn python_drives(cluster: &mut Cluster, sessions: bool) {
         "the Python peer failed:\n{stdout}\n{stderr}\n{}",
         cluster.logs()
     );
+    if sessions {
+        assert!(
+            stdout.contains("a listen stream for demo://petstore/pets was told of its update"),
+            "{stdout}"
+        );
+    }
     assert!(
         !cluster.replicas[1].process.is_running(),
         "the script did not kill replica 1"

@@ -485,6 +485,40 @@ async fn a_subscription_made_through_one_replica_hears_an_update_on_the_other() 
 }
 
 #[tokio::test]
+async fn a_2026_07_28_listen_stream_on_one_replica_hears_an_update_on_the_other() {
+    let Some((_redis, a, b)) = two_replicas().await else {
+        return;
+    };
+    let stream = post(
+        &a.url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen",
+            "params": {"notifications": {"resourceSubscriptions": [DOC]}, "_meta": meta_2026()}}),
+    )
+    .header("mcp-protocol-version", "2026-07-28")
+    .header("mcp-method", "subscriptions/listen")
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(stream.status(), 200);
+    // The stream follows other replicas once its Redis subscription stands,
+    // shortly after the acknowledgement: B keeps publishing until heard.
+    let publisher = b.server.clone();
+    let publishing = tokio::spawn(async move {
+        loop {
+            publisher.resource_updated("test://other");
+            publisher.resource_updated(DOC);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    });
+
+    let seen = read_until(stream, "notifications/resources/updated").await;
+    publishing.abort();
+    assert!(seen.contains(DOC), "{seen}");
+    assert!(!seen.contains("test://other"), "{seen}");
+}
+
+#[tokio::test]
 async fn delete_on_one_replica_ends_the_session_on_the_other() {
     let Some((_redis, a, b)) = two_replicas().await else {
         return;

@@ -12,7 +12,8 @@ on in the same session (between two calls: once its port refuses connections, so
 no call is in flight on it). With --sessions (replicas sharing state) the legacy
 session also subscribes to `demo://petstore/pets` and is told of its update
 after a `createPets` (which any replica may run; the session's stream may be
-on another).
+on another), and the 2026-07-28 run hears the same through a
+`subscriptions/listen` stream.
 
 Then it lists the pets: every pet it created is there exactly once (each
 `createPets` ran once: a second run of the same id is refused by the API).
@@ -105,6 +106,33 @@ async def told_of_new_pet(client, label, updated, pet_id):
     check(f'"pet-{pet_id}"' in read.contents[0].text, f"{label}: {PETS_URI} gave {read}")
 
 
+async def listen_for_new_pets(client, label):
+    """Listens to PETS_URI (2026-07-28 `subscriptions/listen`) and creates
+    pets until the stream tells of an update; returns the ids created.
+
+    The listen stream stays on one replica while any replica may run
+    `createPets`. The stream follows other replicas once its Redis
+    subscription stands, shortly after the acknowledgement, so an update
+    made before that may go unheard: it creates pets until one is heard
+    (10 s at most)."""
+    ids = []
+    async with client.listen(resource_subscriptions=[PETS_URI]) as subscription:
+        events = subscription.__aiter__()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            pet_id = 3000 + len(ids)
+            created = await client.call_tool("createPets", {"id": pet_id, "name": f"pet-{pet_id}"})
+            check(not created.is_error, f"{label}: createPets {pet_id} failed: {created}")
+            ids.append(pet_id)
+            try:
+                event = await asyncio.wait_for(events.__anext__(), timeout=0.5)
+            except TimeoutError:
+                continue
+            check(getattr(event, "uri", None) == PETS_URI, f"{label}: listen told of {event}")
+            return ids
+    raise AssertionError(f"{label}: the listen stream heard no update within 10 s ({len(ids)} pets created)")
+
+
 async def listed_ids(client, label):
     pets = await client.call_tool("listPets", {"limit": 100})
     check(not pets.is_error, f"{label}: listPets failed: {pets}")
@@ -151,6 +179,9 @@ async def main():
         await basics(client, label)
         await create_pets(client, label, 2000)
         created.extend(range(2000, 2000 + PETS_PER_RUN))
+        if sessions:
+            created.extend(await listen_for_new_pets(client, label))
+            print(f"ok {label}: a listen stream for {PETS_URI} was told of its update", flush=True)
         ids = await listed_ids(client, label)
 
     for pet_id in created:

@@ -2,7 +2,9 @@
 //! [`Server::resource_updated`](crate::Server::resource_updated) is called
 //! appends `notifications/resources/updated` to the standalone-stream log
 //! of every session subscribed to the URI (the subscriptions are in Redis),
-//! and whichever replica holds the session's `GET` stream sends it on.
+//! and whichever replica holds the session's `GET` stream sends it on. It
+//! also publishes the URI to the `subscriptions/listen` streams of the
+//! other replicas.
 
 use std::sync::Arc;
 
@@ -50,6 +52,7 @@ async fn deliver(store: &RedisStore, uri: &str) -> Result<(), crate::store::Stor
         "params": {"uri": uri},
     })
     .to_string();
+    store.publish_resource_update(uri).await?;
     for session in store.subscribers(uri).await? {
         store
             .append_event(
