@@ -46,7 +46,7 @@ use crate::ir::JsonObject;
 use form::Form;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
 pub(crate) use shared::OutputBudget;
-use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, target};
+use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, subschemas, target};
 
 /// The default budget of a generated output schema, in bytes of compact
 /// JSON: 4 KiB, about 1,000 tokens. Measured on the corpus, this keeps
@@ -123,13 +123,12 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
         if let Some(form) = forms.get(name) {
             return Some(form.clone());
         }
-        let mut def = defs.get(name)?.clone();
-        if let Value::Object(def) = &mut def
-            && !fixed.contains(name)
-        {
-            relax(def, &types);
-        }
-        let form = Rc::new(Form::new(Arc::new(def)));
+        let whole = Rc::new(Form::new(Arc::new(defs.get(name)?.clone())));
+        let form = if fixed.contains(name) {
+            whole
+        } else {
+            Form::relaxed(&whole, &types)
+        };
         forms.insert(name.to_owned(), form.clone());
         Some(form)
     };
@@ -163,8 +162,8 @@ fn trim_relaxed_steps(
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    if assembled_len(&root, defs.lens(|form| form.short().1)) <= max_bytes {
-        return assembled(root, defs.values(|form| form.short().0.clone()));
+    if assembled_len(&root, defs.lens(|form| form.short_len)) <= max_bytes {
+        return assembled(root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
@@ -174,7 +173,7 @@ fn trim_relaxed_steps(
     unexpand(&mut root, &left_out, &defs);
     // Only the definitions still reached are unexpanded: the kept ones.
     let kept = reached(&root, |name| {
-        let mut def = defs.get(name)?.short().0.clone();
+        let mut def = defs.get(name)?.short().clone();
         if let Value::Object(object) = &mut def
             && !fixed.contains(name)
         {
@@ -290,7 +289,7 @@ impl Reached {
         fixed: &BTreeSet<String>,
         max_bytes: usize,
     ) -> HashSet<String> {
-        let entry = |name: &str, form: &Form| form.short().1 + name.len() + 4;
+        let entry = |name: &str, form: &Form| form.short_len + name.len() + 4;
         let mut total = json_len(root) + "\"$defs\":{},".len();
         for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
             total += entry(name, form);
@@ -355,22 +354,47 @@ const SHORT_DESCRIPTION: usize = 120;
 /// Cuts every description under `schema` (and its own unless `is_root`) to
 /// its first sentence, at most [`SHORT_DESCRIPTION`] characters.
 fn shorten_descriptions(schema: &mut JsonObject, is_root: bool) {
-    if !is_root && let Some(Value::String(text)) = schema.get_mut("description") {
-        let first = text
-            .split(". ")
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('.');
-        let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
-        if short.len() < first.len() {
-            short.push('…');
-        }
-        short.push('.');
-        if short.len() < text.len() {
-            *text = short;
-        }
+    if !is_root
+        && let Some(Value::String(text)) = schema.get_mut("description")
+        && let Some(short) = short_description(text)
+    {
+        *text = short;
     }
     loosenable_subschemas_mut(schema, |sub| shorten_descriptions(sub, false));
+}
+
+/// How many bytes of compact JSON [`shorten_descriptions`] takes off
+/// `schema`, without changing it.
+fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
+    let mut saved = 0;
+    if !is_root
+        && let Some(Value::String(text)) = schema.get("description")
+        && let Some(short) = short_description(text)
+    {
+        saved += json_len(text.as_str()) - json_len(short.as_str());
+    }
+    subschemas(schema, |sub, loosenable| {
+        if loosenable {
+            saved += shortened_by(sub, false);
+        }
+    });
+    saved
+}
+
+/// The first sentence of `text`, at most [`SHORT_DESCRIPTION`] characters,
+/// when that is shorter than `text`.
+fn short_description(text: &str) -> Option<String> {
+    let first = text
+        .split(". ")
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.');
+    let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
+    if short.len() < first.len() {
+        short.push('…');
+    }
+    short.push('.');
+    (short.len() < text.len()).then_some(short)
 }
 
 /// `root` with `defs` as its `$defs` (none when empty).

@@ -3,14 +3,15 @@
 //! definition ask the same questions of it.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use mcp_core::schema::json_len;
 use serde_json::Value;
 
-use super::loosen::kind_of;
-use super::shorten_descriptions;
+use super::loosen::{DefTypes, kind_of, relax, relaxes};
 use super::walk::{Target, refs};
+use super::{shorten_descriptions, shortened_by};
 
 /// One definition after the first step of trimming (relaxed, or as it is
 /// where it may not be loosened).
@@ -20,6 +21,8 @@ pub(super) struct Form {
     pub(super) value: Arc<Value>,
     /// Its length in compact JSON.
     pub(super) len: usize,
+    /// Its length with shorter descriptions (see [`Form::short`]).
+    pub(super) short_len: usize,
     /// The definitions it references, in order.
     pub(super) refs: Vec<String>,
     /// The definitions it references where a looser schema could reject
@@ -28,14 +31,15 @@ pub(super) struct Form {
     pub(super) fixing: Option<Vec<String>>,
     /// Its `type` (see [`kind_of`]).
     pub(super) kind: Option<Value>,
-    /// The definition with shorter descriptions, and its length.
-    short: OnceCell<(Value, usize)>,
+    /// The definition with shorter descriptions, made on first need.
+    short: OnceCell<Value>,
 }
 
 impl Form {
     pub(super) fn new(value: Arc<Value>) -> Self {
         let mut names = Vec::new();
         let mut fixing = Some(Vec::new());
+        let mut saved = 0;
         if let Value::Object(object) = &*value {
             refs(object, true, &mut |target, loosenable| match target {
                 Target::Def(name) => {
@@ -46,9 +50,12 @@ impl Form {
                 }
                 Target::Other(_) => fixing = None,
             });
+            saved = shortened_by(object, false);
         }
+        let len = json_len(&*value);
         Self {
-            len: json_len(&*value),
+            len,
+            short_len: len - saved,
             kind: value.as_object().and_then(kind_of),
             value,
             refs: names,
@@ -57,16 +64,31 @@ impl Form {
         }
     }
 
+    /// The relaxed form of the definition `whole` is (itself when relaxing
+    /// changes nothing).
+    pub(super) fn relaxed(whole: &Rc<Self>, types: &dyn DefTypes) -> Rc<Self> {
+        match &*whole.value {
+            Value::Object(object) if relaxes(object, types) => {
+                let mut object = object.clone();
+                relax(&mut object, types);
+                Rc::new(Self::new(Arc::new(Value::Object(object))))
+            }
+            _ => whole.clone(),
+        }
+    }
+
     /// The definition with every description below it cut to its first
-    /// sentence, and its length (the references and type are the same).
-    pub(super) fn short(&self) -> &(Value, usize) {
+    /// sentence (the references and type are the same).
+    pub(super) fn short(&self) -> &Value {
+        if self.short_len == self.len {
+            return &self.value;
+        }
         self.short.get_or_init(|| {
             let mut value = Value::clone(&self.value);
             if let Value::Object(object) = &mut value {
                 shorten_descriptions(object, false);
             }
-            let len = json_len(&value);
-            (value, len)
+            value
         })
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::walk::{Target, loosenable_subschemas_mut, target};
+use super::walk::{Target, loosenable_subschemas_mut, subschemas, target};
 
 /// The `type` of each definition by name (`Some(None)` when it has none,
 /// `None` for a name that is not a definition), which is what a reference
@@ -170,6 +170,21 @@ pub(super) fn relax(schema: &mut Map<String, Value>, types: &dyn DefTypes) {
         return;
     }
     loosenable_subschemas_mut(schema, |sub| relax(sub, types));
+}
+
+/// Whether [`relax`] would change `schema`.
+pub(super) fn relaxes(schema: &Map<String, Value>, types: &dyn DefTypes) -> bool {
+    if !schema.contains_key("anyOf") && schema.contains_key("oneOf") {
+        return true;
+    }
+    if loosened_union(schema, types).is_some() {
+        return true;
+    }
+    let mut found = false;
+    subschemas(schema, |sub, loosenable| {
+        found = found || (loosenable && relaxes(sub, types));
+    });
+    found
 }
 
 /// The one-line form of a subschema cut below the nesting depth: its type

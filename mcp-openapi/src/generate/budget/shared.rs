@@ -118,13 +118,10 @@ impl OutputBudget {
             if fixed.contains(name) {
                 return Some(facts.whole.clone());
             }
-            let relaxed = facts.relaxed.get_or_insert_with(|| {
-                let mut relaxed = Value::clone(def);
-                if let Value::Object(object) = &mut relaxed {
-                    relax(object, &by_name);
-                }
-                Rc::new(Form::new(Arc::new(relaxed)))
-            });
+            let whole = &facts.whole;
+            let relaxed = facts
+                .relaxed
+                .get_or_insert_with(|| Form::relaxed(whole, &by_name));
             Some(relaxed.clone())
         };
         Some(trim_relaxed(root, form, max_bytes))
