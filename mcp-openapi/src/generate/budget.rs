@@ -185,18 +185,36 @@ fn trim_relaxed_steps(
         return assembled(root, kept);
     }
     // Step 3: cut the root's nesting, deepest first.
-    let mut best = (root.clone(), kept.clone());
+    let facts: HashMap<&str, (usize, Vec<String>)> = kept
+        .iter()
+        .map(|(name, def)| {
+            let refs = def.as_object().map(def_refs).unwrap_or_default();
+            (name.as_str(), (json_len(def), refs))
+        })
+        .collect();
+    let mut best = None;
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         let mut cut = root.clone();
         cut_below(&mut cut, depth);
-        let reduced = reached(&cut, |name| kept.get(name).cloned());
-        let fits = map_len(&cut, &reduced) <= max_bytes;
-        best = (cut, reduced);
+        let names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
+        let lens = names
+            .iter()
+            .map(|name| (name.as_str(), facts[name.as_str()].0));
+        let fits = assembled_len(&cut, lens) <= max_bytes;
+        best = Some((cut, names));
         if fits {
             break;
         }
     }
-    assembled(best.0, best.1)
+    let Some((cut, names)) = best else {
+        return assembled(root, kept);
+    };
+    let mut kept = kept;
+    let defs = names
+        .into_iter()
+        .filter_map(|name| kept.remove(&name).map(|def| (name, def)))
+        .collect();
+    assembled(cut, defs)
 }
 
 /// The definitions a root reaches, in the order first reached, each in the
@@ -452,6 +470,29 @@ fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map
                 queue.extend(def_refs(object));
             }
             out.insert(name, value);
+        }
+    }
+    out
+}
+
+/// The names of the definitions `root` reaches, in the order first
+/// reached, `refs` giving those each references (definitions it gives
+/// nothing for are skipped).
+fn reached_names<'r>(
+    root: &JsonObject,
+    refs: impl Fn(&str) -> Option<&'r Vec<String>>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut queue: VecDeque<String> = def_refs(root).into();
+    while let Some(name) = queue.pop_front() {
+        if seen.contains(&name) {
+            continue;
+        }
+        if let Some(more) = refs(&name) {
+            queue.extend(more.iter().cloned());
+            seen.insert(name.clone());
+            out.push(name);
         }
     }
     out
