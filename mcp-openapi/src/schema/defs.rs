@@ -2,6 +2,7 @@
 //! properties left out of inputs and `writeOnly` ones out of outputs, and
 //! the `inline` profile that replaces references by their content.
 
+mod closure;
 mod inline;
 mod shape;
 
@@ -64,6 +65,8 @@ pub(crate) struct DefCopier<'a> {
     cycle_depth: usize,
     /// Prepared definitions by name, one map per mode (looked up by `&str`).
     prepared: [HashMap<String, Prepared>; 2],
+    /// The same definitions numbered, one graph per mode, for walks.
+    graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
 }
@@ -83,6 +86,7 @@ impl<'a> DefCopier<'a> {
             profile,
             cycle_depth,
             prepared: [HashMap::new(), HashMap::new()],
+            graph: Default::default(),
             budget: INLINE_BUDGET,
         }
     }
@@ -207,6 +211,12 @@ impl<'a> DefCopier<'a> {
     ) -> Result<Finished, String> {
         let mut pending = BTreeSet::new();
         collect_refs_in(&root, &mut pending);
+        if self.profile == SchemaProfile::Standard
+            && let Some(defs) = self.reach(&pending, mode)
+        {
+            return Ok((root, defs));
+        }
+        // A definition that cannot be used: the walk by name says which.
         let mut reached = BTreeSet::new();
         while let Some(name) = pending.pop_first() {
             if !reached.insert(name.clone()) {
