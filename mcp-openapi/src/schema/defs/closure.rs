@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use super::{DefCopier, Mode};
 
-/// The definitions of one mode, numbered in the order first mentioned.
+/// The definitions of one mode, numbered in the order of their names (the
+/// registry's, then any other name in the order first mentioned).
 #[derive(Debug, Default)]
 pub(super) struct Graph {
     ids: HashMap<String, usize>,
@@ -28,6 +29,18 @@ struct Node {
 }
 
 impl Graph {
+    /// Numbers every definition of `names` (once per graph).
+    fn number<'n>(&mut self, names: impl Iterator<Item = &'n String>) {
+        if !self.nodes.is_empty() {
+            return;
+        }
+        let mut names: Vec<&String> = names.collect();
+        names.sort_unstable();
+        for name in names {
+            self.id(name);
+        }
+    }
+
     fn id(&mut self, name: &str) -> usize {
         if let Some(&id) = self.ids.get(name) {
             return id;
@@ -52,6 +65,7 @@ impl DefCopier<'_> {
         mode: Mode,
     ) -> Option<Vec<(String, Arc<Value>)>> {
         let index = mode as usize;
+        self.graph[index].number(self.registry.defs.keys());
         let mut pending: Vec<usize> = roots
             .iter()
             .map(|name| self.graph[index].id(name))
@@ -89,7 +103,13 @@ impl DefCopier<'_> {
             reached.push(id);
         }
         let nodes = &self.graph[index].nodes;
-        reached.sort_unstable_by(|a, b| nodes[*a].name.cmp(&nodes[*b].name));
+        // Numbers follow names, but for names outside the registry.
+        let registered = self.registry.defs.len();
+        if reached.iter().all(|&id| id < registered) {
+            reached.sort_unstable();
+        } else {
+            reached.sort_unstable_by(|a, b| nodes[*a].name.cmp(&nodes[*b].name));
+        }
         reached
             .into_iter()
             .map(|id| {
