@@ -145,7 +145,9 @@ fn trim_relaxed(
     max_bytes: usize,
 ) -> JsonObject {
     let mut trimmed = trim_relaxed_steps(root, form, max_bytes);
-    // Stubs keep nullable types as `[T, "null"]`: spelled portably again.
+    // Every looser form is spelled portably where it is made, so that what
+    // is measured is what is written; this only catches a type array the
+    // source schema had.
     portable(&mut trimmed);
     trimmed
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
 use super::walk::{Target, loosenable_subschemas_mut, subschemas, target};
@@ -92,6 +93,8 @@ pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &
         schema,
         &format!("A `{name}` (not detailed in this schema)."),
     );
+    // A nullable type is spelled portably before the schema is measured.
+    portable(schema);
 }
 
 /// Whether `branch` is a plain string schema (`{"type": "string", ...}`
@@ -118,7 +121,10 @@ pub(super) fn loosened_union(
     let mut strings = 0;
     let mut expandable = Vec::new();
     let mut loose: Vec<Value> = Vec::new();
-    let push = |value: Value, loose: &mut Vec<Value>| {
+    let push = |mut value: Value, loose: &mut Vec<Value>| {
+        if let Value::Object(object) = &mut value {
+            portable(object);
+        }
         if !loose.contains(&value) {
             loose.push(value);
         }
@@ -201,5 +207,6 @@ pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
     {
         out.insert("description".to_owned(), first.into());
     }
+    portable(&mut out);
     out
 }

@@ -5,6 +5,7 @@
 //! assembled whole just to be measured.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -34,9 +35,9 @@ pub(crate) struct OutputBudget {
     max_bytes: Option<usize>,
     /// Trimmed schemas by the address of the schema they trim; the schema
     /// itself is held so the address is not reused during the run.
-    done: HashMap<usize, (ToolSchema, ToolSchema)>,
+    done: ByAddress<(ToolSchema, ToolSchema)>,
     /// What is known of each shared definition, by address.
-    defs: HashMap<usize, DefFacts>,
+    defs: ByAddress<DefFacts>,
 }
 
 impl OutputBudget {
@@ -44,8 +45,8 @@ impl OutputBudget {
     pub(crate) fn new(max_bytes: Option<usize>) -> Self {
         Self {
             max_bytes,
-            done: HashMap::new(),
-            defs: HashMap::new(),
+            done: ByAddress::default(),
+            defs: ByAddress::default(),
         }
     }
 
@@ -77,9 +78,18 @@ impl OutputBudget {
         let mut root = root_of(schema);
         let root_len = json_len(&root);
         root.shift_remove("$defs");
+        // Its length, and the definitions fixed by a reference from a place
+        // where a looser schema could reject more.
         let mut len = root_len - "null".len() + "{}".len() + shared.len() - 1;
+        let mut seeds = Vec::new();
+        let mut followable = true;
         for (name, def) in shared {
-            len += json_len(name.as_str()) + 1 + self.facts(def).whole.len;
+            let whole = &self.facts(def).whole;
+            len += json_len(name.as_str()) + 1 + whole.len;
+            match &whole.fixing {
+                Some(fixing) => seeds.extend(fixing.iter().cloned()),
+                None => followable = false,
+            }
         }
         if len <= max_bytes {
             return None;
@@ -87,17 +97,11 @@ impl OutputBudget {
         let by_name = ByName::new(shared);
         // The definitions that may not be loosened: those referenced from a
         // fixed place, and every definition they reach.
-        let mut seeds = Vec::new();
-        let mut followable = true;
         refs(&root, true, &mut |target, loosenable| match target {
             Target::Def(name) if !loosenable => seeds.push(name),
             Target::Def(_) => {}
             Target::Other(_) => followable = false,
         });
-        for (_, def) in shared {
-            seeds.extend(self.facts(def).whole.fixing.iter().flatten().cloned());
-            followable &= self.facts(def).whole.fixing.is_some();
-        }
         if !followable {
             return None;
         }
@@ -135,6 +139,35 @@ impl OutputBudget {
                 whole: Rc::new(Form::new(def.clone())),
                 relaxed: None,
             })
+    }
+}
+
+/// A map by address: addresses are distinct numbers already, and are
+/// looked up once per shared definition of every trimmed schema.
+type ByAddress<V> = HashMap<usize, V, BuildHasherDefault<AddressHasher>>;
+
+/// Spreads an address over the hash (multiplied, high bits folded down).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let spread = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = spread ^ (spread >> 29);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }
 
