@@ -194,23 +194,21 @@ fn trim_relaxed_steps(
             (name.as_str(), (json_len(def), refs))
         })
         .collect();
-    let mut best = None;
+    // Each depth cuts the one before further: a stub keeps only the type
+    // and description of the subschema it replaces, which a deeper cut
+    // left as they were, so this is the root cut at that depth.
+    let mut cut = root;
+    let mut names = Vec::new();
     for depth in (0..MAX_KEPT_DEPTH).rev() {
-        let mut cut = root.clone();
         cut_below(&mut cut, depth);
-        let names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
+        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
         let lens = names
             .iter()
             .map(|name| (name.as_str(), facts[name.as_str()].0));
-        let fits = assembled_len(&cut, lens) <= max_bytes;
-        best = Some((cut, names));
-        if fits {
+        if assembled_len(&cut, lens) <= max_bytes {
             break;
         }
     }
-    let Some((cut, names)) = best else {
-        return assembled(root, kept);
-    };
     let mut kept = kept;
     let defs = names
         .into_iter()
