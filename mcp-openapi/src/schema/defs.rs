@@ -178,15 +178,15 @@ impl<'a> DefCopier<'a> {
                         refs: BTreeSet::new(),
                     },
                     Ok(schema) => {
-                        let mut value = if mentions(schema, mode.hidden_flag()) {
-                            self.strip(schema, mode)
+                        // Shared as it is when there is nothing to leave
+                        // out and it is spelled portably already.
+                        let value = if mentions(schema, mode.hidden_flag()) {
+                            portable_value(self.strip(schema, mode))
+                        } else if has_null_type(schema) {
+                            portable_value(Value::clone(schema))
                         } else {
                             schema.clone()
                         };
-                        if let Value::Object(object) = &mut value {
-                            portable(object);
-                        }
-                        let value = Arc::new(value);
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
@@ -253,6 +253,32 @@ impl<'a> DefCopier<'a> {
                 }
             }
         }
+    }
+}
+
+/// `value` in the portable spelling, shared.
+fn portable_value(mut value: Value) -> Arc<Value> {
+    if let Value::Object(object) = &mut value {
+        portable(object);
+    }
+    Arc::new(value)
+}
+
+/// Whether any object in `value` has a type array with `null` and no
+/// `anyOf` (what the portable spelling rewrites; data included, so a
+/// `false` is sure).
+fn has_null_type(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            let rewritten = !object.contains_key("anyOf")
+                && object
+                    .get("type")
+                    .and_then(Value::as_array)
+                    .is_some_and(|types| types.iter().any(|t| t == "null"));
+            rewritten || object.values().any(has_null_type)
+        }
+        Value::Array(items) => items.iter().any(has_null_type),
+        _ => false,
     }
 }
 
