@@ -164,7 +164,7 @@ fn trim_relaxed_steps(
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    if assembled_len(&root, defs.lens(|form| form.short_len)) <= max_bytes {
+    if assembled_len(&root, defs.lens(|form| form.short_len())) <= max_bytes {
         return assembled(root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
@@ -307,7 +307,7 @@ impl Reached {
         fixed: &BTreeSet<String>,
         max_bytes: usize,
     ) -> HashSet<String> {
-        let entry = |name: &str, form: &Form| form.short_len + name.len() + 4;
+        let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
         let mut total = json_len(root) + "\"$defs\":{},".len();
         for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
             total += entry(name, form);

@@ -21,8 +21,9 @@ pub(super) struct Form {
     pub(super) value: Arc<Value>,
     /// Its length in compact JSON.
     pub(super) len: usize,
-    /// Its length with shorter descriptions (see [`Form::short`]).
-    pub(super) short_len: usize,
+    /// Its length with shorter descriptions (see [`Form::short`]), counted
+    /// on first need.
+    short_len: OnceCell<usize>,
     /// The definitions it references, in order.
     pub(super) refs: Vec<String>,
     /// The definitions it references where a looser schema could reject
@@ -39,7 +40,6 @@ impl Form {
     pub(super) fn new(value: Arc<Value>) -> Self {
         let mut names = Vec::new();
         let mut fixing = Some(Vec::new());
-        let mut saved = 0;
         if let Value::Object(object) = &*value {
             refs(object, true, &mut |target, loosenable| match target {
                 Target::Def(name) => {
@@ -50,12 +50,10 @@ impl Form {
                 }
                 Target::Other(_) => fixing = None,
             });
-            saved = shortened_by(object, false);
         }
-        let len = json_len(&*value);
         Self {
-            len,
-            short_len: len - saved,
+            len: json_len(&*value),
+            short_len: OnceCell::new(),
             kind: value.as_object().and_then(kind_of),
             value,
             refs: names,
@@ -77,10 +75,18 @@ impl Form {
         }
     }
 
+    /// The length of [`Form::short`].
+    pub(super) fn short_len(&self) -> usize {
+        *self.short_len.get_or_init(|| match &*self.value {
+            Value::Object(object) => self.len - shortened_by(object, false),
+            _ => self.len,
+        })
+    }
+
     /// The definition with every description below it cut to its first
     /// sentence (the references and type are the same).
     pub(super) fn short(&self) -> &Value {
-        if self.short_len == self.len {
+        if self.short_len() == self.len {
             return &self.value;
         }
         self.short.get_or_init(|| {
