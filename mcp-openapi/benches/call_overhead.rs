@@ -139,8 +139,10 @@ fn main() {
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        let client = reqwest::Client::new();
+        // The generated tool's configuration installs the TLS crypto
+        // provider a reqwest client needs: made first.
         let tool = tool(&base);
+        let client = reqwest::Client::new();
         // Warm both connection pools and caches.
         let (calls, rounds) = sizes();
         direct(&client, &base, calls).await;

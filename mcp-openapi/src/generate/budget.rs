@@ -29,20 +29,24 @@
 //! schema with a `$ref` that is not to a whole definition under `$defs` is
 //! left as it is.
 
+mod form;
 mod loosen;
 mod shared;
 mod walk;
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use mcp_core::schema::{json_len, portable};
 
 use crate::ir::JsonObject;
+use form::Form;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
 pub(crate) use shared::OutputBudget;
-use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, target};
+use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, subschemas, target};
 
 /// The default budget of a generated output schema, in bytes of compact
 /// JSON: 4 KiB, about 1,000 tokens. Measured on the corpus, this keeps
@@ -92,102 +96,274 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     if json_len(schema) <= max_bytes {
         return None;
     }
-    let mut root = schema.clone();
+    // The root without its definitions (removed as `Map::remove` does, so
+    // the order of its keys is that of a copy of the whole).
+    let mut root: JsonObject = schema
+        .iter()
+        .map(|(key, value)| {
+            let value = if key == "$defs" {
+                Value::Null
+            } else {
+                value.clone()
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    let empty = Map::new();
     let defs = match root.remove("$defs") {
-        None => Map::new(),
-        Some(Value::Object(defs)) => defs,
-        Some(_) => return None,
+        None => &empty,
+        Some(_) => schema.get("$defs")?.as_object()?,
     };
-    let types = def_types(&defs);
+    let types = def_types(defs);
     // Step 1: relax the root and every definition it still reaches.
-    let fixed = fixed_defs(&root, &defs)?;
+    let fixed = fixed_defs(&root, defs)?;
     relax(&mut root, &types);
-    let defs = reached(&root, |name| {
-        let mut def = defs.get(name)?.clone();
-        if let Value::Object(def) = &mut def
-            && !fixed.contains(name)
-        {
-            relax(def, &types);
+    let mut forms: HashMap<String, Rc<Form>> = HashMap::new();
+    let form = |name: &str| {
+        if let Some(form) = forms.get(name) {
+            return Some(form.clone());
         }
-        Some(def)
-    });
-    Some(trim_relaxed(root, defs, max_bytes))
+        let whole = Rc::new(Form::new(Arc::new(defs.get(name)?.clone())));
+        let form = if fixed.contains(name) {
+            whole
+        } else {
+            Form::relaxed(&whole, &types)
+        };
+        forms.insert(name.to_owned(), form.clone());
+        Some(form)
+    };
+    Some(trim_relaxed(root, form, max_bytes))
 }
 
-/// The rest of trimming once the root and the definitions it reaches are
-/// relaxed (`oneOf` and expandable unions loosened): shorter descriptions,
-/// definitions kept breadth first, the root's nesting cut, each step only
-/// if the one before did not fit `max_bytes`.
-fn trim_relaxed(root: JsonObject, defs: Map<String, Value>, max_bytes: usize) -> JsonObject {
-    let mut trimmed = trim_relaxed_steps(root, defs, max_bytes);
-    // Stubs keep nullable types as `[T, "null"]`: spelled portably again.
+/// The rest of trimming once the root is relaxed (`oneOf` and expandable
+/// unions loosened), `form` giving each definition as step 1 leaves it:
+/// shorter descriptions, definitions kept breadth first, the root's
+/// nesting cut, each step only if the one before did not fit `max_bytes`.
+fn trim_relaxed(
+    root: JsonObject,
+    form: impl FnMut(&str) -> Option<Rc<Form>>,
+    max_bytes: usize,
+) -> JsonObject {
+    let mut trimmed = trim_relaxed_steps(root, form, max_bytes);
+    // Every looser form is spelled portably where it is made, so that what
+    // is measured is what is written; this only catches a type array the
+    // source schema had.
     portable(&mut trimmed);
     trimmed
 }
 
 fn trim_relaxed_steps(
     mut root: JsonObject,
-    mut defs: Map<String, Value>,
+    form: impl FnMut(&str) -> Option<Rc<Form>>,
     max_bytes: usize,
 ) -> JsonObject {
-    let types = def_types(&defs);
-    if assembled_len(&root, &defs) <= max_bytes {
-        return assembled(&root, &defs);
+    let defs = Reached::new(&root, form);
+    if assembled_len(&root, defs.lens(|form| form.len)) <= max_bytes {
+        return assembled(root, defs.values(|form| Value::clone(&form.value)));
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    for def in defs.values_mut().filter_map(Value::as_object_mut) {
-        shorten_descriptions(def, false);
-    }
-    if assembled_len(&root, &defs) <= max_bytes {
-        return assembled(&root, &defs);
+    if assembled_len(&root, defs.lens(|form| form.short_len())) <= max_bytes {
+        return assembled(root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
     // no reference.
-    let fixed = fixed_defs(&root, &defs).unwrap_or_default();
-    let left_out = left_out(&root, &defs, &fixed, max_bytes);
-    unexpand(&mut root, &left_out, &types);
-    for (name, def) in &mut defs {
-        if let Value::Object(def) = def
+    let fixed = defs.fixed(&root);
+    let left_out = defs.left_out(&root, &fixed, max_bytes);
+    unexpand(&mut root, &left_out, &defs);
+    // Only the definitions still reached are unexpanded: the kept ones.
+    let kept = reached(&root, |name| {
+        let mut def = defs.get(name)?.short().clone();
+        if let Value::Object(object) = &mut def
             && !fixed.contains(name)
         {
-            unexpand(def, &left_out, &types);
+            unexpand(object, &left_out, &defs);
         }
-    }
-    let defs = reached(&root, |name| defs.get(name).cloned());
-    if assembled_len(&root, &defs) <= max_bytes {
-        return assembled(&root, &defs);
+        Some(def)
+    });
+    if map_len(&root, &kept) <= max_bytes {
+        return assembled(root, kept);
     }
     // Step 3: cut the root's nesting, deepest first.
-    let mut best = (root.clone(), defs.clone());
+    let facts: HashMap<&str, (usize, Vec<String>)> = kept
+        .iter()
+        .map(|(name, def)| {
+            let refs = def.as_object().map(def_refs).unwrap_or_default();
+            (name.as_str(), (json_len(def), refs))
+        })
+        .collect();
+    // Each depth cuts the one before further: a stub keeps only the type
+    // and description of the subschema it replaces, which a deeper cut
+    // left as they were, so this is the root cut at that depth.
+    let mut cut = root;
+    let mut names = Vec::new();
     for depth in (0..MAX_KEPT_DEPTH).rev() {
-        let mut cut = root.clone();
         cut_below(&mut cut, depth);
-        let kept = reached(&cut, |name| defs.get(name).cloned());
-        let fits = assembled_len(&cut, &kept) <= max_bytes;
-        best = (cut, kept);
-        if fits {
+        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
+        let lens = names
+            .iter()
+            .map(|name| (name.as_str(), facts[name.as_str()].0));
+        if assembled_len(&cut, lens) <= max_bytes {
             break;
         }
     }
-    assembled(&best.0, &best.1)
+    let mut kept = kept;
+    let defs = names
+        .into_iter()
+        .filter_map(|name| kept.remove(&name).map(|def| (name, def)))
+        .collect();
+    assembled(cut, defs)
 }
 
-/// The length in compact JSON of [`assembled`]`(root, defs)`, without
-/// assembling it.
-fn assembled_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
+/// The definitions a root reaches, in the order first reached, each in the
+/// form step 1 leaves it.
+struct Reached {
+    forms: Vec<(String, Rc<Form>)>,
+    index: HashMap<String, usize>,
+}
+
+impl Reached {
+    /// The definitions `root` reaches, breadth first, as `form` gives them
+    /// (those it has none for are skipped).
+    fn new(root: &JsonObject, mut form: impl FnMut(&str) -> Option<Rc<Form>>) -> Self {
+        let mut out = Self {
+            forms: Vec::new(),
+            index: HashMap::new(),
+        };
+        let mut queue: VecDeque<String> = def_refs(root).into();
+        while let Some(name) = queue.pop_front() {
+            if out.index.contains_key(&name) {
+                continue;
+            }
+            if let Some(form) = form(&name) {
+                queue.extend(form.refs.iter().cloned());
+                out.index.insert(name.clone(), out.forms.len());
+                out.forms.push((name, form));
+            }
+        }
+        out
+    }
+
+    fn get(&self, name: &str) -> Option<&Form> {
+        self.index.get(name).map(|&at| &*self.forms[at].1)
+    }
+
+    /// Each definition's name and `len` of its form.
+    fn lens(&self, len: impl Fn(&Form) -> usize) -> impl Iterator<Item = (&str, usize)> {
+        self.forms
+            .iter()
+            .map(move |(name, form)| (name.as_str(), len(form)))
+    }
+
+    /// The definitions as `$defs`, each as `value` makes it.
+    fn values(&self, value: impl Fn(&Form) -> Value) -> Map<String, Value> {
+        self.forms
+            .iter()
+            .map(|(name, form)| (name.clone(), value(form)))
+            .collect()
+    }
+
+    /// The definitions that may not be loosened: those referenced from a
+    /// fixed subschema of `root` or of a definition, and every definition
+    /// they reach (none when a reference points anywhere but at a whole
+    /// definition).
+    fn fixed(&self, root: &JsonObject) -> BTreeSet<String> {
+        let mut seeds = Vec::new();
+        let mut followable = true;
+        refs(root, true, &mut |target, loosenable| match target {
+            Target::Def(name) if !loosenable => seeds.push(name),
+            Target::Def(_) => {}
+            Target::Other(_) => followable = false,
+        });
+        for (_, form) in &self.forms {
+            match &form.fixing {
+                Some(fixing) => seeds.extend(fixing.iter().cloned()),
+                None => followable = false,
+            }
+        }
+        let mut fixed = BTreeSet::new();
+        if !followable {
+            return fixed;
+        }
+        while let Some(name) = seeds.pop() {
+            if let Some(form) = self.get(&name)
+                && form.value.is_object()
+                && fixed.insert(name)
+            {
+                seeds.extend(form.refs.iter().cloned());
+            }
+        }
+        fixed
+    }
+
+    /// The definitions to leave out so that the rest (with shorter
+    /// descriptions) fits in `max_bytes`: breadth first from the root,
+    /// each kept if it still fits (the fixed ones always are).
+    fn left_out(
+        &self,
+        root: &JsonObject,
+        fixed: &BTreeSet<String>,
+        max_bytes: usize,
+    ) -> HashSet<String> {
+        let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
+        let mut total = json_len(root) + "\"$defs\":{},".len();
+        for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
+            total += entry(name, form);
+        }
+        let mut kept: HashSet<String> = fixed.iter().cloned().collect();
+        let mut out = HashSet::new();
+        let mut queue: VecDeque<String> = def_refs(root).into();
+        while let Some(name) = queue.pop_front() {
+            if kept.contains(&name) || out.contains(&name) {
+                continue;
+            }
+            let Some(form) = self.get(&name) else {
+                continue;
+            };
+            let cost = entry(&name, form);
+            if total + cost <= max_bytes {
+                total += cost;
+                queue.extend(form.refs.iter().cloned());
+                kept.insert(name);
+            } else {
+                out.insert(name);
+            }
+        }
+        out
+    }
+}
+
+impl DefTypes for Reached {
+    fn def_type(&self, name: &str) -> Option<Option<&Value>> {
+        self.get(name).map(|form| form.kind.as_ref())
+    }
+}
+
+/// The length in compact JSON of `root` with `defs` (name and length of
+/// each) as its `$defs` (none when empty), without assembling it.
+fn assembled_len<'a>(root: &JsonObject, defs: impl Iterator<Item = (&'a str, usize)>) -> usize {
     let root_len = json_len(root);
-    if defs.is_empty() {
+    let (mut count, mut entries) = (0, 0);
+    for (name, len) in defs {
+        count += 1;
+        entries += json_len(name) + 1 + len;
+    }
+    if count == 0 {
         return root_len;
     }
     let separator = usize::from(!root.is_empty());
-    let entries: usize = defs
-        .iter()
-        .map(|(name, def)| json_len(name.as_str()) + 1 + json_len(def))
-        .sum();
-    root_len + separator + json_len("$defs") + 1 + 2 + entries + defs.len() - 1
+    root_len + separator + json_len("$defs") + 1 + 2 + entries + count - 1
+}
+
+/// [`assembled_len`] of definitions held whole.
+fn map_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
+    assembled_len(
+        root,
+        defs.iter()
+            .map(|(name, def)| (name.as_str(), json_len(def))),
+    )
 }
 
 /// The longest description kept below the root, in characters.
@@ -196,31 +372,55 @@ const SHORT_DESCRIPTION: usize = 120;
 /// Cuts every description under `schema` (and its own unless `is_root`) to
 /// its first sentence, at most [`SHORT_DESCRIPTION`] characters.
 fn shorten_descriptions(schema: &mut JsonObject, is_root: bool) {
-    if !is_root && let Some(Value::String(text)) = schema.get_mut("description") {
-        let first = text
-            .split(". ")
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('.');
-        let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
-        if short.len() < first.len() {
-            short.push('…');
-        }
-        short.push('.');
-        if short.len() < text.len() {
-            *text = short;
-        }
+    if !is_root
+        && let Some(Value::String(text)) = schema.get_mut("description")
+        && let Some(short) = short_description(text)
+    {
+        *text = short;
     }
     loosenable_subschemas_mut(schema, |sub| shorten_descriptions(sub, false));
 }
 
-/// `root` with `defs` as its `$defs` (none when empty).
-fn assembled(root: &JsonObject, defs: &Map<String, Value>) -> JsonObject {
-    let mut out = root.clone();
-    if !defs.is_empty() {
-        out.insert("$defs".to_owned(), Value::Object(defs.clone()));
+/// How many bytes of compact JSON [`shorten_descriptions`] takes off
+/// `schema`, without changing it.
+fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
+    let mut saved = 0;
+    if !is_root
+        && let Some(Value::String(text)) = schema.get("description")
+        && let Some(short) = short_description(text)
+    {
+        saved += json_len(text.as_str()) - json_len(short.as_str());
     }
-    out
+    subschemas(schema, |sub, loosenable| {
+        if loosenable {
+            saved += shortened_by(sub, false);
+        }
+    });
+    saved
+}
+
+/// The first sentence of `text`, at most [`SHORT_DESCRIPTION`] characters,
+/// when that is shorter than `text`.
+fn short_description(text: &str) -> Option<String> {
+    let first = text
+        .split(". ")
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.');
+    let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
+    if short.len() < first.len() {
+        short.push('…');
+    }
+    short.push('.');
+    (short.len() < text.len()).then_some(short)
+}
+
+/// `root` with `defs` as its `$defs` (none when empty).
+fn assembled(mut root: JsonObject, defs: Map<String, Value>) -> JsonObject {
+    if !defs.is_empty() {
+        root.insert("$defs".to_owned(), Value::Object(defs));
+    }
+    root
 }
 
 /// The definitions that may not be loosened: those referenced from a
@@ -275,6 +475,29 @@ fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map
     out
 }
 
+/// The names of the definitions `root` reaches, in the order first
+/// reached, `refs` giving those each references (definitions it gives
+/// nothing for are skipped).
+fn reached_names<'r>(
+    root: &JsonObject,
+    refs: impl Fn(&str) -> Option<&'r Vec<String>>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut queue: VecDeque<String> = def_refs(root).into();
+    while let Some(name) = queue.pop_front() {
+        if seen.contains(&name) {
+            continue;
+        }
+        if let Some(more) = refs(&name) {
+            queue.extend(more.iter().cloned());
+            seen.insert(name.clone());
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// The definitions `schema` references, in order.
 fn def_refs(schema: &JsonObject) -> Vec<String> {
     let mut names = Vec::new();
@@ -286,47 +509,9 @@ fn def_refs(schema: &JsonObject) -> Vec<String> {
     names
 }
 
-/// The definitions to leave out so that the rest fits in `max_bytes`:
-/// breadth first from the root, each kept if it still fits (the fixed ones
-/// always are).
-fn left_out(
-    root: &JsonObject,
-    defs: &Map<String, Value>,
-    fixed: &BTreeSet<String>,
-    max_bytes: usize,
-) -> HashSet<String> {
-    let entry = |name: &str, def: &Value| json_len(def) + name.len() + 4;
-    let mut total = json_len(root) + "\"$defs\":{},".len();
-    for (name, def) in defs.iter().filter(|(name, _)| fixed.contains(*name)) {
-        total += entry(name, def);
-    }
-    let mut kept: HashSet<String> = fixed.iter().cloned().collect();
-    let mut out = HashSet::new();
-    let mut queue: VecDeque<String> = def_refs(root).into();
-    while let Some(name) = queue.pop_front() {
-        if kept.contains(&name) || out.contains(&name) {
-            continue;
-        }
-        let Some(def) = defs.get(&name) else {
-            continue;
-        };
-        let cost = entry(&name, def);
-        if total + cost <= max_bytes {
-            total += cost;
-            if let Value::Object(def) = def {
-                queue.extend(def_refs(def));
-            }
-            kept.insert(name);
-        } else {
-            out.insert(name);
-        }
-    }
-    out
-}
-
 /// Replaces, where it may loosen, each reference to a definition in
 /// `left_out` by the definition's type and name.
-fn unexpand(schema: &mut JsonObject, left_out: &HashSet<String>, types: &DefTypes) {
+fn unexpand(schema: &mut JsonObject, left_out: &HashSet<String>, types: &dyn DefTypes) {
     if ref_loosenable(schema)
         && let Some(Target::Def(name)) = target(schema)
         && left_out.contains(&name)

@@ -2,6 +2,7 @@
 //! properties left out of inputs and `writeOnly` ones out of outputs, and
 //! the `inline` profile that replaces references by their content.
 
+mod closure;
 mod inline;
 mod shape;
 
@@ -64,6 +65,8 @@ pub(crate) struct DefCopier<'a> {
     cycle_depth: usize,
     /// Prepared definitions by name, one map per mode (looked up by `&str`).
     prepared: [HashMap<String, Prepared>; 2],
+    /// The same definitions numbered, one graph per mode, for walks.
+    graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
 }
@@ -83,6 +86,7 @@ impl<'a> DefCopier<'a> {
             profile,
             cycle_depth,
             prepared: [HashMap::new(), HashMap::new()],
+            graph: Default::default(),
             budget: INLINE_BUDGET,
         }
     }
@@ -174,15 +178,15 @@ impl<'a> DefCopier<'a> {
                         refs: BTreeSet::new(),
                     },
                     Ok(schema) => {
-                        let mut value = if mentions(schema, mode.hidden_flag()) {
-                            self.strip(schema, mode)
+                        // Shared as it is when there is nothing to leave
+                        // out and it is spelled portably already.
+                        let value = if mentions(schema, mode.hidden_flag()) {
+                            portable_value(self.strip(schema, mode))
+                        } else if has_null_type(schema) {
+                            portable_value(Value::clone(schema))
                         } else {
                             schema.clone()
                         };
-                        if let Value::Object(object) = &mut value {
-                            portable(object);
-                        }
-                        let value = Arc::new(value);
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
@@ -207,6 +211,12 @@ impl<'a> DefCopier<'a> {
     ) -> Result<Finished, String> {
         let mut pending = BTreeSet::new();
         collect_refs_in(&root, &mut pending);
+        if self.profile == SchemaProfile::Standard
+            && let Some(defs) = self.reach(&pending, mode)
+        {
+            return Ok((root, defs));
+        }
+        // A definition that cannot be used: the walk by name says which.
         let mut reached = BTreeSet::new();
         while let Some(name) = pending.pop_first() {
             if !reached.insert(name.clone()) {
@@ -243,6 +253,32 @@ impl<'a> DefCopier<'a> {
                 }
             }
         }
+    }
+}
+
+/// `value` in the portable spelling, shared.
+fn portable_value(mut value: Value) -> Arc<Value> {
+    if let Value::Object(object) = &mut value {
+        portable(object);
+    }
+    Arc::new(value)
+}
+
+/// Whether any object in `value` has a type array with `null` and no
+/// `anyOf` (what the portable spelling rewrites; data included, so a
+/// `false` is sure).
+fn has_null_type(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            let rewritten = !object.contains_key("anyOf")
+                && object
+                    .get("type")
+                    .and_then(Value::as_array)
+                    .is_some_and(|types| types.iter().any(|t| t == "null"));
+            rewritten || object.values().any(has_null_type)
+        }
+        Value::Array(items) => items.iter().any(has_null_type),
+        _ => false,
     }
 }
 

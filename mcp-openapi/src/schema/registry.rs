@@ -2,6 +2,7 @@
 //! schema, and its converted value.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -10,8 +11,9 @@ use crate::load::pointer::{escape_segment, lookup};
 /// One converted definition.
 #[derive(Debug)]
 pub(crate) struct DefEntry {
-    /// The converted schema, or why it could not be converted.
-    pub(crate) schema: Result<Value, String>,
+    /// The converted schema (shared with the tool schemas that can use it
+    /// as it is), or why it could not be converted.
+    pub(crate) schema: Result<Arc<Value>, String>,
 }
 
 /// Names of referenced schemas and their converted values.
@@ -94,7 +96,7 @@ impl DefRegistry {
     pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         self.defs
             .get(name)
-            .and_then(|entry| entry.schema.as_ref().ok())
+            .and_then(|entry| entry.schema.as_deref().ok())
     }
 
     /// The next queued definition: document, pointer and name.
@@ -104,6 +106,7 @@ impl DefRegistry {
 
     /// Records the converted definition `name` (or why it did not convert).
     pub(crate) fn define(&mut self, name: String, schema: Result<Value, String>) {
+        let schema = schema.map(Arc::new);
         self.defs.insert(name, DefEntry { schema });
     }
 }

@@ -3,27 +3,36 @@
 
 use std::collections::HashMap;
 
+use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
-use super::walk::{Target, loosenable_subschemas_mut, target};
+use super::walk::{Target, loosenable_subschemas_mut, subschemas, target};
 
-/// The `type` of each definition (`None` when it has none), which is what a
-/// reference to it keeps when the definition is not expanded.
-pub(super) type DefTypes = HashMap<String, Option<Value>>;
+/// The `type` of each definition by name (`Some(None)` when it has none,
+/// `None` for a name that is not a definition), which is what a reference
+/// to it keeps when the definition is not expanded.
+pub(super) trait DefTypes {
+    /// The `type` of the definition `name`.
+    fn def_type(&self, name: &str) -> Option<Option<&Value>>;
+}
+
+impl DefTypes for HashMap<String, Option<Value>> {
+    fn def_type(&self, name: &str) -> Option<Option<&Value>> {
+        self.get(name).map(Option::as_ref)
+    }
+}
 
 /// The `type` keyword of every definition in `defs`.
-pub(super) fn def_types(defs: &Map<String, Value>) -> DefTypes {
+pub(super) fn def_types(defs: &Map<String, Value>) -> HashMap<String, Option<Value>> {
     defs.iter()
         .map(|(name, def)| (name.clone(), def.as_object().and_then(kind_of)))
         .collect()
 }
 
-/// A schema that only keeps the type of `kind` (the empty schema when there
-/// is none): what an unexpanded schema of that type becomes.
 /// The `type` of `schema`; for the portable nullable spelling
 /// `{"anyOf": [{"type": T, ..}, {"type": "null"}]}` it is `[T, "null"]`,
 /// which the trimmed schema's portable spelling turns back into an `anyOf`.
-fn kind_of(schema: &Map<String, Value>) -> Option<Value> {
+pub(super) fn kind_of(schema: &Map<String, Value>) -> Option<Value> {
     if let Some(kind) = schema.get("type") {
         return Some(kind.clone());
     }
@@ -41,6 +50,8 @@ fn kind_of(schema: &Map<String, Value>) -> Option<Value> {
     }
 }
 
+/// A schema that only keeps the type of `kind` (the empty schema when there
+/// is none): what an unexpanded schema of that type becomes.
 fn of_type(kind: Option<&Value>) -> Value {
     let mut stub = Map::new();
     if let Some(kind) = kind {
@@ -71,9 +82,9 @@ fn quoted(names: &[String]) -> String {
 
 /// Replaces the `$ref` of `schema` to the definition `name` by the type of
 /// that definition, and names it in the description.
-pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &DefTypes) {
+pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &dyn DefTypes) {
     schema.remove("$ref");
-    if let Some(Some(kind)) = types.get(name)
+    if let Some(Some(kind)) = types.def_type(name)
         && !schema.contains_key("type")
     {
         schema.insert("type".to_owned(), kind.clone());
@@ -82,6 +93,8 @@ pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &
         schema,
         &format!("A `{name}` (not detailed in this schema)."),
     );
+    // A nullable type is spelled portably before the schema is measured.
+    portable(schema);
 }
 
 /// Whether `branch` is a plain string schema (`{"type": "string", ...}`
@@ -102,13 +115,16 @@ fn is_plain_string(branch: &Map<String, Value>) -> bool {
 /// references to definitions and nothing else but `{"type": "null"}`.
 pub(super) fn loosened_union(
     schema: &Map<String, Value>,
-    types: &DefTypes,
+    types: &dyn DefTypes,
 ) -> Option<Map<String, Value>> {
     let branches = schema.get("anyOf")?.as_array()?;
     let mut strings = 0;
     let mut expandable = Vec::new();
     let mut loose: Vec<Value> = Vec::new();
-    let push = |value: Value, loose: &mut Vec<Value>| {
+    let push = |mut value: Value, loose: &mut Vec<Value>| {
+        if let Value::Object(object) = &mut value {
+            portable(object);
+        }
         if !loose.contains(&value) {
             loose.push(value);
         }
@@ -121,7 +137,7 @@ pub(super) fn loosened_union(
         } else if branch.len() == 1
             && let Some(Target::Def(name)) = target(branch)
         {
-            push(of_type(types.get(&name)?.as_ref()), &mut loose);
+            push(of_type(types.def_type(&name)?), &mut loose);
             expandable.push(name);
         } else if branch.len() == 1 && branch.get("type") == Some(&Value::String("null".to_owned()))
         {
@@ -149,7 +165,7 @@ pub(super) fn loosened_union(
 /// an `anyOf` beside it becomes an `anyOf` (every instance matching exactly
 /// one branch matches at least one), and each expandable union becomes its
 /// [`loosened_union`]. Fixed subschemas are left as they are.
-pub(super) fn relax(schema: &mut Map<String, Value>, types: &DefTypes) {
+pub(super) fn relax(schema: &mut Map<String, Value>, types: &dyn DefTypes) {
     if !schema.contains_key("anyOf")
         && let Some(branches) = schema.remove("oneOf")
     {
@@ -160,6 +176,21 @@ pub(super) fn relax(schema: &mut Map<String, Value>, types: &DefTypes) {
         return;
     }
     loosenable_subschemas_mut(schema, |sub| relax(sub, types));
+}
+
+/// Whether [`relax`] would change `schema`.
+pub(super) fn relaxes(schema: &Map<String, Value>, types: &dyn DefTypes) -> bool {
+    if !schema.contains_key("anyOf") && schema.contains_key("oneOf") {
+        return true;
+    }
+    if loosened_union(schema, types).is_some() {
+        return true;
+    }
+    let mut found = false;
+    subschemas(schema, |sub, loosenable| {
+        found = found || (loosenable && relaxes(sub, types));
+    });
+    found
 }
 
 /// The one-line form of a subschema cut below the nesting depth: its type
@@ -176,5 +207,6 @@ pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
     {
         out.insert("description".to_owned(), first.into());
     }
+    portable(&mut out);
     out
 }

@@ -1,34 +1,31 @@
 //! The budget of one generation run over schemas that share their
 //! definitions: what trimming learns of a shared definition (its size, its
-//! relaxed form, the references that fix others) is learned once and used
-//! for every schema that shares it, and no schema is assembled whole just
-//! to be measured.
+//! relaxed form, its shortened form, the references that fix others) is
+//! learned once and used for every schema that shares it, and no schema is
+//! assembled whole just to be measured.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use mcp_core::ToolSchema;
 use mcp_core::schema::json_len;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::form::Form;
 use super::loosen::{DefTypes, relax};
 use super::walk::{Target, refs};
-use super::{def_refs, reached, trim_relaxed, trimmed_output_schema};
+use super::{trim_relaxed, trimmed_output_schema};
 use crate::ir::JsonObject;
 
 /// What trimming knows of one shared definition.
 #[derive(Debug)]
 struct DefFacts {
-    /// The definition, held so that its address stays its own.
-    _def: Arc<Value>,
-    /// Its length in compact JSON.
-    len: usize,
-    /// The definitions it references where a looser schema could reject
-    /// more (they may not be loosened); `None` when one of its references
-    /// is not to a whole definition.
-    fixing: Option<Vec<String>>,
+    /// The definition as it is (its `Arc` keeps its address its own).
+    whole: Rc<Form>,
     /// Its relaxed form (step 1 of trimming), made on first need.
-    relaxed: Option<Value>,
+    relaxed: Option<Rc<Form>>,
 }
 
 /// Applies a budget to the output schemas of one generation run: each
@@ -38,9 +35,9 @@ pub(crate) struct OutputBudget {
     max_bytes: Option<usize>,
     /// Trimmed schemas by the address of the schema they trim; the schema
     /// itself is held so the address is not reused during the run.
-    done: HashMap<usize, (ToolSchema, ToolSchema)>,
+    done: ByAddress<(ToolSchema, ToolSchema)>,
     /// What is known of each shared definition, by address.
-    defs: HashMap<usize, DefFacts>,
+    defs: ByAddress<DefFacts>,
 }
 
 impl OutputBudget {
@@ -48,8 +45,8 @@ impl OutputBudget {
     pub(crate) fn new(max_bytes: Option<usize>) -> Self {
         Self {
             max_bytes,
-            done: HashMap::new(),
-            defs: HashMap::new(),
+            done: ByAddress::default(),
+            defs: ByAddress::default(),
         }
     }
 
@@ -81,101 +78,145 @@ impl OutputBudget {
         let mut root = root_of(schema);
         let root_len = json_len(&root);
         root.shift_remove("$defs");
+        // Its length, and the definitions fixed by a reference from a place
+        // where a looser schema could reject more.
         let mut len = root_len - "null".len() + "{}".len() + shared.len() - 1;
+        let mut seeds = Vec::new();
+        let mut followable = true;
         for (name, def) in shared {
-            len += json_len(name.as_str()) + 1 + self.facts(def).len;
+            let whole = &self.facts(def).whole;
+            len += json_len(name.as_str()) + 1 + whole.len;
+            match &whole.fixing {
+                Some(fixing) => seeds.extend(fixing.iter().cloned()),
+                None => followable = false,
+            }
         }
         if len <= max_bytes {
             return None;
         }
-        let by_name: HashMap<&str, &Arc<Value>> = shared
-            .iter()
-            .map(|(name, def)| (name.as_str(), def))
-            .collect();
-        let types: DefTypes = shared
-            .iter()
-            .map(|(name, def)| (name.clone(), def.get("type").cloned()))
-            .collect();
+        let by_name = ByName::new(shared);
         // The definitions that may not be loosened: those referenced from a
         // fixed place, and every definition they reach.
-        let mut seeds = Vec::new();
-        let mut followable = true;
         refs(&root, true, &mut |target, loosenable| match target {
             Target::Def(name) if !loosenable => seeds.push(name),
             Target::Def(_) => {}
             Target::Other(_) => followable = false,
         });
-        for (_, def) in shared {
-            seeds.extend(self.facts(def).fixing.clone()?);
-        }
         if !followable {
             return None;
         }
         let mut fixed = BTreeSet::new();
         while let Some(name) = seeds.pop() {
-            if let Some(def) = by_name.get(name.as_str()).and_then(|def| def.as_object())
+            if let Some(def) = by_name.get(&name)
+                && def.is_object()
                 && fixed.insert(name)
             {
-                seeds.extend(def_refs(def));
+                seeds.extend(self.facts(def).whole.refs.iter().cloned());
             }
         }
         // Step 1, with each shared definition relaxed once per run.
-        relax(&mut root, &types);
-        let defs: Map<String, Value> = reached(&root, |name| {
+        relax(&mut root, &by_name);
+        let form = |name: &str| {
             let def = by_name.get(name)?;
-            if fixed.contains(name) {
-                return Some(Value::clone(def));
-            }
             let facts = self.facts(def);
-            Some(
-                facts
-                    .relaxed
-                    .get_or_insert_with(|| {
-                        let mut relaxed = Value::clone(def);
-                        if let Value::Object(object) = &mut relaxed {
-                            relax(object, &types);
-                        }
-                        relaxed
-                    })
-                    .clone(),
-            )
-        });
-        Some(trim_relaxed(root, defs, max_bytes))
+            if fixed.contains(name) {
+                return Some(facts.whole.clone());
+            }
+            let whole = &facts.whole;
+            let relaxed = facts
+                .relaxed
+                .get_or_insert_with(|| Form::relaxed(whole, &by_name));
+            Some(relaxed.clone())
+        };
+        Some(trim_relaxed(root, form, max_bytes))
     }
 
     /// What is known of the shared definition `def` (learned on first use).
     fn facts(&mut self, def: &Arc<Value>) -> &mut DefFacts {
         self.defs
             .entry(Arc::as_ptr(def) as usize)
-            .or_insert_with(|| {
-                let mut fixing = Some(Vec::new());
-                if let Value::Object(object) = &**def {
-                    refs(object, true, &mut |target, loosenable| match target {
-                        Target::Def(name) if !loosenable => {
-                            if let Some(fixing) = &mut fixing {
-                                fixing.push(name);
-                            }
-                        }
-                        Target::Def(_) => {}
-                        Target::Other(_) => fixing = None,
-                    });
-                }
-                DefFacts {
-                    _def: def.clone(),
-                    len: json_len(&**def),
-                    fixing,
-                    relaxed: None,
-                }
+            .or_insert_with(|| DefFacts {
+                whole: Rc::new(Form::new(def.clone())),
+                relaxed: None,
             })
+    }
+}
+
+/// A map by address: addresses are distinct numbers already, and are
+/// looked up once per shared definition of every trimmed schema.
+type ByAddress<V> = HashMap<usize, V, BuildHasherDefault<AddressHasher>>;
+
+/// Spreads an address over the hash (multiplied, high bits folded down).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let spread = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = spread ^ (spread >> 29);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// The shared definitions of one schema by name: searched in place when
+/// they are sorted by name (as generation writes them), else indexed.
+enum ByName<'a> {
+    Sorted(&'a [(String, Arc<Value>)]),
+    Indexed(HashMap<&'a str, &'a Arc<Value>>),
+}
+
+impl<'a> ByName<'a> {
+    fn new(shared: &'a [(String, Arc<Value>)]) -> Self {
+        if shared.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            Self::Sorted(shared)
+        } else {
+            Self::Indexed(
+                shared
+                    .iter()
+                    .map(|(name, def)| (name.as_str(), def))
+                    .collect(),
+            )
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&'a Arc<Value>> {
+        match self {
+            Self::Sorted(shared) => shared
+                .binary_search_by(|(key, _)| key.as_str().cmp(name))
+                .ok()
+                .map(|at| &shared[at].1),
+            Self::Indexed(by_name) => by_name.get(name).copied(),
+        }
+    }
+}
+
+impl DefTypes for ByName<'_> {
+    fn def_type(&self, name: &str) -> Option<Option<&Value>> {
+        self.get(name).map(|def| def.get("type"))
     }
 }
 
 /// The root of a schema with shared definitions, its `$defs` entry `null`.
 fn root_of(schema: &ToolSchema) -> JsonObject {
     let mut root = JsonObject::new();
+    // Returning an object without `$defs` makes `map_root` drop the shared
+    // definitions instead of copying their list.
     let _ = schema.map_root(|own| {
-        root = own.clone();
-        own
+        root = own;
+        JsonObject::new()
     });
     root
 }

@@ -1,0 +1,100 @@
+//! A definition as the trimming steps read it, with what they measure of
+//! it (length, references, type), learned once: schemas that reach the same
+//! definition ask the same questions of it.
+
+use std::cell::OnceCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mcp_core::schema::json_len;
+use serde_json::Value;
+
+use super::loosen::{DefTypes, kind_of, relax, relaxes};
+use super::walk::{Target, refs};
+use super::{shorten_descriptions, shortened_by};
+
+/// One definition after the first step of trimming (relaxed, or as it is
+/// where it may not be loosened).
+#[derive(Debug)]
+pub(super) struct Form {
+    /// The definition.
+    pub(super) value: Arc<Value>,
+    /// Its length in compact JSON.
+    pub(super) len: usize,
+    /// Its length with shorter descriptions (see [`Form::short`]), counted
+    /// on first need.
+    short_len: OnceCell<usize>,
+    /// The definitions it references, in order.
+    pub(super) refs: Vec<String>,
+    /// The definitions it references where a looser schema could reject
+    /// more; `None` when one of its references is not to a whole
+    /// definition.
+    pub(super) fixing: Option<Vec<String>>,
+    /// Its `type` (see [`kind_of`]).
+    pub(super) kind: Option<Value>,
+    /// The definition with shorter descriptions, made on first need.
+    short: OnceCell<Value>,
+}
+
+impl Form {
+    pub(super) fn new(value: Arc<Value>) -> Self {
+        let mut names = Vec::new();
+        let mut fixing = Some(Vec::new());
+        if let Value::Object(object) = &*value {
+            refs(object, true, &mut |target, loosenable| match target {
+                Target::Def(name) => {
+                    if !loosenable && let Some(fixing) = &mut fixing {
+                        fixing.push(name.clone());
+                    }
+                    names.push(name);
+                }
+                Target::Other(_) => fixing = None,
+            });
+        }
+        Self {
+            len: json_len(&*value),
+            short_len: OnceCell::new(),
+            kind: value.as_object().and_then(kind_of),
+            value,
+            refs: names,
+            fixing,
+            short: OnceCell::new(),
+        }
+    }
+
+    /// The relaxed form of the definition `whole` is (itself when relaxing
+    /// changes nothing).
+    pub(super) fn relaxed(whole: &Rc<Self>, types: &dyn DefTypes) -> Rc<Self> {
+        match &*whole.value {
+            Value::Object(object) if relaxes(object, types) => {
+                let mut object = object.clone();
+                relax(&mut object, types);
+                Rc::new(Self::new(Arc::new(Value::Object(object))))
+            }
+            _ => whole.clone(),
+        }
+    }
+
+    /// The length of [`Form::short`].
+    pub(super) fn short_len(&self) -> usize {
+        *self.short_len.get_or_init(|| match &*self.value {
+            Value::Object(object) => self.len - shortened_by(object, false),
+            _ => self.len,
+        })
+    }
+
+    /// The definition with every description below it cut to its first
+    /// sentence (the references and type are the same).
+    pub(super) fn short(&self) -> &Value {
+        if self.short_len() == self.len {
+            return &self.value;
+        }
+        self.short.get_or_init(|| {
+            let mut value = Value::clone(&self.value);
+            if let Value::Object(object) = &mut value {
+                shorten_descriptions(object, false);
+            }
+            value
+        })
+    }
+}
