@@ -20,8 +20,29 @@ use super::words::Words;
 const K1: f32 = 1.2;
 /// BM25's length normalization, per field.
 const B: f32 = 0.75;
-/// How much a synonym of a request term counts.
-const SYNONYM_WEIGHT: f32 = 0.6;
+/// How much a word derived from the same root as a request term counts
+/// (`follow` and `follower`), and a word a request term unknown to the
+/// index abbreviates.
+const DERIVED_WEIGHT: f32 = 0.9;
+/// The endings that make a noun of those who do (or undergo) what a verb
+/// says, in stemmed form: `follow`-`er`, `contribut`-`or`, `assign`-`e`.
+const DOER_ENDINGS: &[&str] = &["er", "or", "e", "ee", "r"];
+/// Stem endings of a Latin root as verb and as noun: `subscrib`e and
+/// `subscript`ion, `receiv`e and `receipt`, `submit` and `submiss`ion.
+const ROOT_ALTERNATIONS: &[(&str, &str)] = &[
+    ("scrib", "script"),
+    ("ceiv", "cept"),
+    ("ceiv", "ceipt"),
+    ("mit", "miss"),
+    ("solv", "solut"),
+    ("sum", "sumpt"),
+    ("duc", "duct"),
+];
+/// How much the verb an imperative opens with counts.
+const VERB_WEIGHT: f32 = 1.5;
+/// The factor of a tool's score when the request asks who and the tool's
+/// resource is not people.
+const NOT_PEOPLE: f32 = 0.8;
 /// How much a longer word starting with a request term (or a shorter one
 /// it starts with) counts.
 const PART_WEIGHT: f32 = 0.6;
@@ -62,6 +83,8 @@ pub(crate) struct SearchIndex {
     name_terms: Vec<Vec<u32>>,
     /// Whether each tool only reads.
     reads: Vec<bool>,
+    /// Whether each tool's resource is people.
+    people: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -109,6 +132,7 @@ impl SearchIndex {
             names: Vec::new(),
             name_terms: Vec::new(),
             reads: texts.iter().map(|text| text.reads).collect(),
+            people: texts.iter().map(|text| text.people).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
@@ -229,7 +253,12 @@ impl SearchIndex {
             .into_iter()
             .map(|(term, weight)| (term, if self.signals.values { weight } else { 1.0 }))
             .collect();
-        if request.plural && self.signals.plural_list {
+        if let Some(verb) = request.verb.filter(|_| self.signals.verb)
+            && let Some(group) = groups.get_mut(verb)
+        {
+            group.1 *= VERB_WEIGHT;
+        }
+        if request.plural && request.mood == Mood::Read && self.signals.plural_list {
             groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
         }
         let mut matched = vec![0_u32; self.len()];
@@ -288,6 +317,13 @@ impl SearchIndex {
                 }
             }
         }
+        if self.signals.people && request.who {
+            for (total, people) in scores.iter_mut().zip(&self.people) {
+                if !*people {
+                    *total *= NOT_PEOPLE;
+                }
+            }
+        }
         // Tools matching more of the request's words come first.
         if asked > 1 && self.signals.coverage {
             for (total, matched) in scores.iter_mut().zip(&matched) {
@@ -326,9 +362,21 @@ impl SearchIndex {
         } else {
             &[]
         };
-        for synonym in synonyms {
+        for (synonym, weight) in synonyms {
             if let Some(&id) = self.term_ids.get(synonym) {
-                add(id, SYNONYM_WEIGHT);
+                add(id, *weight);
+            }
+        }
+        if self.signals.derivations {
+            let known = self.term_ids.contains_key(term);
+            for (id, indexed) in self.terms.iter().enumerate() {
+                let abbreviates = !known
+                    && term.len() >= 3
+                    && indexed.len() > term.len()
+                    && indexed.starts_with(term);
+                if abbreviates || derived(term, indexed) {
+                    add(id as u32, DERIVED_WEIGHT);
+                }
             }
         }
         if term.len() >= 3 && self.signals.subwords {
@@ -345,6 +393,26 @@ impl SearchIndex {
         }
         widened
     }
+}
+
+/// Whether `one` and `other` are stems of words derived from one root: a
+/// doer noun of a verb, or a Latin root's verb and noun.
+fn derived(one: &str, other: &str) -> bool {
+    let doer = |verb: &str, noun: &str| {
+        verb.len() >= 4
+            && noun
+                .strip_prefix(verb)
+                .is_some_and(|end| DOER_ENDINGS.contains(&end))
+    };
+    let alternation = |verb: &str, noun: &str| {
+        ROOT_ALTERNATIONS.iter().any(|(from, to)| {
+            match (verb.strip_suffix(from), noun.strip_suffix(to)) {
+                (Some(root), Some(other_root)) => root.len() >= 3 && root == other_root,
+                _ => false,
+            }
+        })
+    };
+    doer(one, other) || doer(other, one) || alternation(one, other) || alternation(other, one)
 }
 
 /// How much a term in `field` counts with `signals` (0 for a field not used).

@@ -13,8 +13,44 @@ const VALUE_MARKERS: &[&str] = &["called", "named", "titled", "about", "saying"]
 const READ_OPENERS: &[&str] = &[
     "who", "what", "which", "how", "where", "when", "whose", "is", "are", "do", "does", "did",
     "show", "list", "get", "find", "see", "view", "fetch", "display", "search", "browse", "tell",
-    "read", "check", "count", "download", "compare",
+    "read", "check", "count", "download", "compare", "look",
 ];
+
+/// Verbs with a particle that mean one thing, and the word for it.
+const PHRASAL_VERBS: &[(&str, &str, &str)] = &[
+    ("set", "up", "create"),
+    ("sign", "up", "register"),
+    ("signed", "up", "register"),
+    ("log", "in", "login"),
+    ("logged", "in", "login"),
+    ("sign", "in", "login"),
+    ("signed", "in", "login"),
+    ("look", "up", "find"),
+    ("turn", "on", "enable"),
+    ("switch", "on", "enable"),
+    ("turn", "off", "disable"),
+    ("switch", "off", "disable"),
+    ("shut", "down", "stop"),
+    ("take", "down", "delete"),
+    ("tear", "down", "delete"),
+    ("clean", "up", "delete"),
+    ("pay", "back", "refund"),
+    ("pay", "out", "payout"),
+    // Compound nouns an API names by one word.
+    ("pull", "request", "pull"),
+    ("pull", "requests", "pulls"),
+    ("merge", "request", "pull"),
+    ("merge", "requests", "pulls"),
+];
+/// Words after which the rest of a clause says whom or what an operation is
+/// for (`a webhook for pushes`): context, not the operation.
+const CONTEXT_MARKERS: &[&str] = &["for"];
+/// Words pointing at one thing at hand.
+const POINTING_WORDS: &[&str] = &["this", "that", "these", "those"];
+/// How much a word of context counts.
+pub(crate) const CONTEXT_WEIGHT: f32 = 0.5;
+/// Plurals that ask for more about a thing, not for a list of things.
+const NOT_RESOURCES: &[&str] = &["details", "specifics", "contents", "settings"];
 
 /// How much a word naming a value counts.
 pub(crate) const VALUE_WEIGHT: f32 = 0.3;
@@ -38,6 +74,11 @@ pub(crate) struct Request {
     pub(crate) plural: bool,
     /// Whether it asks to read or to change something.
     pub(crate) mood: Mood,
+    /// Whether it asks who (`who follows me?`): the answer is people.
+    pub(crate) who: bool,
+    /// The position in `terms` of the verb an imperative opens with (`merge`
+    /// of `merge this pull request`): the operation asked for.
+    pub(crate) verb: Option<usize>,
 }
 
 impl Request {
@@ -48,29 +89,62 @@ impl Request {
         let mut plural = false;
         let mut first: Option<String> = None;
         let mut in_value = false;
+        let mut who = false;
+        // Whether the first word of the request made a term.
+        let mut first_term = false;
         for clause in text.split([',', ';', '.', '(', ')']) {
             in_value = in_value && clause.trim().is_empty();
-            for_each_word(clause, |word| {
-                if first.is_none() {
-                    first = Some(word.to_owned());
+            let mut in_context = false;
+            let mut clause_words: Vec<String> = Vec::new();
+            for_each_word(clause, |word| clause_words.push(word.to_owned()));
+            let mut position = 0;
+            while let Some(word) = clause_words.get(position) {
+                position += 1;
+                let opens = first.is_none();
+                if opens {
+                    first = Some(word.clone());
                 }
-                if VALUE_MARKERS.contains(&word) {
+                who |= ["who", "whom", "whose"].contains(&word.as_str());
+                if VALUE_MARKERS.contains(&word.as_str()) {
                     in_value = true;
-                    return;
+                    continue;
                 }
-                let Some(term) = words.term(word) else {
-                    return;
+                if CONTEXT_MARKERS.contains(&word.as_str()) {
+                    // `for this commit` names the thing acted on, not a purpose.
+                    in_context = !clause_words
+                        .get(position)
+                        .is_some_and(|next| POINTING_WORDS.contains(&next.as_str()));
+                    continue;
+                }
+                // A verb and its particle (`set up`) say one thing.
+                let next = clause_words.get(position).map(String::as_str);
+                let phrasal = next.and_then(|next| {
+                    PHRASAL_VERBS
+                        .iter()
+                        .find(|(verb, particle, _)| *verb == word && *particle == next)
+                });
+                let word = match phrasal {
+                    Some((_, _, meaning)) => {
+                        position += 1;
+                        *meaning
+                    }
+                    None => word.as_str(),
                 };
+                let Some(term) = words.term(word) else {
+                    continue;
+                };
+                first_term |= opens;
                 if in_value {
                     terms.push((term, VALUE_WEIGHT));
-                    return;
+                    continue;
                 }
                 plural |= word.len() > 3
                     && word.ends_with('s')
                     && !["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+                    && !NOT_RESOURCES.contains(&word)
                     && term.len() < word.len();
-                terms.push((term, 1.0));
-            });
+                terms.push((term, if in_context { CONTEXT_WEIGHT } else { 1.0 }));
+            }
         }
         let question = text.trim_end().ends_with('?');
         let opener = first.as_deref().is_some_and(|w| READ_OPENERS.contains(&w));
@@ -79,10 +153,13 @@ impl Request {
         } else {
             Mood::Change
         };
+        let verb = (mood == Mood::Change && first_term).then_some(0);
         Self {
             terms,
             plural,
             mood,
+            who,
+            verb,
         }
     }
 }
