@@ -83,6 +83,9 @@ pub(crate) struct ToolText {
     pub(crate) operation_name: String,
     /// The words of the OpenAPI path's parameters (`{subscription_exposed_id}`).
     pub(crate) path_parameters: String,
+    /// Whether the operation changes one item (a `POST` or `PATCH` on a path
+    /// ending in its identifier).
+    pub(crate) updates_item: bool,
     /// Whether the resource the path ends in is people (`/user/followers`).
     pub(crate) people: bool,
 }
@@ -177,6 +180,8 @@ impl ToolText {
             .collect::<Vec<_>>()
             .join(" ");
         text.people = path.is_some_and(names_people);
+        text.updates_item = matches!(text.method.as_deref(), Some("post" | "patch"))
+            && path.is_some_and(|path| path.trim_end_matches('/').ends_with('}'));
         text.reads = text.method.as_deref() == Some("get")
             || tool
                 .annotations

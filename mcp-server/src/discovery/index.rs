@@ -40,6 +40,9 @@ const ROOT_ALTERNATIONS: &[(&str, &str)] = &[
 ];
 /// How much the verb an imperative opens with counts.
 const VERB_WEIGHT: f32 = 1.5;
+/// The factor of a tool's score when it updates one item and the request
+/// asks to do something with a new thing.
+const UPDATE_OF_NEW: f32 = 0.85;
 /// The factor of a tool's score when the request asks who and the tool's
 /// resource is not people.
 const NOT_PEOPLE: f32 = 0.8;
@@ -85,6 +88,8 @@ pub(crate) struct SearchIndex {
     reads: Vec<bool>,
     /// Whether each tool's resource is people.
     people: Vec<bool>,
+    /// Whether each tool changes one existing item.
+    updates_item: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -133,6 +138,7 @@ impl SearchIndex {
             name_terms: Vec::new(),
             reads: texts.iter().map(|text| text.reads).collect(),
             people: texts.iter().map(|text| text.people).collect(),
+            updates_item: texts.iter().map(|text| text.updates_item).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
@@ -314,6 +320,13 @@ impl SearchIndex {
             for (total, reads) in scores.iter_mut().zip(&self.reads) {
                 if *reads != (request.mood == Mood::Read) {
                     *total *= MOOD_MISMATCH;
+                }
+            }
+        }
+        if self.signals.new_object && request.new_object {
+            for (total, updates) in scores.iter_mut().zip(&self.updates_item) {
+                if *updates {
+                    *total *= UPDATE_OF_NEW;
                 }
             }
         }

@@ -45,6 +45,14 @@ const PHRASAL_VERBS: &[(&str, &str, &str)] = &[
 /// Words after which the rest of a clause says whom or what an operation is
 /// for (`a webhook for pushes`): context, not the operation.
 const CONTEXT_MARKERS: &[&str] = &["for"];
+/// Verbs that act on a thing that exists, whatever its article (`close an
+/// issue`).
+const CHANGING_VERBS: &[&str] = &[
+    "update", "change", "edit", "modify", "rename", "set", "respond", "close", "reopen", "cancel",
+    "delete", "remove", "archive", "lock", "unlock", "merge", "approve", "reject", "capture",
+    "confirm", "finalize", "void", "refund", "pay", "resolve", "assign", "transfer", "move",
+    "disable", "enable",
+];
 /// Words pointing at one thing at hand.
 const POINTING_WORDS: &[&str] = &["this", "that", "these", "those"];
 /// How much a word of context counts.
@@ -79,6 +87,9 @@ pub(crate) struct Request {
     /// The position in `terms` of the verb an imperative opens with (`merge`
     /// of `merge this pull request`): the operation asked for.
     pub(crate) verb: Option<usize>,
+    /// Whether the imperative's object is a new thing (`save a card`,
+    /// `give me a link`): something to create, not one to update.
+    pub(crate) new_object: bool,
 }
 
 impl Request {
@@ -154,14 +165,38 @@ impl Request {
             Mood::Change
         };
         let verb = (mood == Mood::Change && first_term).then_some(0);
+        let new_object = mood == Mood::Change && opens_with_new_object(&text);
         Self {
             terms,
             plural,
             mood,
             who,
             verb,
+            new_object,
         }
     }
+}
+
+/// Whether `text` opens with a verb whose object has an indefinite article
+/// (`save a card`, `give me a link`), and the verb is not one of changing.
+fn opens_with_new_object(text: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    for_each_word(text, |word| {
+        if words.len() < 4 {
+            words.push(word.to_owned());
+        }
+    });
+    let Some((verb, rest)) = words.split_first() else {
+        return false;
+    };
+    let rest = match rest {
+        [me, rest @ ..] if ["me", "us"].contains(&me.as_str()) => rest,
+        rest => rest,
+    };
+    !CHANGING_VERBS.contains(&verb.as_str())
+        && rest
+            .first()
+            .is_some_and(|word| ["a", "an", "new", "another"].contains(&word.as_str()))
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ pub(crate) struct Signals {
     pub(crate) derivations: bool,
     /// The verb an imperative opens with counts more than its objects.
     pub(crate) verb: bool,
+    /// An imperative whose object is new (`save a card`) favours creating
+    /// over updating one item.
+    pub(crate) new_object: bool,
     /// A question asking who favours tools whose resource is people.
     pub(crate) people: bool,
     /// A plural in a question asks for a list.
@@ -55,6 +58,7 @@ impl Default for Signals {
             derivations: true,
             people: true,
             verb: true,
+            new_object: true,
             plural_list: true,
             coverage: true,
             specificity: true,
@@ -86,6 +90,7 @@ impl Signals {
             ("- derivations", off(|s| s.derivations = false)),
             ("- people", off(|s| s.people = false)),
             ("- verb", off(|s| s.verb = false)),
+            ("- new object", off(|s| s.new_object = false)),
             ("- plural list", off(|s| s.plural_list = false)),
             ("- coverage", off(|s| s.coverage = false)),
             ("- specificity", off(|s| s.specificity = false)),
