@@ -21,11 +21,11 @@ const K1: f32 = 1.2;
 /// BM25's length normalization, per field.
 const B: f32 = 0.75;
 /// How much a word derived from the same root as a request term counts
-/// (`follow` and `follower`), and a word a request term unknown to the
+/// (`watch` and `watcher`), and a word a request term unknown to the
 /// index abbreviates.
 const DERIVED_WEIGHT: f32 = 0.9;
 /// The endings that make a noun of those who do (or undergo) what a verb
-/// says, in stemmed form: `follow`-`er`, `contribut`-`or`, `assign`-`e`.
+/// says, in stemmed form: `watch`-`er`, `contribut`-`or`, `assign`-`e`.
 const DOER_ENDINGS: &[&str] = &["er", "or", "e", "ee", "r"];
 /// Stem endings of a Latin root as verb and as noun: `subscrib`e and
 /// `subscript`ion, `receiv`e and `receipt`, `submit` and `submiss`ion.
@@ -441,5 +441,23 @@ fn field_weight(field: Field, signals: Signals) -> f32 {
         (false, _) => 0.0,
         (true, true) => field.weight(),
         (true, false) => 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_words_share_a_root() {
+        let words = Words::new();
+        let stem = |word: &str| words.term(word).unwrap_or_default();
+        assert!(derived(&stem("watch"), &stem("watchers")));
+        assert!(derived(&stem("assign"), &stem("assignees")));
+        assert!(derived(&stem("contributors"), &stem("contribute")));
+        assert!(derived(&stem("subscribe"), &stem("subscriptions")));
+        assert!(derived(&stem("submit"), &stem("submission")));
+        assert!(!derived(&stem("star"), &stem("start")));
+        assert!(!derived(&stem("order"), &stem("ordinal")));
     }
 }

@@ -223,4 +223,40 @@ mod tests {
         assert_eq!(request.mood, Mood::Read);
         assert_eq!(Request::read(&words, "show the tags").mood, Mood::Read);
     }
+
+    #[test]
+    fn phrasal_verbs_purposes_and_objects() {
+        let words = Words::new();
+        let request = Request::read(&words, "set up a webhook for pushes");
+        assert_eq!(
+            request.terms,
+            [
+                ("creat".to_owned(), 1.0),
+                ("webhook".to_owned(), 1.0),
+                ("push".to_owned(), CONTEXT_WEIGHT)
+            ]
+        );
+        assert_eq!(request.verb, Some(0));
+        let request = Request::read(&words, "what did the checks say for this commit?");
+        assert!(request.terms.contains(&("commit".to_owned(), 1.0)));
+        let request = Request::read(&words, "merge this pull request");
+        assert_eq!(
+            request.terms,
+            [("merg".to_owned(), 1.0), ("pull".to_owned(), 1.0)]
+        );
+        assert_eq!(request.verb, Some(0));
+        assert!(!request.new_object);
+        assert!(!Request::read(&words, "close an issue").new_object);
+        assert!(Request::read(&words, "give me a link to pay").new_object);
+    }
+
+    #[test]
+    fn possessives_details_and_who() {
+        let words = Words::new();
+        let request = Request::read(&words, "show me this payment's details");
+        assert!(!request.terms.iter().any(|(term, _)| term == "s"));
+        assert!(!request.plural);
+        assert!(Request::read(&words, "who is watching this repository?").who);
+        assert!(!Request::read(&words, "list the watchers").who);
+    }
 }

@@ -21,7 +21,7 @@ pub(crate) struct Signals {
     /// Request words also match the words they are a part of.
     pub(crate) subwords: bool,
     /// Request words also match words derived from the same root
-    /// (`follow` finds `followers`, `subscribe` finds `subscriptions`), and
+    /// (`watch` finds `watchers`, `subscribe` finds `subscriptions`), and
     /// a word the index lacks matches the words it abbreviates (`promo`).
     pub(crate) derivations: bool,
     /// The verb an imperative opens with counts more than its objects.
