@@ -380,9 +380,14 @@ impl SearchIndex {
                 add(id, *weight);
             }
         }
-        if self.signals.derivations {
+        if self.signals.derivations && term.len() >= 3 {
             let known = self.term_ids.contains_key(term);
+            // Both kinds share at least the first three letters.
+            let head = &term.as_bytes()[..3];
             for (id, indexed) in self.terms.iter().enumerate() {
+                if indexed.as_bytes().get(..3) != Some(head) {
+                    continue;
+                }
                 let abbreviates = !known
                     && term.len() >= 3
                     && indexed.len() > term.len()
