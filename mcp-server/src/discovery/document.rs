@@ -4,6 +4,8 @@
 use mcp_core::Tool;
 use serde_json::Value;
 
+use super::words::for_each_word;
+
 /// The `_meta` key of a generated tool's method, path and operationId.
 pub(crate) const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
 /// The `_meta` key of a tool's tags.
@@ -81,6 +83,11 @@ pub(crate) struct ToolText {
     pub(crate) operation_name: String,
     /// The words of the OpenAPI path's parameters (`{subscription_exposed_id}`).
     pub(crate) path_parameters: String,
+    /// Whether the operation changes one item (a `POST` or `PATCH` on a path
+    /// ending in its identifier).
+    pub(crate) updates_item: bool,
+    /// Whether the resource the path ends in is people (`/user/followers`).
+    pub(crate) people: bool,
 }
 
 impl ToolText {
@@ -172,6 +179,9 @@ impl ToolText {
             .filter(|segment| segment.contains('{'))
             .collect::<Vec<_>>()
             .join(" ");
+        text.people = path.is_some_and(names_people);
+        text.updates_item = matches!(text.method.as_deref(), Some("post" | "patch"))
+            && path.is_some_and(|path| path.trim_end_matches('/').ends_with('}'));
         text.reads = text.method.as_deref() == Some("get")
             || tool
                 .annotations
@@ -196,6 +206,23 @@ fn intent(method: &str, path: &str) -> &'static str {
         "delete" => "delete remove",
         _ => "",
     }
+}
+
+/// Whether the last resource of `path` is people: users, members, or a
+/// noun of those who do something (`followers`, `collaborators`,
+/// `assignees`).
+pub(crate) fn names_people(path: &str) -> bool {
+    let Some(last) = resource_segments(path).last() else {
+        return false;
+    };
+    let mut word = String::new();
+    for_each_word(last, |w| {
+        word.clear();
+        word.push_str(w);
+    });
+    let singular = word.strip_suffix('s').unwrap_or(&word);
+    ["user", "people", "person", "admin", "member", "owner"].contains(&singular)
+        || (singular.len() >= 6 && ["er", "or", "ee"].iter().any(|end| singular.ends_with(end)))
 }
 
 /// The segments of `path` that name resources or actions: not parameters,
@@ -264,6 +291,18 @@ mod tests {
         let segments: Vec<_> =
             resource_segments("/v1/customers/{customer}/payment_methods").collect();
         assert_eq!(segments, ["customers", "payment_methods"]);
+    }
+
+    #[test]
+    fn people_are_users_members_and_doers() {
+        assert!(names_people("/repos/{owner}/{repo}/stargazers"));
+        assert!(names_people("/user/followers"));
+        assert!(names_people("/users/{username}"));
+        assert!(names_people(
+            "/repos/{owner}/{repo}/issues/{issue_number}/assignees"
+        ));
+        assert!(!names_people("/user/following"));
+        assert!(!names_people("/users/{username}/starred"));
     }
 
     #[test]

@@ -20,8 +20,32 @@ use super::words::Words;
 const K1: f32 = 1.2;
 /// BM25's length normalization, per field.
 const B: f32 = 0.75;
-/// How much a synonym of a request term counts.
-const SYNONYM_WEIGHT: f32 = 0.6;
+/// How much a word derived from the same root as a request term counts
+/// (`watch` and `watcher`), and a word a request term unknown to the
+/// index abbreviates.
+const DERIVED_WEIGHT: f32 = 0.9;
+/// The endings that make a noun of those who do (or undergo) what a verb
+/// says, in stemmed form: `watch`-`er`, `contribut`-`or`, `assign`-`e`.
+const DOER_ENDINGS: &[&str] = &["er", "or", "e", "ee", "r"];
+/// Stem endings of a Latin root as verb and as noun: `subscrib`e and
+/// `subscript`ion, `receiv`e and `receipt`, `submit` and `submiss`ion.
+const ROOT_ALTERNATIONS: &[(&str, &str)] = &[
+    ("scrib", "script"),
+    ("ceiv", "cept"),
+    ("ceiv", "ceipt"),
+    ("mit", "miss"),
+    ("solv", "solut"),
+    ("sum", "sumpt"),
+    ("duc", "duct"),
+];
+/// How much the verb an imperative opens with counts.
+const VERB_WEIGHT: f32 = 1.5;
+/// The factor of a tool's score when it updates one item and the request
+/// asks to do something with a new thing.
+const UPDATE_OF_NEW: f32 = 0.85;
+/// The factor of a tool's score when the request asks who and the tool's
+/// resource is not people.
+const NOT_PEOPLE: f32 = 0.8;
 /// How much a longer word starting with a request term (or a shorter one
 /// it starts with) counts.
 const PART_WEIGHT: f32 = 0.6;
@@ -62,6 +86,10 @@ pub(crate) struct SearchIndex {
     name_terms: Vec<Vec<u32>>,
     /// Whether each tool only reads.
     reads: Vec<bool>,
+    /// Whether each tool's resource is people.
+    people: Vec<bool>,
+    /// Whether each tool changes one existing item.
+    updates_item: Vec<bool>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -109,6 +137,8 @@ impl SearchIndex {
             names: Vec::new(),
             name_terms: Vec::new(),
             reads: texts.iter().map(|text| text.reads).collect(),
+            people: texts.iter().map(|text| text.people).collect(),
+            updates_item: texts.iter().map(|text| text.updates_item).collect(),
         };
         for (tool, terms) in fields.iter().enumerate() {
             let mut weighted: HashMap<&str, f32> = HashMap::new();
@@ -229,7 +259,12 @@ impl SearchIndex {
             .into_iter()
             .map(|(term, weight)| (term, if self.signals.values { weight } else { 1.0 }))
             .collect();
-        if request.plural && self.signals.plural_list {
+        if let Some(verb) = request.verb.filter(|_| self.signals.verb)
+            && let Some(group) = groups.get_mut(verb)
+        {
+            group.1 *= VERB_WEIGHT;
+        }
+        if request.plural && request.mood == Mood::Read && self.signals.plural_list {
             groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
         }
         let mut matched = vec![0_u32; self.len()];
@@ -288,6 +323,20 @@ impl SearchIndex {
                 }
             }
         }
+        if self.signals.new_object && request.new_object {
+            for (total, updates) in scores.iter_mut().zip(&self.updates_item) {
+                if *updates {
+                    *total *= UPDATE_OF_NEW;
+                }
+            }
+        }
+        if self.signals.people && request.who {
+            for (total, people) in scores.iter_mut().zip(&self.people) {
+                if !*people {
+                    *total *= NOT_PEOPLE;
+                }
+            }
+        }
         // Tools matching more of the request's words come first.
         if asked > 1 && self.signals.coverage {
             for (total, matched) in scores.iter_mut().zip(&matched) {
@@ -326,9 +375,26 @@ impl SearchIndex {
         } else {
             &[]
         };
-        for synonym in synonyms {
+        for (synonym, weight) in synonyms {
             if let Some(&id) = self.term_ids.get(synonym) {
-                add(id, SYNONYM_WEIGHT);
+                add(id, *weight);
+            }
+        }
+        if self.signals.derivations && term.len() >= 3 {
+            let known = self.term_ids.contains_key(term);
+            // Both kinds share at least the first three letters.
+            let head = &term.as_bytes()[..3];
+            for (id, indexed) in self.terms.iter().enumerate() {
+                if indexed.as_bytes().get(..3) != Some(head) {
+                    continue;
+                }
+                let abbreviates = !known
+                    && term.len() >= 3
+                    && indexed.len() > term.len()
+                    && indexed.starts_with(term);
+                if abbreviates || derived(term, indexed) {
+                    add(id as u32, DERIVED_WEIGHT);
+                }
             }
         }
         if term.len() >= 3 && self.signals.subwords {
@@ -347,6 +413,26 @@ impl SearchIndex {
     }
 }
 
+/// Whether `one` and `other` are stems of words derived from one root: a
+/// doer noun of a verb, or a Latin root's verb and noun.
+fn derived(one: &str, other: &str) -> bool {
+    let doer = |verb: &str, noun: &str| {
+        verb.len() >= 4
+            && noun
+                .strip_prefix(verb)
+                .is_some_and(|end| DOER_ENDINGS.contains(&end))
+    };
+    let alternation = |verb: &str, noun: &str| {
+        ROOT_ALTERNATIONS.iter().any(|(from, to)| {
+            match (verb.strip_suffix(from), noun.strip_suffix(to)) {
+                (Some(root), Some(other_root)) => root.len() >= 3 && root == other_root,
+                _ => false,
+            }
+        })
+    };
+    doer(one, other) || doer(other, one) || alternation(one, other) || alternation(other, one)
+}
+
 /// How much a term in `field` counts with `signals` (0 for a field not used).
 fn field_weight(field: Field, signals: Signals) -> f32 {
     let used = match field {
@@ -360,5 +446,23 @@ fn field_weight(field: Field, signals: Signals) -> f32 {
         (false, _) => 0.0,
         (true, true) => field.weight(),
         (true, false) => 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_words_share_a_root() {
+        let words = Words::new();
+        let stem = |word: &str| words.term(word).unwrap_or_default();
+        assert!(derived(&stem("watch"), &stem("watchers")));
+        assert!(derived(&stem("assign"), &stem("assignees")));
+        assert!(derived(&stem("contributors"), &stem("contribute")));
+        assert!(derived(&stem("subscribe"), &stem("subscriptions")));
+        assert!(derived(&stem("submit"), &stem("submission")));
+        assert!(!derived(&stem("star"), &stem("start")));
+        assert!(!derived(&stem("order"), &stem("ordinal")));
     }
 }

@@ -13,8 +13,52 @@ const VALUE_MARKERS: &[&str] = &["called", "named", "titled", "about", "saying"]
 const READ_OPENERS: &[&str] = &[
     "who", "what", "which", "how", "where", "when", "whose", "is", "are", "do", "does", "did",
     "show", "list", "get", "find", "see", "view", "fetch", "display", "search", "browse", "tell",
-    "read", "check", "count", "download", "compare",
+    "read", "check", "count", "download", "compare", "look",
 ];
+
+/// Verbs with a particle that mean one thing, and the word for it.
+const PHRASAL_VERBS: &[(&str, &str, &str)] = &[
+    ("set", "up", "create"),
+    ("sign", "up", "register"),
+    ("signed", "up", "register"),
+    ("log", "in", "login"),
+    ("logged", "in", "login"),
+    ("sign", "in", "login"),
+    ("signed", "in", "login"),
+    ("look", "up", "find"),
+    ("turn", "on", "enable"),
+    ("switch", "on", "enable"),
+    ("turn", "off", "disable"),
+    ("switch", "off", "disable"),
+    ("shut", "down", "stop"),
+    ("take", "down", "delete"),
+    ("tear", "down", "delete"),
+    ("clean", "up", "delete"),
+    ("pay", "back", "refund"),
+    ("pay", "out", "payout"),
+    // Compound nouns an API names by one word.
+    ("pull", "request", "pull"),
+    ("pull", "requests", "pulls"),
+    ("merge", "request", "pull"),
+    ("merge", "requests", "pulls"),
+];
+/// Words after which the rest of a clause says whom or what an operation is
+/// for (`a webhook for pushes`): context, not the operation.
+const CONTEXT_MARKERS: &[&str] = &["for"];
+/// Verbs that act on a thing that exists, whatever its article (`close an
+/// issue`).
+const CHANGING_VERBS: &[&str] = &[
+    "update", "change", "edit", "modify", "rename", "set", "respond", "close", "reopen", "cancel",
+    "delete", "remove", "archive", "lock", "unlock", "merge", "approve", "reject", "capture",
+    "confirm", "finalize", "void", "refund", "pay", "resolve", "assign", "transfer", "move",
+    "disable", "enable",
+];
+/// Words pointing at one thing at hand.
+const POINTING_WORDS: &[&str] = &["this", "that", "these", "those"];
+/// How much a word of context counts.
+pub(crate) const CONTEXT_WEIGHT: f32 = 0.5;
+/// Plurals that ask for more about a thing, not for a list of things.
+const NOT_RESOURCES: &[&str] = &["details", "specifics", "contents", "settings"];
 
 /// How much a word naming a value counts.
 pub(crate) const VALUE_WEIGHT: f32 = 0.3;
@@ -38,6 +82,14 @@ pub(crate) struct Request {
     pub(crate) plural: bool,
     /// Whether it asks to read or to change something.
     pub(crate) mood: Mood,
+    /// Whether it asks who (`who follows me?`): the answer is people.
+    pub(crate) who: bool,
+    /// The position in `terms` of the verb an imperative opens with (`merge`
+    /// of `merge this pull request`): the operation asked for.
+    pub(crate) verb: Option<usize>,
+    /// Whether the imperative's object is a new thing (`save a card`,
+    /// `give me a link`): something to create, not one to update.
+    pub(crate) new_object: bool,
 }
 
 impl Request {
@@ -48,29 +100,62 @@ impl Request {
         let mut plural = false;
         let mut first: Option<String> = None;
         let mut in_value = false;
+        let mut who = false;
+        // Whether the first word of the request made a term.
+        let mut first_term = false;
         for clause in text.split([',', ';', '.', '(', ')']) {
             in_value = in_value && clause.trim().is_empty();
-            for_each_word(clause, |word| {
-                if first.is_none() {
-                    first = Some(word.to_owned());
+            let mut in_context = false;
+            let mut clause_words: Vec<String> = Vec::new();
+            for_each_word(clause, |word| clause_words.push(word.to_owned()));
+            let mut position = 0;
+            while let Some(word) = clause_words.get(position) {
+                position += 1;
+                let opens = first.is_none();
+                if opens {
+                    first = Some(word.clone());
                 }
-                if VALUE_MARKERS.contains(&word) {
+                who |= ["who", "whom", "whose"].contains(&word.as_str());
+                if VALUE_MARKERS.contains(&word.as_str()) {
                     in_value = true;
-                    return;
+                    continue;
                 }
-                let Some(term) = words.term(word) else {
-                    return;
+                if CONTEXT_MARKERS.contains(&word.as_str()) {
+                    // `for this commit` names the thing acted on, not a purpose.
+                    in_context = !clause_words
+                        .get(position)
+                        .is_some_and(|next| POINTING_WORDS.contains(&next.as_str()));
+                    continue;
+                }
+                // A verb and its particle (`set up`) say one thing.
+                let next = clause_words.get(position).map(String::as_str);
+                let phrasal = next.and_then(|next| {
+                    PHRASAL_VERBS
+                        .iter()
+                        .find(|(verb, particle, _)| *verb == word && *particle == next)
+                });
+                let word = match phrasal {
+                    Some((_, _, meaning)) => {
+                        position += 1;
+                        *meaning
+                    }
+                    None => word.as_str(),
                 };
+                let Some(term) = words.term(word) else {
+                    continue;
+                };
+                first_term |= opens;
                 if in_value {
                     terms.push((term, VALUE_WEIGHT));
-                    return;
+                    continue;
                 }
                 plural |= word.len() > 3
                     && word.ends_with('s')
                     && !["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+                    && !NOT_RESOURCES.contains(&word)
                     && term.len() < word.len();
-                terms.push((term, 1.0));
-            });
+                terms.push((term, if in_context { CONTEXT_WEIGHT } else { 1.0 }));
+            }
         }
         let question = text.trim_end().ends_with('?');
         let opener = first.as_deref().is_some_and(|w| READ_OPENERS.contains(&w));
@@ -79,12 +164,39 @@ impl Request {
         } else {
             Mood::Change
         };
+        let verb = (mood == Mood::Change && first_term).then_some(0);
+        let new_object = mood == Mood::Change && opens_with_new_object(&text);
         Self {
             terms,
             plural,
             mood,
+            who,
+            verb,
+            new_object,
         }
     }
+}
+
+/// Whether `text` opens with a verb whose object has an indefinite article
+/// (`save a card`, `give me a link`), and the verb is not one of changing.
+fn opens_with_new_object(text: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    for_each_word(text, |word| {
+        if words.len() < 4 {
+            words.push(word.to_owned());
+        }
+    });
+    let Some((verb, rest)) = words.split_first() else {
+        return false;
+    };
+    let rest = match rest {
+        [me, rest @ ..] if ["me", "us"].contains(&me.as_str()) => rest,
+        rest => rest,
+    };
+    !CHANGING_VERBS.contains(&verb.as_str())
+        && rest
+            .first()
+            .is_some_and(|word| ["a", "an", "new", "another"].contains(&word.as_str()))
 }
 
 #[cfg(test)]
@@ -110,5 +222,41 @@ mod tests {
         assert!(request.plural);
         assert_eq!(request.mood, Mood::Read);
         assert_eq!(Request::read(&words, "show the tags").mood, Mood::Read);
+    }
+
+    #[test]
+    fn phrasal_verbs_purposes_and_objects() {
+        let words = Words::new();
+        let request = Request::read(&words, "set up a webhook for pushes");
+        assert_eq!(
+            request.terms,
+            [
+                ("creat".to_owned(), 1.0),
+                ("webhook".to_owned(), 1.0),
+                ("push".to_owned(), CONTEXT_WEIGHT)
+            ]
+        );
+        assert_eq!(request.verb, Some(0));
+        let request = Request::read(&words, "what did the checks say for this commit?");
+        assert!(request.terms.contains(&("commit".to_owned(), 1.0)));
+        let request = Request::read(&words, "merge this pull request");
+        assert_eq!(
+            request.terms,
+            [("merg".to_owned(), 1.0), ("pull".to_owned(), 1.0)]
+        );
+        assert_eq!(request.verb, Some(0));
+        assert!(!request.new_object);
+        assert!(!Request::read(&words, "close an issue").new_object);
+        assert!(Request::read(&words, "give me a link to pay").new_object);
+    }
+
+    #[test]
+    fn possessives_details_and_who() {
+        let words = Words::new();
+        let request = Request::read(&words, "show me this payment's details");
+        assert!(!request.terms.iter().any(|(term, _)| term == "s"));
+        assert!(!request.plural);
+        assert!(Request::read(&words, "who is watching this repository?").who);
+        assert!(!Request::read(&words, "list the watchers").who);
     }
 }

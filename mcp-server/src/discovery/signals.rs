@@ -20,7 +20,18 @@ pub(crate) struct Signals {
     pub(crate) synonyms: bool,
     /// Request words also match the words they are a part of.
     pub(crate) subwords: bool,
-    /// A plural in the request asks for a list.
+    /// Request words also match words derived from the same root
+    /// (`watch` finds `watchers`, `subscribe` finds `subscriptions`), and
+    /// a word the index lacks matches the words it abbreviates (`promo`).
+    pub(crate) derivations: bool,
+    /// The verb an imperative opens with counts more than its objects.
+    pub(crate) verb: bool,
+    /// An imperative whose object is new (`save a card`) favours creating
+    /// over updating one item.
+    pub(crate) new_object: bool,
+    /// A question asking who favours tools whose resource is people.
+    pub(crate) people: bool,
+    /// A plural in a question asks for a list.
     pub(crate) plural_list: bool,
     /// Tools matching more of the request's words come first.
     pub(crate) coverage: bool,
@@ -44,6 +55,10 @@ impl Default for Signals {
             arguments: true,
             synonyms: true,
             subwords: true,
+            derivations: true,
+            people: true,
+            verb: true,
+            new_object: true,
             plural_list: true,
             coverage: true,
             specificity: true,
@@ -72,6 +87,10 @@ impl Signals {
             ("- arguments", off(|s| s.arguments = false)),
             ("- synonyms", off(|s| s.synonyms = false)),
             ("- subwords", off(|s| s.subwords = false)),
+            ("- derivations", off(|s| s.derivations = false)),
+            ("- people", off(|s| s.people = false)),
+            ("- verb", off(|s| s.verb = false)),
+            ("- new object", off(|s| s.new_object = false)),
             ("- plural list", off(|s| s.plural_list = false)),
             ("- coverage", off(|s| s.coverage = false)),
             ("- specificity", off(|s| s.specificity = false)),

@@ -61,12 +61,7 @@ const GROUPS: &[&[&str]] = &[
     &["share", "create"],
     &["ask", "request"],
     // Abbreviations and everyday words for API terms.
-    &["repo", "repository"],
-    &["repository", "repo"],
     &["project", "repo"],
-    &["org", "organization"],
-    &["organization", "org"],
-    &["pr", "pull"],
     &["branch", "ref"],
     &["tag", "label"],
     &["label", "tag"],
@@ -99,35 +94,75 @@ const GROUPS: &[&[&str]] = &[
     &["link", "url"],
     &["cart", "checkout", "session"],
     &["webhook", "endpoint"],
+    &["approve", "review"],
+    &["reject", "review"],
 ];
+
+/// Spellings of one word (abbreviations and their long forms): each finds
+/// the others as if it were the same word.
+const EQUIVALENTS: &[&[&str]] = &[
+    &["repo", "repository"],
+    &["org", "organization"],
+    &["promo", "promotion"],
+    &["config", "configuration"],
+    &["info", "information"],
+    &["auth", "authentication"],
+    &["app", "application"],
+    &["env", "environment"],
+    &["sub", "subscription"],
+];
+
+/// Abbreviations that find their long form as if they were it, but not
+/// the other way round (`pr` is also a part of other names).
+const ABBREVIATIONS: &[(&str, &str)] = &[("pr", "pull")];
+
+/// How much a synonym of a request term counts.
+const SYNONYM_WEIGHT: f32 = 0.6;
 
 /// The table, stemmed: each term to the terms it stands for.
 pub(crate) struct Synonyms {
-    by_term: HashMap<String, Vec<String>>,
+    by_term: HashMap<String, Vec<(String, f32)>>,
 }
 
 impl Synonyms {
     /// The table above in the stems `words` makes.
     pub(crate) fn new(words: &Words) -> Self {
-        let mut by_term: HashMap<String, Vec<String>> = HashMap::new();
+        let mut by_term: HashMap<String, Vec<(String, f32)>> = HashMap::new();
+        let stem = |word: &str| words.term(word).unwrap_or_else(|| word.to_owned());
+        let mut add = |from: &str, to: &str, weight: f32| {
+            let (from, to) = (stem(from), stem(to));
+            if from == to {
+                return;
+            }
+            let entry = by_term.entry(from).or_default();
+            match entry.iter_mut().find(|(term, _)| *term == to) {
+                Some(seen) => seen.1 = seen.1.max(weight),
+                None => entry.push((to, weight)),
+            }
+        };
         for group in GROUPS {
             let Some((head, rest)) = group.split_first() else {
                 continue;
             };
-            let stem = |word: &str| words.term(word).unwrap_or_else(|| word.to_owned());
-            let entry = by_term.entry(stem(head)).or_default();
             for word in rest {
-                let term = stem(word);
-                if !entry.contains(&term) {
-                    entry.push(term);
+                add(head, word, SYNONYM_WEIGHT);
+            }
+        }
+        for (short, long) in ABBREVIATIONS {
+            add(short, long, 1.0);
+        }
+        for group in EQUIVALENTS {
+            for from in *group {
+                for to in *group {
+                    add(from, to, 1.0);
                 }
             }
         }
         Self { by_term }
     }
 
-    /// The terms `term` stands for (not itself).
-    pub(crate) fn of(&self, term: &str) -> &[String] {
+    /// The terms `term` stands for (not itself), with how much each counts.
+    pub(crate) fn of(&self, term: &str) -> &[(String, f32)] {
         self.by_term.get(term).map_or(&[], Vec::as_slice)
     }
 }

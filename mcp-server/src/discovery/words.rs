@@ -83,6 +83,14 @@ const STOP_WORDS: &[&str] = &[
     "currently",
     "using",
     "via",
+    // What is left of contractions and possessives (`payment's`, `don't`).
+    "s",
+    "t",
+    "d",
+    "ll",
+    "m",
+    "re",
+    "ve",
 ];
 
 /// Splits text into search terms, reusing one stemmer.
