@@ -174,6 +174,13 @@ fn shown(client: &redis::Client) -> String {
     format!("redis://{}/{db}", info.addr())
 }
 
+/// A name no other connection has: the process id and a random number.
+fn new_origin() -> String {
+    use std::hash::BuildHasher;
+    let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+    format!("{}-{random:016x}", std::process::id())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,11 +210,4 @@ mod tests {
             "{error}"
         );
     }
-}
-
-/// A name no other connection has: the process id and a random number.
-fn new_origin() -> String {
-    use std::hash::BuildHasher;
-    let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
-    format!("{}-{random:016x}", std::process::id())
 }
