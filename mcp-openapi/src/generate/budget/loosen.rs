@@ -194,7 +194,8 @@ pub(super) fn relaxes(schema: &Map<String, Value>, types: &dyn DefTypes) -> bool
 }
 
 /// The one-line form of a subschema cut below the nesting depth: its type
-/// and the first line of its description.
+/// and the first line of its description (for a bare reference, the
+/// definition it names).
 pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
     let kind = kind_of(schema);
     let Value::Object(mut out) = of_type(kind.as_ref()) else {
@@ -206,7 +207,52 @@ pub(super) fn stub(schema: &Map<String, Value>) -> Map<String, Value> {
         .and_then(|text| text.lines().next())
     {
         out.insert("description".to_owned(), first.into());
+    } else if let Some(name) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|target| target.strip_prefix("#/$defs/"))
+    {
+        describe(
+            &mut out,
+            &format!("A `{name}` (not detailed in this schema)."),
+        );
     }
     portable(&mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_stub_keeps_type_and_first_description_line() {
+        let cut = stub(&object(json!({
+            "type": "object",
+            "description": "A user.\nWith details.",
+            "properties": {"login": {"type": "string"}}
+        })));
+        assert_eq!(
+            Value::Object(cut),
+            json!({"type": "object", "description": "A user."})
+        );
+    }
+
+    #[test]
+    fn a_stub_of_a_reference_names_its_definition() {
+        let cut = stub(&object(json!({"$ref": "#/$defs/simple-user"})));
+        assert_eq!(
+            Value::Object(cut),
+            json!({"description": "A `simple-user` (not detailed in this schema)."})
+        );
+    }
 }
