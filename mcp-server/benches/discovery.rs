@@ -1,8 +1,10 @@
 //! Discovery mode on real documents: recall of the ranking on the task set
-//! it was developed on (`tests/fixtures/discovery_tasks.yaml`) and on a
-//! held-out one (`tests/fixtures/discovery_tasks_held_out.yaml`), the bytes
-//! of `tools/list` and of a 5-result `search_tools` answer, and the latency
-//! of one search (over both sets' tasks).
+//! it was developed on (`tests/fixtures/discovery_tasks.yaml`), on a
+//! held-out one (`tests/fixtures/discovery_tasks_held_out.yaml`) and on a
+//! fresh one written after the last ranking change
+//! (`tests/fixtures/discovery_tasks_fresh.yaml`), the bytes of `tools/list`
+//! and of a 5-result `search_tools` answer, and the latency of one search
+//! (over every set's tasks).
 //!
 //! `cargo bench -p mcp-server --bench discovery -- --bench` prints one JSON
 //! line per document (`cargo xtask bench` makes its discovery table of
@@ -79,7 +81,19 @@ fn recall(server: &Server, ids: &HashMap<String, String>, tasks: &[Task]) -> (f6
     (first as f64 / total, top5 as f64 / total)
 }
 
-fn measure(document: &str, label: &str, tasks: &[Task], held_out: &[Task]) -> Value {
+/// The task sets of one document: developed on, held out, fresh.
+struct TaskSets {
+    developed: Vec<Task>,
+    held_out: Vec<Task>,
+    fresh: Vec<Task>,
+}
+
+fn measure(document: &str, label: &str, sets: &TaskSets) -> Value {
+    let TaskSets {
+        developed: tasks,
+        held_out,
+        fresh,
+    } = sets;
     let server = server(document);
     let ids: HashMap<String, String> = server
         .tools()
@@ -96,7 +110,9 @@ fn measure(document: &str, label: &str, tasks: &[Task], held_out: &[Task]) -> Va
         .collect();
     let (at_1, at_5) = recall(&server, &ids, tasks);
     let (held_out_at_1, held_out_at_5) = recall(&server, &ids, held_out);
-    let tasks: Vec<&Task> = tasks.iter().chain(held_out).collect();
+    let (fresh_at_1, fresh_at_5) = recall(&server, &ids, fresh);
+    let developed = tasks.len();
+    let tasks: Vec<&Task> = tasks.iter().chain(held_out).chain(fresh).collect();
     let list = json!({ "tools": server.listed_tools() });
     let mut answers: Vec<usize> = tasks
         .iter()
@@ -115,12 +131,15 @@ fn measure(document: &str, label: &str, tasks: &[Task], held_out: &[Task]) -> Va
     json!({
         "bench": "discovery",
         "document": label,
-        "tasks": tasks.len() - held_out.len(),
+        "tasks": developed,
         "recall_at_1": at_1,
         "recall_at_5": at_5,
         "held_out_tasks": held_out.len(),
         "held_out_recall_at_1": held_out_at_1,
         "held_out_recall_at_5": held_out_at_5,
+        "fresh_tasks": fresh.len(),
+        "fresh_recall_at_1": fresh_at_1,
+        "fresh_recall_at_5": fresh_at_5,
         "list_bytes": list.to_string().len(),
         "answer_bytes_max": answers.iter().max().copied().unwrap_or(0),
         "answer_bytes_median": answers.get(answers.len() / 2).copied().unwrap_or(0),
@@ -144,12 +163,16 @@ fn main() {
     };
     let mut tasks = read("discovery_tasks.yaml");
     let mut held_out = read("discovery_tasks_held_out.yaml");
+    let mut fresh = read("discovery_tasks_fresh.yaml");
     for (document, label) in [
         ("github-api.github.com.json", "github"),
         ("stripe-spec3.json", "stripe"),
     ] {
-        let tasks = tasks.remove(label).unwrap_or_default();
-        let held_out = held_out.remove(label).unwrap_or_default();
-        println!("{}", measure(document, label, &tasks, &held_out));
+        let sets = TaskSets {
+            developed: tasks.remove(label).unwrap_or_default(),
+            held_out: held_out.remove(label).unwrap_or_default(),
+            fresh: fresh.remove(label).unwrap_or_default(),
+        };
+        println!("{}", measure(document, label, &sets));
     }
 }
