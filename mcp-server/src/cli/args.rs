@@ -242,6 +242,19 @@ pub(crate) struct TransportArgs {
     /// The number of tools per `tools/list` page.
     #[arg(long, value_name = "N", default_value_t = mcp_server::DEFAULT_PAGE_SIZE)]
     pub(crate) page_size: usize,
+    /// With --state, how long this replica counts as alive without renewing
+    /// its heartbeat (it renews every third of it); the tasks of a replica
+    /// that stopped are reported failed after this long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) task_heartbeat_secs: u64,
+}
+
+impl TransportArgs {
+    /// The task heartbeat --task-heartbeat-secs sets.
+    pub(crate) fn task_heartbeat(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.task_heartbeat_secs)
+    }
 }
 
 /// Discovery mode.

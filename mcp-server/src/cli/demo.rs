@@ -97,7 +97,9 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
     let pets = PetsFeed::default();
     let mut builder = Server::builder();
     if let Some(store) = shared_state::connect(args.state.as_deref(), args.transport).await? {
-        builder = builder.store(store);
+        builder = builder
+            .store(store)
+            .task_heartbeat(args.serving.task_heartbeat());
     }
     let server = builder
         .name("mcp-server-demo")

@@ -1,9 +1,9 @@
 //! Running a parsed command.
 
 use std::io::{BufWriter, IsTerminal, Write};
+use std::time::Duration;
 
 use mcp_core::Tool;
-
 use mcp_server::store::RedisStore;
 use mcp_server::telemetry::PrometheusMetrics;
 use mcp_server::{Discovery, Server, ToolSource};
@@ -35,16 +35,17 @@ fn print_tools(tools: &[Tool]) -> Result<(), CliError> {
     out.flush().map_err(CliError::Output)
 }
 
-/// A server of the sources' tools and resources.
+/// A server of the sources' tools and resources; `shared` is the store
+/// replicas share and the task heartbeat (with --state).
 fn server_of(
     sources: Vec<ToolSource>,
     page_size: usize,
     discovery: Option<Discovery>,
-    store: Option<RedisStore>,
+    shared: Option<(RedisStore, Duration)>,
 ) -> Result<Server, CliError> {
     let mut builder = Server::builder().page_size(page_size);
-    if let Some(store) = store {
-        builder = builder.store(store);
+    if let Some((store, heartbeat)) = shared {
+        builder = builder.store(store).task_heartbeat(heartbeat);
     }
     if let Some(discovery) = discovery {
         builder = builder.discovery(discovery);
@@ -68,11 +69,12 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
                 tracing::warn!("no --openapi document given: serving no tools");
             }
             let store = super::shared_state::connect(args.state.as_deref(), args.transport).await?;
+            let shared = store.map(|store| (store, args.serving.task_heartbeat()));
             let server = server_of(
                 sources,
                 args.serving.page_size,
                 args.discovery.settings(),
-                store,
+                shared,
             )?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {

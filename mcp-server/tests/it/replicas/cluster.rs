@@ -225,7 +225,10 @@ impl Cluster {
                     .args(["--transport", "http", "--bind", "127.0.0.1:0"])
                     .args(["--api", &api]);
                 match &redis {
-                    Some(redis) => command.args(["--state", &redis.url()]),
+                    // A replica killed mid-task is noticed within 3 s.
+                    Some(redis) => command
+                        .args(["--state", &redis.url()])
+                        .args(["--task-heartbeat-secs", "3"]),
                     None => command.arg("--stateless"),
                 };
                 let mut process = Process::spawn(format!("replica {index}"), &mut command);
