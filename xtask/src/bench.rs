@@ -72,11 +72,10 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     call_tables(&mut report, &server, &generated_call);
     discovery_table(&mut report, &discovery);
     let previous = fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
-    if let Some(build_cost) = crate::build_cost::section(&previous) {
-        report.push_str(build_cost);
-    }
-    if let Some(load) = crate::load::section(&previous) {
-        report.push_str(load);
+    for kept in [crate::build_cost::SECTION, crate::load::SECTION] {
+        if let Some(section) = crate::benchmarks_md::section(&previous, kept) {
+            report.push_str(section);
+        }
     }
     let _ = writeln!(
         report,

@@ -105,17 +105,6 @@ const LIBRARY_SETS: &[(&str, &str)] = &[
 /// rewrites the file.
 pub(crate) const SECTION: &str = "## Build cost";
 
-/// The build-cost section of `benchmarks` (the text of `BENCHMARKS.md`), up
-/// to the next `## ` heading, if it has one.
-pub(crate) fn section(benchmarks: &str) -> Option<&str> {
-    let start = benchmarks.find(&format!("\n{SECTION}\n"))? + 1;
-    let rest = &benchmarks[start..];
-    let end = rest[SECTION.len()..]
-        .find("\n## ")
-        .map_or(rest.len(), |at| SECTION.len() + at + 1);
-    Some(&rest[..end])
-}
-
 /// Checks every feature set and shape; fails on a shape over its ceiling.
 pub(crate) fn check(root: &Path) -> Result<(), String> {
     for (krate, features) in LIBRARY_SETS {
@@ -245,17 +234,6 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_section_runs_to_the_next_heading() {
-        let text = "# B\n\n## A\n\na\n\n## Build cost\n\nx\n### y\n\n## Reproduce\n\nr\n";
-        assert_eq!(section(text), Some("## Build cost\n\nx\n### y\n\n"));
-        assert_eq!(
-            section("# B\n\n## Build cost\n\nx\n"),
-            Some("## Build cost\n\nx\n")
-        );
-        assert_eq!(section("# B\n"), None);
-    }
 
     #[test]
     fn counts_each_crate_once_whatever_its_suffix() {

@@ -6,21 +6,10 @@
 use std::fs;
 use std::path::Path;
 
-use crate::{cargo, peers};
+use crate::{benchmarks_md, cargo, peers};
 
 /// The heading of the section this task writes; `bench` keeps it.
 pub(crate) const SECTION: &str = "## Replicas behind nginx: load";
-
-/// The load section of `benchmarks` (the text of `BENCHMARKS.md`), up to
-/// the next `## ` heading, if it has one.
-pub(crate) fn section(benchmarks: &str) -> Option<&str> {
-    let start = benchmarks.find(&format!("\n{SECTION}\n"))? + 1;
-    let rest = &benchmarks[start..];
-    let end = rest[SECTION.len()..]
-        .find("\n## ")
-        .map_or(rest.len(), |at| SECTION.len() + at + 1);
-    Some(&rest[..end])
-}
 
 /// Runs the load test (`MCP_LOAD_CLIENTS`, `MCP_LOAD_SECONDS` pass through)
 /// and writes its section into `BENCHMARKS.md`.
@@ -69,7 +58,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     );
     let path = root.join("BENCHMARKS.md");
     let benchmarks = fs::read_to_string(&path).unwrap_or_default();
-    let updated = match section(&benchmarks) {
+    let updated = match benchmarks_md::section(&benchmarks, SECTION) {
         Some(old) => benchmarks.replacen(old, &text, 1),
         None => match benchmarks.find("\n## Reproduce\n") {
             Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),

@@ -22,6 +22,7 @@
 //!   the `everything` example and the OpenAPI CLI server.
 
 mod bench;
+mod benchmarks_md;
 mod build_cost;
 mod conformance;
 mod load;
