@@ -13,10 +13,12 @@ use std::task::Poll;
 
 use mcp_core::client::ChannelError;
 use rmcp::ErrorData;
-use rmcp::model::{InputRequest, InputRequiredResult, ProtocolVersion};
+use rmcp::model::{InputRequest, InputRequiredResult};
 use rmcp::service::{RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use super::tasks_mode::is_modern;
 
 /// A `requestState` that this process did not issue, or that was changed.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -159,10 +161,7 @@ pub(crate) async fn input_round(
     request_state: Option<&str>,
     seal: impl Future<Output = Result<Seal, ErrorData>>,
 ) -> Result<Option<Arc<InputRound>>, ErrorData> {
-    let modern = context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-    if !modern {
+    if !is_modern(context) {
         return Ok(None);
     }
     InputRound::open(input_responses, request_state, seal.await?)

@@ -11,7 +11,9 @@
 //! rounds travel in a `requestState` sealed with a per-process key, so a
 //! tampered state is rejected.
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
 use mcp_core::{
@@ -21,6 +23,7 @@ use mcp_core::{
     },
     handler::BoxFuture,
 };
+use rmcp::ErrorData;
 use rmcp::model::{ClientCapabilities, ServerRequest};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
@@ -28,7 +31,7 @@ use serde_json::{Value, json};
 
 use super::channel::{PeerChannel, ask_peer, channel_error};
 use super::convert::request_params;
-use super::input_round::InputRound;
+use super::input_round::{InputRound, Seal, input_round};
 use super::session_state::{SessionState, log_param};
 use super::sse_stream::RequestStream;
 
@@ -50,6 +53,21 @@ pub(crate) struct InteractionChannel {
 const LOG_LEVEL_META_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 impl InteractionChannel {
+    /// The channel of the request `context` and its input round: opened
+    /// from the request's `inputResponses` and `requestState` for a
+    /// 2026-07-28 client (see [`input_round`]), `None` otherwise.
+    pub(crate) async fn for_request(
+        context: &RequestContext<RoleServer>,
+        session: Arc<SessionState>,
+        input_responses: Option<&BTreeMap<String, Value>>,
+        request_state: Option<&str>,
+        seal: impl Future<Output = Result<Seal, ErrorData>>,
+    ) -> Result<(Self, Option<Arc<InputRound>>), ErrorData> {
+        let round = input_round(context, input_responses, request_state, seal).await?;
+        let progress = PeerChannel::new(context.peer.clone(), context.ct.clone());
+        Ok((Self::new(progress, context, session, round.clone()), round))
+    }
+
     /// The channel of the request `context`; `round` is set for 2026-07-28
     /// clients (see [`input_round`](super::input_round::input_round)).
     pub(crate) fn new(

@@ -10,9 +10,8 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 
-use super::channel::PeerChannel;
 use super::convert::{request_auth, request_meta, via_wire_json};
-use super::input_round::{input_round, until_input_required};
+use super::input_round::until_input_required;
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
 use super::tasks::Tasks;
@@ -50,15 +49,14 @@ pub(crate) async fn get<C: Send + Sync + 'static>(
     ctx: Arc<C>,
     session_id: Option<String>,
 ) -> Result<GetPromptResponse, ErrorData> {
-    let round = input_round(
+    let (channel, round) = InteractionChannel::for_request(
         context,
+        session,
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
         Tasks::of(state).seal(),
     )
     .await?;
-    let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
-    let channel = InteractionChannel::new(channel, context, session, round.clone());
     let Some(def) = state.prompts().get(&request.name) else {
         return Err(ErrorData::invalid_params(
             format!("unknown prompt `{}`", request.name),

@@ -20,10 +20,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use tracing::Instrument;
 
-use super::channel::PeerChannel;
 use super::convert::{protocol_error_to_rmcp, request_auth, request_meta, result_to_rmcp};
 use super::escalation::EscalatingChannel;
-use super::input_round::{InputRound, input_round, until_input_required};
+use super::input_round::{InputRound, until_input_required};
 use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
 use super::task_param::take_parked;
@@ -210,15 +209,14 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         }
         CallMode::Inline => {}
     }
-    let round = input_round(
+    let (channel, round) = InteractionChannel::for_request(
         &context,
+        session.clone(),
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
         Tasks::of(state).seal(),
     )
     .await?;
-    let channel = PeerChannel::new(context.peer.clone(), context.ct.clone());
-    let channel = InteractionChannel::new(channel, &context, session.clone(), round.clone());
     let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
     let running = AssertUnwindSafe(until_input_required(
         round.clone(),
@@ -280,15 +278,14 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
     ctx: Arc<C>,
     identity: Identity,
 ) -> Result<Called, ErrorData> {
-    let round = input_round(
+    let (inline, round) = InteractionChannel::for_request(
         context,
+        session.clone(),
         request.input_responses.as_ref(),
         request.request_state.as_deref(),
         Tasks::of(state).seal(),
     )
     .await?;
-    let peer = PeerChannel::new(context.peer.clone(), context.ct.clone());
-    let inline = InteractionChannel::new(peer, context, session.clone(), round.clone());
     let channel = Arc::new(EscalatingChannel::new(inline));
     let cx = identity.apply(def.context(call, ctx).channel(channel.clone()));
     let name = request.name.to_string();
