@@ -255,3 +255,10 @@ impl HttpServer {
         })
     }
 }
+
+/// The `Mcp-Session-Id` a request names, if it is text.
+fn session_id(headers: &http::HeaderMap) -> Option<&str> {
+    headers
+        .get(rmcp::transport::common::http_header::HEADER_SESSION_ID)
+        .and_then(|value| value.to_str().ok())
+}

@@ -192,11 +192,7 @@ pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -
         .and_then(|envelope| envelope.id.clone())
         .unwrap_or(Value::Null);
     let method = envelope.and_then(|envelope| envelope.method);
-    let session = parts
-        .headers
-        .get("mcp-session-id")
-        .and_then(|value| value.to_str().ok())
-        .map(Arc::<str>::from);
+    let session = super::session_id(&parts.headers).map(Arc::<str>::from);
     let mut request = Request::from_parts(parts, Body::from(bytes));
     request.extensions_mut().insert(JsonRpcRequest {
         id: id.clone(),

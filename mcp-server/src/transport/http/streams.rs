@@ -37,11 +37,7 @@ pub(super) async fn track_request_streams(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|value| value.to_str().ok())
-        .map(Arc::<str>::from);
+    let session = super::session_id(request.headers()).map(Arc::<str>::from);
     let Some(session) = session.filter(|_| request.method() == http::Method::POST) else {
         return next.run(request).await;
     };

@@ -61,11 +61,7 @@ pub(in crate::transport::http) async fn check(
     request: Request,
     next: Next,
 ) -> Response {
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
+    let session = crate::transport::http::session_id(request.headers()).map(str::to_owned);
     let rpc = request.extensions().get::<JsonRpcRequest>().cloned();
     let id = rpc.as_ref().map_or(Value::Null, |rpc| rpc.id.clone());
     let initialize = request.method() == http::Method::POST
