@@ -61,3 +61,11 @@ pub use redis_store::RedisStore;
 /// Without Redis, state stays in memory, where nothing can fail.
 #[cfg(not(feature = "redis"))]
 pub(crate) type StoreError = std::convert::Infallible;
+
+/// A name no other process or replica has, for what it writes to the
+/// store: random, with the process id for people reading the store.
+pub(crate) fn instance_name() -> String {
+    use std::hash::{BuildHasher, RandomState};
+    let random = RandomState::new().hash_one(tasks::unix_us());
+    format!("{}-{random:016x}", std::process::id())
+}

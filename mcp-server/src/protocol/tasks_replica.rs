@@ -2,7 +2,6 @@
 //! heartbeat, and the commands other replicas send it about the tasks it
 //! runs (a cancellation, answers to questions).
 
-use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -12,7 +11,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::tasks::{TaskCommand, TaskStore, unix_us};
+use crate::store::tasks::{TaskCommand, TaskStore};
 
 /// What carries out the commands sent to this replica.
 pub(crate) trait Obey: Send + Sync {
@@ -37,7 +36,7 @@ impl Membership {
     pub(crate) fn new(store: Arc<dyn TaskStore>, heartbeat: Duration) -> Self {
         Self {
             store,
-            replica: replica_name(),
+            replica: crate::store::instance_name(),
             heartbeat,
             listening: watch::Sender::new(false),
             started: AtomicBool::new(false),
@@ -79,13 +78,6 @@ impl Drop for Membership {
     fn drop(&mut self) {
         self.stop.cancel();
     }
-}
-
-/// A name no other replica has: random, with the process id for people
-/// reading the store.
-fn replica_name() -> String {
-    let random = RandomState::new().hash_one(unix_us());
-    format!("{}-{random:016x}", std::process::id())
 }
 
 /// Beats every third of the heartbeat TTL and carries out the commands

@@ -85,7 +85,7 @@ impl RedisStore {
             prefix: DEFAULT_PREFIX.into(),
             shown_url,
             idle_ttl_ms: Arc::new(AtomicU64::new(DEFAULT_IDLE_TTL.as_millis() as u64)),
-            origin: new_origin().into(),
+            origin: super::instance_name().into(),
         })
     }
 
@@ -172,13 +172,6 @@ fn shown(client: &redis::Client) -> String {
     let info = client.get_connection_info();
     let db = info.redis_settings().db();
     format!("redis://{}/{db}", info.addr())
-}
-
-/// A name no other connection has: the process id and a random number.
-fn new_origin() -> String {
-    use std::hash::BuildHasher;
-    let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
-    format!("{}-{random:016x}", std::process::id())
 }
 
 #[cfg(test)]
