@@ -75,7 +75,7 @@ pub(crate) async fn listen<C: Send + Sync + 'static>(
 
 /// Resource updates other replicas publish through the server's store.
 #[cfg(feature = "redis")]
-type Elsewhere = Option<mpsc::Receiver<String>>;
+type Elsewhere = Option<tokio::sync::broadcast::Receiver<String>>;
 #[cfg(not(feature = "redis"))]
 type Elsewhere = ();
 
@@ -89,12 +89,25 @@ fn updates_elsewhere<C: Send + Sync + 'static>(state: &ServerState<C>) -> Elsewh
 #[cfg(not(feature = "redis"))]
 fn updates_elsewhere<C>(_state: &ServerState<C>) -> Elsewhere {}
 
-/// The next update from elsewhere; pending forever without a store.
+/// The next update from elsewhere (an update skipped by a stream too far
+/// behind is lost, as pub/sub has it); pending forever without a store.
 #[cfg(feature = "redis")]
 async fn next_update(elsewhere: &mut Elsewhere) -> Option<String> {
-    match elsewhere {
-        Some(receiver) => receiver.recv().await,
-        None => std::future::pending().await,
+    use tokio::sync::broadcast::error::RecvError;
+    let Some(receiver) = elsewhere else {
+        return std::future::pending().await;
+    };
+    loop {
+        match receiver.recv().await {
+            Ok(uri) => return Some(uri),
+            Err(RecvError::Lagged(skipped)) => {
+                tracing::debug!(
+                    skipped,
+                    "a listen stream fell behind other replicas' updates"
+                );
+            }
+            Err(RecvError::Closed) => return None,
+        }
     }
 }
 

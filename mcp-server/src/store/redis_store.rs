@@ -1,11 +1,12 @@
 //! The connection to Redis: one multiplexed connection that reconnects by
 //! itself, and the naming of keys.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use tokio::sync::broadcast;
 
 use super::StoreError;
 
@@ -47,6 +48,9 @@ pub struct RedisStore {
     /// This connection's name in messages to every replica (random, with
     /// the process id for people reading them).
     origin: Arc<str>,
+    /// Resource updates from other replicas, for the listen streams: one
+    /// subscription, made by the first stream (see `resource_updates`).
+    pub(super) resource_updates: Arc<OnceLock<broadcast::Sender<String>>>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -86,6 +90,7 @@ impl RedisStore {
             shown_url,
             idle_ttl_ms: Arc::new(AtomicU64::new(DEFAULT_IDLE_TTL.as_millis() as u64)),
             origin: super::instance_name().into(),
+            resource_updates: Arc::default(),
         })
     }
 

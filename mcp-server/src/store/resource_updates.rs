@@ -1,16 +1,18 @@
 //! Resource updates for the `subscriptions/listen` streams of every replica:
 //! pub/sub on `{prefix}resources:updated`. Each message names the store
 //! connection that sent it (its origin), so a replica, which already told
-//! its own listen streams, skips its own messages.
+//! its own listen streams, skips its own messages. A store subscribes once,
+//! on the first listen stream, and fans the updates out to every stream.
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
+use tokio::sync::broadcast;
 
 use super::{RedisStore, StoreError};
 
 /// The channel every replica's listen streams follow.
 const CHANNEL: &str = "resources:updated";
-/// Updates held for a slow listen stream.
+/// Updates held for the slowest listen stream; one further behind skips
+/// the oldest.
 const BACKLOG: usize = 256;
 
 /// One message on the channel.
@@ -36,26 +38,36 @@ impl RedisStore {
 
     /// The URIs other replicas report changed from now on, for as long as
     /// the receiver lives.
-    pub(crate) fn resource_updates_elsewhere(&self) -> mpsc::Receiver<String> {
-        let mut published = self.listen(CHANNEL);
-        let own = self.origin().to_owned();
-        let (sender, receiver) = mpsc::channel(BACKLOG);
-        tokio::spawn(async move {
-            while let Some(payload) = published.recv().await {
-                match serde_json::from_str::<Update>(&payload) {
-                    Ok(update) if update.origin == own => {}
-                    Ok(update) => {
-                        if sender.send(update.uri).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(error) => {
-                        tracing::warn!(%error, "skipped a resource update that is not one");
-                    }
-                }
+    pub(crate) fn resource_updates_elsewhere(&self) -> broadcast::Receiver<String> {
+        self.resource_updates
+            .get_or_init(|| {
+                let (sender, _) = broadcast::channel(BACKLOG);
+                tokio::spawn(fan_out(
+                    self.listen(CHANNEL),
+                    self.origin().to_owned(),
+                    sender.clone(),
+                ));
+                sender
+            })
+            .subscribe()
+    }
+}
+
+/// Sends the updates published by other replicas to every listen stream.
+async fn fan_out(
+    mut published: tokio::sync::mpsc::Receiver<String>,
+    own: String,
+    streams: broadcast::Sender<String>,
+) {
+    while let Some(payload) = published.recv().await {
+        match serde_json::from_str::<Update>(&payload) {
+            Ok(update) if update.origin == own => {}
+            // No listen stream right now: nobody to tell.
+            Ok(update) => drop(streams.send(update.uri)),
+            Err(error) => {
+                tracing::warn!(%error, "skipped a resource update that is not one");
             }
-        });
-        receiver
+        }
     }
 }
 
