@@ -12,7 +12,7 @@
 //! them to their worker of that session, if they have one (a worker with
 //! no such request ignores it).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use axum::extract::Request;
@@ -126,15 +126,7 @@ impl Gate {
         local: Arc<LocalSessionManager>,
         stopped: CancellationToken,
     ) -> Arc<Self> {
-        static GATES: AtomicU64 = AtomicU64::new(0);
-        let started = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |since| since.as_nanos());
-        let replica = format!(
-            "{}-{started}-{}",
-            std::process::id(),
-            GATES.fetch_add(1, Ordering::Relaxed)
-        );
+        let replica = crate::store::instance_name();
         if tokio::runtime::Handle::try_current().is_ok() {
             let delivering = deliver_forwarded(
                 store.listen(FORWARDED),
