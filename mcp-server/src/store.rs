@@ -57,6 +57,8 @@ pub use error::StoreError;
 pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
+#[cfg(feature = "redis")]
+pub(crate) use sessions::SessionLevel;
 
 /// Without Redis, state stays in memory, where nothing can fail.
 #[cfg(not(feature = "redis"))]

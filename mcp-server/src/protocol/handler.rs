@@ -210,8 +210,8 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             prompt: None,
         };
         let trace = self.trace("tools/call", target, &context, request.meta.as_ref());
+        self.session.refresh(&context);
         let caller = self.caller(&context);
-        let session_id = caller.session_id.clone();
         let call = tools::call(
             &self.state,
             &self.session,
@@ -221,7 +221,6 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             |session_id| self.session_ctx(session_id),
         );
         traced::run_call(trace, async {
-            self.session.refresh(session_id.as_deref()).await?;
             Ok(match call.await? {
                 Called::Response(response) => response,
                 // rmcp has no type for the 2025-11-25 `CreateTaskResult`: it
@@ -419,7 +418,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         };
         let trace = self.trace("prompts/get", target, &context, request.meta.as_ref());
         let session_id = session_id(&context);
-        self.session.refresh(session_id.as_deref()).await?;
+        self.session.refresh(&context);
         let ctx = self.session_ctx(session_id.clone());
         let session = self.session.clone();
         let get = prompts::get(&self.state, request, &context, session, ctx, session_id);

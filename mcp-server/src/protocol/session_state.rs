@@ -14,7 +14,7 @@ use rmcp::ErrorData;
 use rmcp::model::ErrorCode;
 #[allow(deprecated)] // logging is deprecated by 2026-07-28, current in 2025-11-25
 use rmcp::model::{LoggingMessageNotificationParam, ResourceUpdatedNotificationParam};
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use tokio::runtime::Handle;
 
 use crate::server::notifications::{Change, ChangeListener};
@@ -91,20 +91,24 @@ impl SessionState {
         Ok(())
     }
 
-    /// Takes the level of session `id` from the shared store (another
-    /// replica may have set it) before a request that logs.
-    pub(crate) async fn refresh(&self, id: Option<&str>) -> Result<(), ErrorData> {
+    /// Takes the level the shared store had for the session of the
+    /// request `context` (another replica may have set it); the HTTP
+    /// transport reads it while renewing the session.
+    pub(crate) fn refresh(&self, context: &RequestContext<RoleServer>) {
         #[cfg(feature = "redis")]
-        if let Some((store, id)) = self.shared_as(id) {
-            let stored = store.level(id).await.map_err(|error| store_error(&error))?;
-            let level = stored.and_then(|name| {
-                serde_json::from_value::<LoggingLevel>(serde_json::Value::String(name)).ok()
+        if self.shared.is_some()
+            && let Some(crate::store::SessionLevel(stored)) = context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.extensions.get())
+        {
+            let level = stored.as_ref().and_then(|name| {
+                serde_json::from_value::<LoggingLevel>(serde_json::Value::String(name.clone())).ok()
             });
             *self.level.lock().unwrap_or_else(PoisonError::into_inner) = level;
         }
         #[cfg(not(feature = "redis"))]
-        let _ = id;
-        Ok(())
+        let _ = context;
     }
 
     /// `resources/subscribe` in session `id`.

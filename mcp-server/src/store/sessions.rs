@@ -17,6 +17,12 @@ const INIT: &str = "init";
 /// The hash field of the logging level.
 const LEVEL: &str = "level";
 
+/// A shared session's logging level as the store had it when the request
+/// came in (its wire name, `"warning"`; `None` until one is set). The HTTP
+/// transport puts it in the request's extensions for the handler.
+#[derive(Clone, Debug)]
+pub(crate) struct SessionLevel(pub(crate) Option<String>);
+
 impl RedisStore {
     fn session_key(&self, id: &str) -> String {
         self.key(&["session", id])
@@ -61,15 +67,21 @@ impl RedisStore {
             .map_err(|source| self.error("HGET", source))
     }
 
-    /// Renews session `id`'s expiry; `false` when it no longer exists.
-    pub(crate) async fn touch_session(&self, id: &str, ttl: Duration) -> Result<bool, StoreError> {
-        let (renewed, _): (bool, bool) = redis::pipe()
+    /// Renews session `id`'s expiry and reads its logging level, in one
+    /// round trip; `None` when the session no longer exists.
+    pub(crate) async fn touch_session(
+        &self,
+        id: &str,
+        ttl: Duration,
+    ) -> Result<Option<SessionLevel>, StoreError> {
+        let (renewed, _, level): (bool, bool, Option<String>) = redis::pipe()
             .pexpire(self.session_key(id), millis(ttl))
             .pexpire(self.subscriptions_key(id), millis(ttl))
+            .hget(self.session_key(id), LEVEL)
             .query_async(&mut self.connection())
             .await
             .map_err(|source| self.error("PEXPIRE", source))?;
-        Ok(renewed)
+        Ok(renewed.then_some(SessionLevel(level)))
     }
 
     /// Forgets session `id`: its record, its subscriptions and its place
@@ -101,16 +113,6 @@ impl RedisStore {
             .query_async::<()>(&mut self.connection())
             .await
             .map_err(|source| self.error("HSET", source))
-    }
-
-    /// Session `id`'s logging level, `None` until one is set.
-    pub(crate) async fn level(&self, id: &str) -> Result<Option<String>, StoreError> {
-        redis::cmd("HGET")
-            .arg(self.session_key(id))
-            .arg(LEVEL)
-            .query_async(&mut self.connection())
-            .await
-            .map_err(|source| self.error("HGET", source))
     }
 
     /// Subscribes session `id` to updates of `uri`.

@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::super::limits::{JsonRpcRequest, jsonrpc_error};
 use super::RedisStore;
-use crate::store::StoreError;
+use crate::store::{SessionLevel, StoreError};
 
 /// The implementation-defined server error of "the shared store is away".
 const STORE_UNAVAILABLE: i64 = -32001;
@@ -58,7 +58,7 @@ struct Forwarded {
 /// Applies the gate (see the module docs).
 pub(in crate::transport::http) async fn check(
     gate: Arc<Gate>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let session = crate::transport::http::session_id(request.headers()).map(str::to_owned);
@@ -74,7 +74,7 @@ pub(in crate::transport::http) async fn check(
     let check = || async {
         match &session {
             Some(session) => gate.renew(session).await,
-            None => gate.store.ping().await,
+            None => gate.store.ping().await.map(|()| None),
         }
     };
     // The first command after Redis comes back finds the old connection
@@ -85,7 +85,10 @@ pub(in crate::transport::http) async fn check(
         checked => checked,
     };
     match checked {
-        Ok(()) => {
+        Ok(level) => {
+            if let Some(level) = level {
+                request.extensions_mut().insert(level);
+            }
             if gate.failing.swap(false, Ordering::SeqCst) {
                 tracing::info!(redis = gate.store.url(), "the session store answers again");
             }
@@ -180,15 +183,15 @@ impl Gate {
         Request::from_parts(parts, axum::body::Body::from(bytes))
     }
 
-    /// Renews `session`'s expiry; a session Redis no longer has is ended
-    /// here as well.
-    async fn renew(&self, session: &str) -> Result<(), StoreError> {
-        if self
+    /// Renews `session`'s expiry and reads its logging level; a session
+    /// Redis no longer has is ended here as well.
+    async fn renew(&self, session: &str) -> Result<Option<SessionLevel>, StoreError> {
+        let renewed = self
             .store
             .touch_session(session, self.store.idle_ttl())
-            .await?
-        {
-            return Ok(());
+            .await?;
+        if renewed.is_some() {
+            return Ok(renewed);
         }
         let id = session.to_owned().into();
         if self.local.has_session(&id).await.unwrap_or(false) {
@@ -198,7 +201,7 @@ impl Gate {
             );
             let _ = self.local.close_session(&id).await;
         }
-        Ok(())
+        Ok(None)
     }
 }
 
