@@ -5,6 +5,8 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::http::stops_cleanly_on_sigterm;
+
 const PETSTORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli/petstore.yaml");
 const OVERLAYS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/overlays");
 
@@ -155,24 +157,6 @@ fn demo_prints_the_endpoint_on_its_own_line_and_stops_on_sigterm() {
     );
 
     stops_cleanly_on_sigterm(&mut child);
-}
-
-/// Sends SIGTERM and expects a successful exit within 20 seconds.
-fn stops_cleanly_on_sigterm(child: &mut std::process::Child) {
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(status) = child.try_wait().expect("pollable") {
-            assert!(status.success(), "the demo exited with {status} on SIGTERM");
-            break;
-        }
-        assert!(Instant::now() < deadline, "the demo ignored SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

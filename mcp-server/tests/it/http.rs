@@ -9,39 +9,25 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use crate::support::http::{Running, serve_http, sse_reply};
 use crate::support::meta_2026;
-
-struct Running {
-    url: String,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-}
 
 impl Running {
     /// A POST of `body` to the endpoint with the headers MCP requires.
     fn request(&self, http: &reqwest::Client, body: &Value) -> reqwest::RequestBuilder {
         http.post(&self.url).headers(headers()).json(body)
     }
-}
 
-async fn start(server: Server, config: HttpConfig) -> Running {
-    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server.bind_http(addr, config).await.unwrap();
-    let url = http.url();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async move {
-        let _ = stopped.await;
-    }));
-    Running {
-        url,
-        stop: Some(stop),
+    /// [`Running::request`] in the 2025-11-25 `session`.
+    fn request_in(
+        &self,
+        http: &reqwest::Client,
+        session: &HeaderValue,
+        body: &Value,
+    ) -> reqwest::RequestBuilder {
+        self.request(http, body)
+            .header("mcp-session-id", session.clone())
+            .header("mcp-protocol-version", "2025-11-25")
     }
 }
 
@@ -65,17 +51,7 @@ async fn message(response: reqwest::Response) -> Value {
     if !is_sse {
         return serde_json::from_str(&text).unwrap();
     }
-    text.split("\n\n")
-        .filter_map(|event| {
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim_start)
-                .collect();
-            serde_json::from_str::<Value>(&data.join("\n")).ok()
-        })
-        .find(|message| message.get("id").is_some())
-        .unwrap_or_else(|| panic!("no JSON-RPC reply in {text}"))
+    sse_reply(&text)
 }
 
 fn initialize() -> Value {
@@ -85,7 +61,7 @@ fn initialize() -> Value {
 
 #[tokio::test]
 async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
-    let running = start(crate::tool_execution::server(), HttpConfig::new()).await;
+    let running = serve_http(crate::tool_execution::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
     let init = running.request(&http, &initialize()).send().await.unwrap();
     assert_eq!(init.status(), 200);
@@ -128,13 +104,7 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
     assert!(!list.to_string().contains("rs.mcp-toolkit/execution"));
     // A 2025-11-25 task over HTTP: `params.task` and `tasks/get` get past
     // rmcp's parser through the request rewrite.
-    let post = |body: Value| {
-        running
-            .request(&http, &body)
-            .header("mcp-session-id", session.clone())
-            .header("mcp-protocol-version", "2025-11-25")
-            .send()
-    };
+    let post = |body: Value| running.request_in(&http, &session, &body).send();
     let created = post(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
         "params": {"name": "wants_tasks", "arguments": {}, "task": {"ttl": 30000}}}));
     let created = message(created.await.unwrap()).await;
@@ -162,7 +132,7 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
 
 #[tokio::test]
 async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
-    let running = start(
+    let running = serve_http(
         crate::tool_execution::server(),
         HttpConfig::new().stateless(true),
     )
@@ -191,7 +161,7 @@ async fn stateless_mode_keeps_no_session_and_omits_execution_for_2026() {
 
 #[tokio::test]
 async fn foreign_host_and_origin_are_forbidden() {
-    let running = start(crate::tool_execution::server(), HttpConfig::new()).await;
+    let running = serve_http(crate::tool_execution::server(), HttpConfig::new()).await;
     let http = reqwest::Client::new();
     let origin = running
         .request(&http, &initialize())
@@ -218,7 +188,7 @@ async fn foreign_host_and_origin_are_forbidden() {
 
 #[tokio::test]
 async fn a_bearer_token_is_required_when_configured() {
-    let running = start(
+    let running = serve_http(
         crate::tool_execution::server(),
         HttpConfig::new().bearer_token("s3cret"),
     )
@@ -245,7 +215,7 @@ async fn a_bearer_token_is_required_when_configured() {
 
 #[tokio::test]
 async fn oversized_bodies_are_rejected() {
-    let running = start(
+    let running = serve_http(
         crate::tool_execution::server(),
         HttpConfig::new().max_body_bytes(1024),
     )
@@ -326,17 +296,11 @@ async fn a_handler_closes_its_sse_stream_and_the_client_resumes_with_last_event_
         )
         .unwrap();
     let server = Server::builder().tool(poll).build().unwrap();
-    let running = start(server, HttpConfig::new()).await;
+    let running = serve_http(server, HttpConfig::new()).await;
     let http = reqwest::Client::new();
     let init = running.request(&http, &initialize()).send().await.unwrap();
     let session = init.headers()["mcp-session-id"].clone();
-    let post = |body: Value| {
-        running
-            .request(&http, &body)
-            .header("mcp-session-id", session.clone())
-            .header("mcp-protocol-version", "2025-11-25")
-            .send()
-    };
+    let post = |body: Value| running.request_in(&http, &session, &body).send();
     post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await
         .unwrap();

@@ -2,34 +2,16 @@
 //! `DELETE` (404 afterwards), requests in flight per session, malformed
 //! bodies, and the memory of a server flooded with abandoned sessions.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use mcp_server::{HttpConfig, Server};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
-/// A server on a free loopback port; dropping it stops the server.
-struct Running {
-    url: String,
-    _stop: oneshot::Sender<()>,
-}
+use crate::support::http::{Running, ServerProcess, serve_http};
 
 async fn start(config: HttpConfig) -> Running {
-    start_server(crate::tool_execution::server(), config).await
-}
-
-async fn start_server(server: Server, config: HttpConfig) -> Running {
-    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server.bind_http(addr, config).await.unwrap();
-    let url = http.url();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async move {
-        let _ = stopped.await;
-    }));
-    Running { url, _stop: stop }
+    serve_http(crate::tool_execution::server(), config).await
 }
 
 /// A POST with the headers MCP requires; `session` when given.
@@ -156,7 +138,7 @@ async fn requests_beyond_the_per_session_limit_get_429_with_their_id() {
         })
         .unwrap();
     let server = Server::builder().tool(wait).build().unwrap();
-    let running = start_server(server, HttpConfig::new().max_pending_requests(1)).await;
+    let running = serve_http(server, HttpConfig::new().max_pending_requests(1)).await;
     let http = reqwest::Client::new();
     let session = open_session(&http, &running.url).await;
     let call = |id: u64| {
@@ -213,21 +195,11 @@ async fn malformed_bodies_get_the_jsonrpc_errors_the_specification_names() {
 }
 
 /// The demo server as a child process, killed on drop.
-struct Demo {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Demo {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+struct Demo(ServerProcess);
 
 impl Demo {
     fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        let child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
             .args(["demo", "--bind", "127.0.0.1:0"])
             .args(args)
             .env("RUST_LOG", "off")
@@ -235,18 +207,12 @@ impl Demo {
             .stderr(Stdio::null())
             .spawn()
             .expect("the demo starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let url = BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .find(|line| line.starts_with("http://"))
-            .expect("an endpoint line");
-        Self { child, url }
+        Demo(ServerProcess::new(child))
     }
 
     /// The resident set size, in KiB, from `/proc`.
     fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.0.child.id()))
             .expect("/proc is readable");
         status
             .lines()
@@ -282,9 +248,9 @@ async fn flood(url: &str, count: u64) -> (u64, u64) {
 async fn an_abandoned_session_flood_stays_under_a_fixed_memory_bound() {
     let demo = Demo::start(&["--max-sessions", "200"]);
     // Warm up (allocator arenas, first sessions), then measure growth.
-    let _ = flood(&demo.url, 64).await;
+    let _ = flood(&demo.0.url, 64).await;
     let before = demo.rss_kib();
-    let (accepted, refused) = flood(&demo.url, 3000).await;
+    let (accepted, refused) = flood(&demo.0.url, 3000).await;
     let after = demo.rss_kib();
     // Initializations in flight count against the cap until they answer,
     // so up to one batch (32) may be refused early; never more admitted.

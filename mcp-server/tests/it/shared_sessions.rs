@@ -3,7 +3,6 @@
 //! subscriptions), SSE streams resume across them, `DELETE` reaches both,
 //! and a Redis outage is a clear error that ends when Redis returns.
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -13,8 +12,8 @@ use mcp_core::resource::resource;
 use mcp_server::store::RedisStore;
 use mcp_server::{HttpConfig, Server};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
+use crate::support::http::{Running, ServerProcess, serve_http, sse_events};
 use crate::support::meta_2026;
 use crate::support::redis::TestRedis;
 
@@ -29,7 +28,7 @@ static WAIT_CANCEL_ENDED: AtomicBool = AtomicBool::new(false);
 struct Replica {
     url: String,
     server: Server,
-    _stop: oneshot::Sender<()>,
+    _running: Running,
 }
 
 fn server(store: RedisStore) -> Server {
@@ -95,17 +94,11 @@ async fn replica(redis: &TestRedis) -> Replica {
 async fn replica_with(redis: &TestRedis, config: HttpConfig) -> Replica {
     let store = RedisStore::connect(&redis.url()).await.unwrap();
     let server = server(store);
-    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server.clone().bind_http(addr, config).await.unwrap();
-    let url = http.url();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async move {
-        let _ = stopped.await;
-    }));
+    let running = serve_http(server.clone(), config).await;
     Replica {
-        url,
+        url: running.url.clone(),
         server,
-        _stop: stop,
+        _running: running,
     }
 }
 
@@ -132,30 +125,12 @@ fn post(url: &str, session: Option<&str>, body: &Value) -> reqwest::RequestBuild
     }
 }
 
-/// The `(id, data)` of each SSE event in `text`.
-fn events(text: &str) -> Vec<(Option<String>, Option<Value>)> {
-    text.split("\n\n")
-        .map(|event| {
-            let id = event
-                .lines()
-                .find_map(|line| line.strip_prefix("id:"))
-                .map(|id| id.trim().to_owned());
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|line| line.strip_prefix("data:"))
-                .map(str::trim_start)
-                .collect();
-            (id, serde_json::from_str(&data.join("\n")).ok())
-        })
-        .collect()
-}
-
 /// The JSON-RPC messages of a response (JSON or SSE).
 async fn messages(response: reqwest::Response) -> Vec<Value> {
     let text = response.text().await.unwrap();
     match serde_json::from_str::<Value>(&text) {
         Ok(message) => vec![message],
-        Err(_) => events(&text)
+        Err(_) => sse_events(&text)
             .into_iter()
             .filter_map(|(_, data)| data)
             .collect(),
@@ -178,6 +153,21 @@ async fn request(url: &str, session: &str, id: u64, method: &str, params: Value)
         .into_iter()
         .find(|message| message.get("id").is_some())
         .unwrap_or_else(|| panic!("no reply to {method}"))
+}
+
+/// Asserts that every replica of `urls` answers 404 to a ping in `session`.
+async fn assert_session_gone(urls: &[&str], session: &str) {
+    for url in urls {
+        let ping = post(
+            url,
+            Some(session),
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        )
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(ping.status(), 404, "{url}");
+    }
 }
 
 /// Initializes a 2025-11-25 session on `url` and returns its id.
@@ -238,6 +228,51 @@ async fn read_until(stream: reqwest::Response, wanted: &str) -> String {
     panic!("`{wanted}` never came: {seen}");
 }
 
+/// A `tools/call` of `name` (no arguments) in `session`, as sent.
+async fn call_tool(url: &str, session: &str, id: u64, name: &str) -> reqwest::Response {
+    post(
+        url,
+        Some(session),
+        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": {}}}),
+    )
+    .send()
+    .await
+    .unwrap()
+}
+
+/// Reads `body` into `seen` until `pick` finds what it wants among the SSE
+/// events read so far (10 s at most for each chunk).
+async fn next_event<T>(
+    body: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+    seen: &mut String,
+    what: &str,
+    mut pick: impl FnMut(Vec<(Option<String>, Option<Value>)>) -> Option<T>,
+) -> T {
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
+            .await
+            .unwrap_or_else(|_| panic!("{what} in time"))
+            .unwrap_or_else(|| panic!("{what} before the end"))
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(found) = pick(sse_events(seen)) {
+            return found;
+        }
+    }
+}
+
+/// Waits until `flag` is set (10 s at most); `what` names it in the panic.
+async fn until_set(flag: &AtomicBool, what: &str) {
+    let set = async {
+        while !flag.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), set)
+        .await
+        .expect(what);
+}
+
 #[tokio::test]
 async fn a_session_made_on_one_replica_is_served_by_the_other() {
     let Some((_redis, a, b)) = two_replicas().await else {
@@ -296,20 +331,13 @@ async fn an_sse_stream_closed_on_one_replica_resumes_on_the_other() {
         return;
     };
     let session = open_session(&a.url).await;
-    let call = post(
-        &a.url,
-        Some(&session),
-        &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "poll_later", "arguments": {}}}),
-    )
-    .send()
-    .await
-    .unwrap();
+    let call = call_tool(&a.url, &session, 7, "poll_later").await;
     let text = call.text().await.unwrap();
     assert!(
         !text.contains("\"result\""),
         "the stream ended before the result: {text}"
     );
-    let last_id = events(&text)
+    let last_id = sse_events(&text)
         .into_iter()
         .filter_map(|(id, _)| id)
         .next_back()
@@ -344,17 +372,10 @@ async fn a_2026_07_28_stream_dropped_on_one_replica_resumes_on_the_other() {
     // Read up to the first event id, then drop the connection.
     let mut body = call.bytes_stream();
     let mut seen = String::new();
-    let first_id = loop {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
-            .await
-            .expect("an event in time")
-            .expect("an event before the end")
-            .unwrap();
-        seen.push_str(&String::from_utf8_lossy(&chunk));
-        if let Some(id) = events(&seen).into_iter().find_map(|(id, _)| id) {
-            break id;
-        }
-    };
+    let first_id = next_event(&mut body, &mut seen, "an event", |events| {
+        events.into_iter().find_map(|(id, _)| id)
+    })
+    .await;
     assert!(
         !seen.contains("closed:"),
         "the result came before the drop: {seen}"
@@ -380,31 +401,16 @@ async fn a_question_asked_on_one_replica_is_answered_through_the_other() {
         return;
     };
     let session = open_session_with(&a.url, json!({"elicitation": {}})).await;
-    let call = post(
-        &a.url,
-        Some(&session),
-        &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "ask_name", "arguments": {}}}),
-    )
-    .send()
-    .await
-    .unwrap();
+    let call = call_tool(&a.url, &session, 9, "ask_name").await;
     let mut body = call.bytes_stream();
     let mut seen = String::new();
-    let question = loop {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), body.next())
-            .await
-            .expect("the question in time")
-            .expect("the question before the end")
-            .unwrap();
-        seen.push_str(&String::from_utf8_lossy(&chunk));
-        let asked = events(&seen)
+    let question = next_event(&mut body, &mut seen, "the question", |events| {
+        events
             .into_iter()
             .filter_map(|(_, data)| data)
-            .find(|message| message["method"] == "elicitation/create");
-        if let Some(asked) = asked {
-            break asked;
-        }
-    };
+            .find(|message| message["method"] == "elicitation/create")
+    })
+    .await;
 
     let answer = json!({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": {"name": "Grace"}}});
     let answered = post(&b.url, Some(&session), &answer).send().await.unwrap();
@@ -427,35 +433,18 @@ async fn a_call_running_on_one_replica_is_cancelled_through_the_other() {
         return;
     };
     let session = open_session(&a.url).await;
-    let call = post(
-        &a.url,
-        Some(&session),
-        &json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "wait_cancel", "arguments": {}}}),
-    )
-    .send()
-    .await
-    .unwrap();
-    let started = async {
-        while !WAIT_CANCEL_STARTED.load(Ordering::SeqCst) {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), started)
-        .await
-        .expect("the call starts");
+    let call = call_tool(&a.url, &session, 11, "wait_cancel").await;
+    until_set(&WAIT_CANCEL_STARTED, "the call starts").await;
 
     let cancel =
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}});
     let sent = post(&b.url, Some(&session), &cancel).send().await.unwrap();
     assert_eq!(sent.status(), 202);
-    let ended = async {
-        while !WAIT_CANCEL_ENDED.load(Ordering::SeqCst) {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), ended)
-        .await
-        .expect("the cancellation sent through B ends the call on A");
+    until_set(
+        &WAIT_CANCEL_ENDED,
+        "the cancellation sent through B ends the call on A",
+    )
+    .await;
     drop(call);
 }
 
@@ -536,17 +525,7 @@ async fn delete_on_one_replica_ends_the_session_on_the_other() {
         .unwrap();
     assert_eq!(deleted.status(), 204);
 
-    for url in [&b.url, &a.url] {
-        let ping = post(
-            url,
-            Some(&session),
-            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
-        )
-        .send()
-        .await
-        .unwrap();
-        assert_eq!(ping.status(), 404, "{url}");
-    }
+    assert_session_gone(&[&b.url, &a.url], &session).await;
 }
 
 #[tokio::test]
@@ -570,17 +549,7 @@ async fn an_idle_session_expires_by_its_redis_ttl_on_every_replica() {
     assert!(ttl > 0 && ttl <= 800, "the session key's TTL is {ttl} ms");
 
     tokio::time::sleep(idle * 3).await;
-    for url in [&b.url, &a.url] {
-        let ping = post(
-            url,
-            Some(&session),
-            &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
-        )
-        .send()
-        .await
-        .unwrap();
-        assert_eq!(ping.status(), 404, "{url}");
-    }
+    assert_session_gone(&[&b.url, &a.url], &session).await;
 }
 
 #[tokio::test]
@@ -642,21 +611,9 @@ async fn without_redis_sessions_get_a_clear_error_and_come_back_with_it() {
     assert_eq!(pong["result"], json!({}), "{pong}");
 }
 
-/// An `mcp-server` process, killed on drop.
-struct Process(std::process::Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `mcp-server serve --transport http --state URL` on a free port, and its
-/// endpoint.
-fn serve_with_state(url: &str) -> (Process, String) {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+/// `mcp-server serve --transport http --state URL` on a free port.
+fn serve_with_state(url: &str) -> ServerProcess {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
         .args([
             "serve",
             "--transport",
@@ -671,14 +628,7 @@ fn serve_with_state(url: &str) -> (Process, String) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("mcp-server starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let process = Process(child);
-    let endpoint = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .find(|line| line.starts_with("http://"))
-        .expect("an endpoint line");
-    (process, endpoint)
+    ServerProcess::new(child)
 }
 
 #[tokio::test]
@@ -686,10 +636,10 @@ async fn two_processes_serve_one_session_through_the_state_flag() {
     let Some(redis) = TestRedis::start().await else {
         return;
     };
-    let (_a, a) = serve_with_state(&redis.url());
-    let (_b, b) = serve_with_state(&redis.url());
-    let session = open_session(&a).await;
-    let pong = request(&b, &session, 2, "ping", json!({})).await;
+    let a = serve_with_state(&redis.url());
+    let b = serve_with_state(&redis.url());
+    let session = open_session(&a.url).await;
+    let pong = request(&b.url, &session, 2, "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}), "{pong}");
 }
 

@@ -1,5 +1,6 @@
 //! Shared helpers: serve a server in process and talk to it.
 
+pub(crate) mod http;
 pub(crate) mod redis;
 
 use std::sync::Arc;

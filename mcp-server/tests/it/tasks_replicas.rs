@@ -3,7 +3,6 @@
 //! answered and cancelled through another, and a task whose replica dies is
 //! reported failed, never run twice.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -13,8 +12,8 @@ use mcp_core::{JsonObject, ToolCallContext, ToolDef, ToolExecution, tool};
 use mcp_server::store::RedisStore;
 use mcp_server::{HttpConfig, Server};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
+use crate::support::http::{Running, serve_http, sse_reply};
 use crate::support::meta_2026;
 use crate::support::redis::TestRedis;
 
@@ -91,18 +90,7 @@ fn ticking(ticks: Arc<AtomicUsize>) -> ToolDef {
 }
 
 /// A replica serving over HTTP on loopback until dropped.
-struct Replica {
-    url: String,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-}
+type Replica = Running;
 
 /// Starts a replica on the current runtime, its tasks in `redis`.
 async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) -> Replica {
@@ -114,20 +102,7 @@ async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) ->
         .task_heartbeat(HEARTBEAT)
         .build()
         .unwrap();
-    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let http = server
-        .bind_http(addr, HttpConfig::new().stateless(stateless))
-        .await
-        .unwrap();
-    let url = http.url();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async move {
-        let _ = stopped.await;
-    }));
-    Replica {
-        url,
-        stop: Some(stop),
-    }
+    serve_http(server, HttpConfig::new().stateless(stateless)).await
 }
 
 /// A replica on a runtime of its own, as good as another process: dropping
@@ -270,12 +245,27 @@ impl Client {
         message(self.post(&body).await).await
     }
 
+    /// A `tools/call` of `name` with no arguments.
+    async fn call(&self, id: i64, name: &str) -> Value {
+        self.request(id, "tools/call", json!({"name": name, "arguments": {}}))
+            .await
+    }
+
+    /// A 2025-11-25 `tools/call` of `name` as a task with `task` metadata.
+    async fn call_as_task(&self, id: i64, name: &str, task: Value) -> Value {
+        let params = json!({"name": name, "arguments": {}, "task": task});
+        self.request(id, "tools/call", params).await
+    }
+
+    /// `method` (`tasks/get`, `tasks/result`, `tasks/cancel`) of `task_id`.
+    async fn on_task(&self, id: i64, method: &str, task_id: &Value) -> Value {
+        self.request(id, method, json!({"taskId": task_id})).await
+    }
+
     /// Polls `tasks/get` until the task's status is one of `statuses`.
     async fn until_status(&self, task_id: &Value, statuses: &[&str]) -> Value {
         for id in 1000..1000 + POLLS {
-            let got = self
-                .request(id as i64, "tasks/get", json!({"taskId": task_id}))
-                .await;
+            let got = self.on_task(id as i64, "tasks/get", task_id).await;
             let status = got["result"]["status"].as_str().unwrap_or_default();
             if statuses.contains(&status) {
                 return got;
@@ -293,17 +283,7 @@ async fn message(response: reqwest::Response) -> Value {
     if let Ok(message) = serde_json::from_str(&text) {
         return message;
     }
-    text.split("\n\n")
-        .filter_map(|event| {
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim_start)
-                .collect();
-            serde_json::from_str::<Value>(&data.join("\n")).ok()
-        })
-        .find(|message| message.get("id").is_some())
-        .unwrap_or_else(|| panic!("no JSON-RPC reply in {text}"))
+    sse_reply(&text)
 }
 
 async fn two_replicas(redis: &TestRedis, stateless: bool) -> (Replica, Replica) {
@@ -319,9 +299,7 @@ async fn a_2026_task_started_on_one_replica_is_polled_to_completion_on_another()
         return;
     };
     let (a, b) = two_replicas(&redis, true).await;
-    let created = Client::modern(&a.url)
-        .request(1, "tools/call", json!({"name": "brew", "arguments": {}}))
-        .await;
+    let created = Client::modern(&a.url).call(1, "brew").await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     let task_id = created["result"]["taskId"].clone();
     let done = Client::modern(&b.url)
@@ -339,28 +317,16 @@ async fn a_2025_task_started_on_one_replica_is_read_and_its_result_awaited_on_an
     let (a, b) = two_replicas(&redis, false).await;
     let on_a = Client::session_2025(&a.url).await;
     let on_b = Client::session_2025(&b.url).await;
-    let created = on_a
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "brew", "arguments": {}, "task": {"ttl": 60000}}),
-        )
-        .await;
+    let created = on_a.call_as_task(1, "brew", json!({"ttl": 60000})).await;
     let task_id = created["result"]["task"]["taskId"].clone();
     assert!(task_id.is_string(), "{created}");
-    let got = on_b
-        .request(2, "tasks/get", json!({"taskId": task_id}))
-        .await;
+    let got = on_b.on_task(2, "tasks/get", &task_id).await;
     assert_eq!(got["result"]["ttl"], 60000, "{got}");
     assert!(got["result"]["status"].is_string(), "{got}");
     // `tasks/result` on B waits for the end of the task A runs.
-    let result = on_b
-        .request(3, "tasks/result", json!({"taskId": task_id}))
-        .await;
+    let result = on_b.on_task(3, "tasks/result", &task_id).await;
     assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
-    let got = on_b
-        .request(4, "tasks/get", json!({"taskId": task_id}))
-        .await;
+    let got = on_b.on_task(4, "tasks/get", &task_id).await;
     assert_eq!(got["result"]["status"], "completed", "{got}");
 }
 
@@ -381,22 +347,10 @@ async fn a_sessions_tasks_are_listed_on_any_replica() {
     let stranger = Client::session_2025(&b.url).await;
     let mut created = Vec::new();
     for (id, name) in [(1, "brew"), (2, "wait_forever")] {
-        let task = on_a
-            .request(
-                id,
-                "tools/call",
-                json!({"name": name, "arguments": {}, "task": {}}),
-            )
-            .await;
+        let task = on_a.call_as_task(id, name, json!({})).await;
         created.push(task["result"]["task"]["taskId"].clone());
     }
-    let other = stranger
-        .request(
-            3,
-            "tools/call",
-            json!({"name": "brew", "arguments": {}, "task": {}}),
-        )
-        .await;
+    let other = stranger.call_as_task(3, "brew", json!({})).await;
     assert!(other["result"]["task"]["taskId"].is_string(), "{other}");
     let listed = on_b.request(4, "tasks/list", json!({})).await;
     let ids: Vec<Value> = listed["result"]["tasks"]
@@ -406,13 +360,9 @@ async fn a_sessions_tasks_are_listed_on_any_replica() {
         .map(|task| task["taskId"].clone())
         .collect();
     assert_eq!(ids, created, "{listed}");
-    let result = on_b
-        .request(5, "tasks/result", json!({"taskId": created[0]}))
-        .await;
+    let result = on_b.on_task(5, "tasks/result", &created[0]).await;
     assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
-    let cancelled = on_b
-        .request(6, "tasks/cancel", json!({"taskId": created[1]}))
-        .await;
+    let cancelled = on_b.on_task(6, "tasks/cancel", &created[1]).await;
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     let listed = on_a.request(7, "tasks/list", json!({})).await;
     let statuses: Vec<&str> = listed["result"]["tasks"]
@@ -432,17 +382,9 @@ async fn task_records_expire_in_redis_with_their_ttl() {
     let (a, b) = two_replicas(&redis, false).await;
     let on_a = Client::session_2025(&a.url).await;
     let on_b = Client::session_2025(&b.url).await;
-    let created = on_a
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "brew", "arguments": {}, "task": {"ttl": 1500}}),
-        )
-        .await;
+    let created = on_a.call_as_task(1, "brew", json!({"ttl": 1500})).await;
     let task_id = created["result"]["task"]["taskId"].clone();
-    let result = on_b
-        .request(2, "tasks/result", json!({"taskId": task_id}))
-        .await;
+    let result = on_b.on_task(2, "tasks/result", &task_id).await;
     assert_eq!(result["result"]["content"][0]["text"], "coffee", "{result}");
     let client = redis::Client::open(redis.url()).unwrap();
     let connection = client.get_multiplexed_async_connection().await.unwrap();
@@ -475,9 +417,7 @@ async fn task_records_expire_in_redis_with_their_ttl() {
         assert!(beat > 0 && beat <= 600, "a heartbeat's PTTL is {beat}");
     }
     for id in 3..3 + POLLS as i64 {
-        let got = on_b
-            .request(id, "tasks/get", json!({"taskId": task_id}))
-            .await;
+        let got = on_b.on_task(id, "tasks/get", &task_id).await;
         if got["error"]["code"] == -32602 {
             return;
         }
@@ -495,25 +435,13 @@ async fn a_task_running_on_one_replica_is_cancelled_through_another() {
     let (a, b) = two_replicas(&redis, false).await;
     let on_a = Client::session_2025(&a.url).await;
     let on_b = Client::session_2025(&b.url).await;
-    let created = on_a
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "wait_forever", "arguments": {}, "task": {}}),
-        )
-        .await;
+    let created = on_a.call_as_task(1, "wait_forever", json!({})).await;
     let task_id = created["result"]["task"]["taskId"].clone();
-    let cancelled = on_b
-        .request(2, "tasks/cancel", json!({"taskId": task_id}))
-        .await;
+    let cancelled = on_b.on_task(2, "tasks/cancel", &task_id).await;
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
-    let got = on_a
-        .request(3, "tasks/get", json!({"taskId": task_id}))
-        .await;
+    let got = on_a.on_task(3, "tasks/get", &task_id).await;
     assert_eq!(got["result"]["status"], "cancelled", "{got}");
-    let again = on_b
-        .request(4, "tasks/cancel", json!({"taskId": task_id}))
-        .await;
+    let again = on_b.on_task(4, "tasks/cancel", &task_id).await;
     assert_eq!(again["error"]["code"], -32602, "{again}");
 }
 
@@ -523,13 +451,7 @@ async fn a_2026_question_of_a_task_on_one_replica_is_answered_through_another() 
         return;
     };
     let (a, b) = two_replicas(&redis, true).await;
-    let created = Client::modern(&a.url)
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "ask_name", "arguments": {}}),
-        )
-        .await;
+    let created = Client::modern(&a.url).call(1, "ask_name").await;
     let task_id = created["result"]["taskId"].clone();
     let on_b = Client::modern(&b.url);
     let asking = on_b.until_status(&task_id, &["input_required"]).await;
@@ -561,13 +483,7 @@ async fn a_2026_input_round_begun_on_one_replica_is_finished_on_another() {
         return;
     };
     let (a, b) = two_replicas(&redis, true).await;
-    let round_1 = Client::modern(&a.url)
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "greet_later", "arguments": {}}),
-        )
-        .await;
+    let round_1 = Client::modern(&a.url).call(1, "greet_later").await;
     assert_eq!(
         round_1["result"]["resultType"], "input_required",
         "{round_1}"
@@ -622,18 +538,10 @@ async fn a_task_whose_replica_died_is_reported_failed_and_never_run_again() {
     let started = Arc::new(AtomicUsize::new(0));
     let mut a = Process::start(redis.url(), started.clone());
     let b = replica(&redis.url(), true, started.clone()).await;
-    let created = Client::modern(&a.url)
-        .request(
-            1,
-            "tools/call",
-            json!({"name": "wait_forever", "arguments": {}}),
-        )
-        .await;
+    let created = Client::modern(&a.url).call(1, "wait_forever").await;
     let task_id = created["result"]["taskId"].clone();
     let on_b = Client::modern(&b.url);
-    let got = on_b
-        .request(2, "tasks/get", json!({"taskId": task_id}))
-        .await;
+    let got = on_b.on_task(2, "tasks/get", &task_id).await;
     assert_eq!(got["result"]["status"], "working", "{got}");
     a.kill();
     let failed = on_b.until_status(&task_id, &["failed"]).await;
@@ -643,9 +551,7 @@ async fn a_task_whose_replica_died_is_reported_failed_and_never_run_again() {
     assert!(message.contains("stopped"), "{failed}");
     assert_eq!(failed["result"]["error"]["code"], -32603, "{failed}");
     // Failed for good, and the tool ran once.
-    let again = on_b
-        .request(3, "tasks/get", json!({"taskId": task_id}))
-        .await;
+    let again = on_b.on_task(3, "tasks/get", &task_id).await;
     assert_eq!(again["result"]["status"], "failed", "{again}");
     assert_eq!(started.load(Ordering::SeqCst), 1);
 }
@@ -683,9 +589,7 @@ async fn a_replica_taken_for_dead_stops_the_task_the_others_failed() {
             .query_async(&mut connection)
             .await
             .unwrap();
-        let got = on_b
-            .request(id, "tasks/get", json!({"taskId": task_id}))
-            .await;
+        let got = on_b.on_task(id, "tasks/get", &task_id).await;
         if got["result"]["status"] == "failed" {
             failed = Some(got);
             break;
@@ -713,7 +617,7 @@ async fn a_replica_taken_for_dead_stops_the_task_the_others_failed() {
     }
     assert!(stopped, "A kept running the failed task");
     let on_a = Client::modern(&a.url)
-        .request(900, "tasks/get", json!({"taskId": task_id}))
+        .on_task(900, "tasks/get", &task_id)
         .await;
     assert_eq!(on_a["result"]["status"], "failed", "{on_a}");
 }
@@ -727,15 +631,11 @@ async fn without_redis_a_task_request_is_a_jsonrpc_error_until_redis_returns() {
     let a = replica(&redis.url(), true, started).await;
     let client = Client::modern(&a.url);
     redis.stop();
-    let refused = client
-        .request(1, "tools/call", json!({"name": "brew", "arguments": {}}))
-        .await;
+    let refused = client.call(1, "brew").await;
     assert_eq!(refused["error"]["code"], -32603, "{refused}");
     let why = refused["error"]["message"].as_str().unwrap_or_default();
     assert!(why.contains("task store"), "{refused}");
-    let unknown = client
-        .request(2, "tasks/get", json!({"taskId": "no-such-task"}))
-        .await;
+    let unknown = client.on_task(2, "tasks/get", &json!("no-such-task")).await;
     assert!(
         unknown["error"]["message"]
             .as_str()
@@ -744,9 +644,7 @@ async fn without_redis_a_task_request_is_a_jsonrpc_error_until_redis_returns() {
     );
     redis.restart().await;
     for id in 3..3 + POLLS as i64 {
-        let created = client
-            .request(id, "tools/call", json!({"name": "brew", "arguments": {}}))
-            .await;
+        let created = client.call(id, "brew").await;
         if created["result"]["resultType"] == "task" {
             let done = client
                 .until_status(&created["result"]["taskId"], &["completed"])

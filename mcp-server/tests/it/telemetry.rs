@@ -4,11 +4,10 @@
 //! `traceparent` it is sent, and the Prometheus endpoint is scraped and
 //! checked line by line.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
+use crate::support::http::{ServerProcess, stops_cleanly_on_sigterm};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -111,37 +110,7 @@ async fn upstream(traceparents: Shared<Vec<String>>) -> String {
 }
 
 /// The server process; killed on drop if it is still running.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Served {
-    /// Sends SIGTERM and waits for the exit (which flushes telemetry).
-    fn terminate(&mut self) {
-        let killed = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "the server exited with {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "the server ignored SIGTERM");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
+type Served = ServerProcess;
 
 /// A free loopback port (bound, then released for the server to take).
 fn free_port() -> u16 {
@@ -150,7 +119,7 @@ fn free_port() -> u16 {
 }
 
 fn start_server(api: &str, otlp: &str, metrics_port: u16) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+    let child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
         .args(["serve", "--transport", "http", "--bind", "127.0.0.1:0"])
         .args(["--openapi", PETSTORE, "--base-url", api])
         .args(["--metrics-bind", &format!("127.0.0.1:{metrics_port}")])
@@ -163,13 +132,7 @@ fn start_server(api: &str, otlp: &str, metrics_port: u16) -> Served {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("the server starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let url = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .find(|line| line.starts_with("http://"))
-        .expect("an endpoint line");
-    Served { child, url }
+    ServerProcess::new(child)
 }
 
 /// Posts a JSON-RPC message in `session`; the JSON answer, from a JSON body
@@ -380,7 +343,7 @@ async fn a_generated_call_is_one_trace_from_the_client_to_the_upstream_api() {
 
     // Exiting flushes what the exporters still hold.
     tokio::task::spawn_blocking(move || {
-        server.terminate();
+        stops_cleanly_on_sigterm(&mut server.child);
         drop(server);
     })
     .await
