@@ -112,12 +112,6 @@ async fn upstream(traceparents: Shared<Vec<String>>) -> String {
 /// The server process; killed on drop if it is still running.
 type Served = ServerProcess;
 
-/// A free loopback port (bound, then released for the server to take).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
-
 fn start_server(api: &str, otlp: &str, metrics_port: u16) -> Served {
     let child = Command::new(env!("CARGO_BIN_EXE_mcp-server"))
         .args(["serve", "--transport", "http", "--bind", "127.0.0.1:0"])
@@ -215,7 +209,7 @@ async fn a_generated_call_is_one_trace_from_the_client_to_the_upstream_api() {
     let traceparents = Shared::<Vec<String>>::default();
     let otlp = otlp_receiver(received.clone()).await;
     let api = upstream(traceparents.clone()).await;
-    let metrics_port = free_port();
+    let metrics_port = crate::support::http::free_port();
     let mut server = start_server(&api, &otlp, metrics_port);
     let http = reqwest::Client::new();
 

@@ -4,11 +4,12 @@
 //! (round-robin, no stickiness). Everything is killed on drop.
 
 use std::io::{BufRead, BufReader};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::http::free_port;
 use crate::support::redis::TestRedis;
 
 /// The nginx configuration template (see its header).
@@ -130,14 +131,6 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-/// A free loopback port (free when asked; bound again right after).
-pub(crate) fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free loopback port")
 }
 
 /// Waits until `port` refuses connections (within 30 s): its process is

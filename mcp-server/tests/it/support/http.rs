@@ -115,3 +115,11 @@ pub(crate) fn stops_cleanly_on_sigterm(child: &mut Child) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A free loopback port (free when asked; a process binds it right after).
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}

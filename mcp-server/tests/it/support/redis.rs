@@ -22,7 +22,7 @@ impl TestRedis {
         // A port taken between choosing and binding makes the start fail:
         // choose again.
         for _ in 0..5 {
-            let port = free_port();
+            let port = super::http::free_port();
             let mut redis = TestRedis {
                 binary: binary.clone(),
                 port,
@@ -117,10 +117,4 @@ fn redis_binary() -> Option<PathBuf> {
         .chain([PathBuf::from("/usr/bin"), PathBuf::from("/usr/sbin")])
         .map(|dir| dir.join("redis-server"))
         .find(|candidate| candidate.is_file())
-}
-
-/// A loopback port nothing listens on right now.
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("its address").port()
 }
