@@ -83,6 +83,10 @@ impl<C: Send + Sync + 'static> Server<C> {
         let handler = move || Ok(SessionHandler::new(state.clone(), TransportKind::Http));
         let router = Router::new();
         #[cfg(feature = "redis")]
+        let shared = store.is_some();
+        #[cfg(not(feature = "redis"))]
+        let shared = false;
+        #[cfg(feature = "redis")]
         let router = match store {
             Some(store) => {
                 let service = StreamableHttpService::new(
@@ -115,10 +119,6 @@ impl<C: Send + Sync + 'static> Server<C> {
             StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
         );
         let limit = config.max_body_bytes;
-        #[cfg(feature = "redis")]
-        let shared = self.state().store().is_some() && !config.stateless;
-        #[cfg(not(feature = "redis"))]
-        let shared = false;
         let router = router
             .layer(axum::middleware::map_response(restore_in_http_response))
             .layer(axum::middleware::from_fn(move |request, next| {
