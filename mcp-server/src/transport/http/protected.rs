@@ -90,17 +90,12 @@ impl<C: Send + Sync + 'static> auth::gate::DeclaredScopes for CatalogScopes<C> {
 
     fn all(&self) -> Vec<String> {
         let catalog = self.0.catalog();
-        let mut scopes: Vec<String> = Vec::new();
-        for scope in catalog
+        catalog
             .tools()
             .all()
             .iter()
             .flat_map(|def| def.required_scopes())
-        {
-            if !scopes.contains(scope) {
-                scopes.push(scope.clone());
-            }
-        }
-        scopes
+            .cloned()
+            .collect()
     }
 }

@@ -13,6 +13,7 @@ use mcp_core::auth::AuthInfo;
 use serde_json::Value;
 
 use super::challenge::Challenge;
+use super::oauth::add_scopes;
 use super::refusal::Refusal;
 use super::token::{Presented, bearer};
 use super::verify::Verifier;
@@ -24,7 +25,7 @@ use crate::discovery::view::CALL_TOOL;
 pub(crate) trait DeclaredScopes: Send + Sync {
     /// The scopes a call of `tool` needs.
     fn of_tool(&self, tool: &str) -> Vec<String>;
-    /// Every scope some tool needs.
+    /// Every scope some tool needs (repeats possible).
     fn all(&self) -> Vec<String>;
     /// Whether `tool` sends its caller's own credentials upstream.
     fn forwards_credentials(&self, tool: &str) -> bool;
@@ -138,11 +139,7 @@ async fn tool_scopes_granted(
             .get(tool.as_str())
             .cloned()
             .unwrap_or_default();
-        for scope in gate.declared.of_tool(&tool) {
-            if !needed.contains(&scope) {
-                needed.push(scope);
-            }
-        }
+        add_scopes(&mut needed, gate.declared.of_tool(&tool));
         if !missing_scopes(info, &needed).is_empty() {
             let mut scopes = settings.required_scopes().to_vec();
             scopes.extend(needed);

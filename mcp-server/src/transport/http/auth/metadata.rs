@@ -3,19 +3,16 @@
 
 use serde_json::{Value, json};
 
-use super::oauth::OAuth;
+use super::oauth::{OAuth, add_scopes};
 
 /// The well-known prefix of RFC 9728.
 pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
-/// The document for `settings`, whose tools also declare `tool_scopes`.
+/// The document for `settings`, whose tools also declare `tool_scopes`
+/// (each listed once).
 pub(crate) fn document(settings: &OAuth, tool_scopes: Vec<String>) -> Value {
     let mut scopes = settings.scopes_supported();
-    for scope in tool_scopes {
-        if !scopes.contains(&scope) {
-            scopes.push(scope);
-        }
-    }
+    add_scopes(&mut scopes, tool_scopes);
     json!({
         "resource": settings.resource(),
         "authorization_servers": settings.issuers(),

@@ -190,11 +190,16 @@ impl OAuth {
     /// Every scope the server asks for, for the metadata document.
     pub(super) fn scopes_supported(&self) -> Vec<String> {
         let mut all = self.scopes.clone();
-        for scope in self.tool_scopes.values().flatten() {
-            if !all.contains(scope) {
-                all.push(scope.clone());
-            }
-        }
+        add_scopes(&mut all, self.tool_scopes.values().flatten().cloned());
         all
+    }
+}
+
+/// Appends to `all` the `scopes` it does not hold yet, in order.
+pub(super) fn add_scopes(all: &mut Vec<String>, scopes: impl IntoIterator<Item = String>) {
+    for scope in scopes {
+        if !all.contains(&scope) {
+            all.push(scope);
+        }
     }
 }
