@@ -98,6 +98,10 @@ impl TaskStore for RedisTaskStore {
             if !written {
                 return Ok(false);
             }
+            // A running task of no session is in no index and ends nowhere yet.
+            if record.owner.is_none() && !record.status.is_terminal() {
+                return Ok(true);
+            }
             let mut pipe = redis::pipe();
             if let Some(owner) = &record.owner {
                 let index = self.index_key(owner);
@@ -120,13 +124,10 @@ impl TaskStore for RedisTaskStore {
                     .arg(json)
                     .ignore();
             }
-            if !record.status.is_terminal() && record.owner.is_none() {
-                return Ok(true);
-            }
             pipe.query_async::<()>(&mut connection)
                 .await
                 .map_err(|error| self.store.error("ZADD", error))?;
-            Ok(written)
+            Ok(true)
         })
     }
 
