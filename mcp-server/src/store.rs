@@ -64,6 +64,25 @@ pub(crate) use sessions::SessionLevel;
 #[cfg(not(feature = "redis"))]
 pub(crate) type StoreError = std::convert::Infallible;
 
+/// `bytes` in lowercase hexadecimal, two digits a byte.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+/// The bytes `text` spells in hexadecimal; none unless it is whole pairs of
+/// hexadecimal digits.
+pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
 /// A name no other process or replica has, for what it writes to the
 /// store: random, with the process id for people reading the store.
 pub(crate) fn instance_name() -> String {

@@ -3,7 +3,6 @@
 //! the questions still open (see [`super::interaction`]).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
 use std::pin::pin;
@@ -19,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::tasks_mode::is_modern;
+use crate::store::{hex, unhex};
 
 /// A `requestState` that this process did not issue, or that was changed.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -199,13 +199,7 @@ fn tag(payload: &str, seal: &Seal) -> String {
         Seal::Local => format!("{:016x}", key().hash_one(payload)),
         #[cfg(feature = "redis")]
         Seal::Shared(secret) => shared_mac(secret, payload)
-            .map(|mac| {
-                hmac::Mac::finalize(mac)
-                    .into_bytes()
-                    .iter()
-                    .map(|byte| format!("{byte:02x}"))
-                    .collect()
-            })
+            .map(|mac| hex(&hmac::Mac::finalize(mac).into_bytes()))
             .unwrap_or_default(),
     }
 }
@@ -216,20 +210,10 @@ fn tag_matches(payload: &str, tag_text: &str, seal: &Seal) -> bool {
     match seal {
         Seal::Local => tag(payload, seal) == tag_text,
         #[cfg(feature = "redis")]
-        Seal::Shared(secret) => {
-            let tag: Option<Vec<u8>> = (0..tag_text.len())
-                .step_by(2)
-                .map(|i| {
-                    tag_text
-                        .get(i..i + 2)
-                        .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-                })
-                .collect();
-            match (shared_mac(secret, payload), tag) {
-                (Some(mac), Some(tag)) => hmac::Mac::verify_slice(mac, &tag).is_ok(),
-                _ => false,
-            }
-        }
+        Seal::Shared(secret) => match (shared_mac(secret, payload), unhex(tag_text)) {
+            (Some(mac), Some(tag)) => hmac::Mac::verify_slice(mac, &tag).is_ok(),
+            _ => false,
+        },
     }
 }
 
@@ -245,10 +229,7 @@ fn shared_mac(secret: &[u8; 32], payload: &str) -> Option<hmac::Hmac<sha2::Sha25
 /// `hex(json(answers)).tag`.
 fn seal(answers: &BTreeMap<String, Value>, seal_with: &Seal) -> String {
     let json = serde_json::to_string(answers).unwrap_or_else(|_| "{}".to_owned());
-    let mut payload = String::with_capacity(json.len() * 2);
-    for byte in json.bytes() {
-        let _ = write!(payload, "{byte:02x}");
-    }
+    let payload = hex(json.as_bytes());
     let tag = tag(&payload, seal_with);
     format!("{payload}.{tag}")
 }
@@ -258,15 +239,7 @@ fn unseal(state: &str, seal: &Seal) -> Result<BTreeMap<String, Value>, TamperedS
     if !tag_matches(payload, tag_text, seal) {
         return Err(TamperedState("the tag does not match"));
     }
-    let bytes: Option<Vec<u8>> = (0..payload.len())
-        .step_by(2)
-        .map(|i| {
-            payload
-                .get(i..i + 2)
-                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-        })
-        .collect();
-    let bytes = bytes.ok_or(TamperedState("the payload is not hex"))?;
+    let bytes = unhex(payload).ok_or(TamperedState("the payload is not hex"))?;
     serde_json::from_slice(&bytes).map_err(|_| TamperedState("the payload is not the answers"))
 }
 

@@ -17,24 +17,9 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{BoxStream, StreamExt};
 use redis::AsyncCommands;
 
-use super::StoreError;
 use super::redis_store::RedisStore;
 use super::tasks::{TaskCommand, TaskRecord, TaskStore};
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<[u8; 32]> {
-    let mut out = [0_u8; 32];
-    if text.len() != 64 {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
+use super::{StoreError, hex, unhex};
 
 /// How long subscribing to a replica's command channel may take.
 const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -113,6 +98,10 @@ impl TaskStore for RedisTaskStore {
             if !written {
                 return Ok(false);
             }
+            // A running task of no session is in no index and ends nowhere yet.
+            if record.owner.is_none() && !record.status.is_terminal() {
+                return Ok(true);
+            }
             let mut pipe = redis::pipe();
             if let Some(owner) = &record.owner {
                 let index = self.index_key(owner);
@@ -135,13 +124,10 @@ impl TaskStore for RedisTaskStore {
                     .arg(json)
                     .ignore();
             }
-            if !record.status.is_terminal() && record.owner.is_none() {
-                return Ok(true);
-            }
             pipe.query_async::<()>(&mut connection)
                 .await
                 .map_err(|error| self.store.error("ZADD", error))?;
-            Ok(written)
+            Ok(true)
         })
     }
 
@@ -242,10 +228,13 @@ impl TaskStore for RedisTaskStore {
                 .await
                 .map_err(|error| self.store.error("GET", error))?
                 .0;
-            unhex(&stored).map(Some).ok_or_else(|| StoreError::Corrupt {
-                key,
-                reason: "not 64 hexadecimal digits".to_owned(),
-            })
+            unhex(&stored)
+                .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+                .map(Some)
+                .ok_or_else(|| StoreError::Corrupt {
+                    key,
+                    reason: "not 64 hexadecimal digits".to_owned(),
+                })
         })
     }
 
