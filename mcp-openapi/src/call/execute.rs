@@ -14,7 +14,7 @@ use mcp_core::{
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::call::authorizer::Applied;
+use crate::call::authorizer::{Applied, bearer};
 use crate::call::client_config::ClientConfig;
 use crate::call::error::CallError;
 use crate::call::passthrough::incoming_authorization;
@@ -203,10 +203,8 @@ impl Inner {
                 .bearer_token(caller)
                 .await
                 .map_err(CallError::UpstreamCredentials)?;
-            let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))
-                .map_err(|_| CallError::InvalidHeader("authorization".to_owned()))?;
-            value.set_sensitive(true);
-            request.headers.insert(http::header::AUTHORIZATION, value);
+            bearer(&mut request, &token)
+                .map_err(|()| CallError::InvalidHeader("authorization".to_owned()))?;
             secrets.push(token);
         }
         let response = self.exchange(&base, request.clone(), applied).await?;
