@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::arguments::LazyArgumentCheck;
 use crate::error::{SchemaError, ToolError};
 use crate::icon::Icon;
 use crate::json::JsonObject;
@@ -313,8 +314,7 @@ impl<In, Out> ToolBuilder<In, Out> {
         let handler = ToolFnHandler::<H, M, In, Out> {
             handler,
             wrapped: self.output_wrapped,
-            allow_unknown_arguments: self.allow_unknown_arguments,
-            check: std::sync::OnceLock::new(),
+            check: LazyArgumentCheck::new(self.allow_unknown_arguments),
             marker: PhantomData,
         };
         Ok(ToolDef::from_parts(tool, Arc::new(handler)).require_scopes(self.scopes))

@@ -3,11 +3,10 @@
 
 use std::future::Future;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 
-use crate::arguments::{ArgumentCheck, InvalidArguments, Violation};
+use crate::arguments::LazyArgumentCheck;
 use crate::call::context::ToolCallContext;
 use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
@@ -89,9 +88,8 @@ where
 pub(crate) struct ToolFnHandler<H, M, In, Out> {
     pub(crate) handler: H,
     pub(crate) wrapped: bool,
-    pub(crate) allow_unknown_arguments: bool,
-    /// The input schema compiled on the first call.
-    pub(crate) check: OnceLock<Result<ArgumentCheck, String>>,
+    /// The input schema, compiled on the first call.
+    pub(crate) check: LazyArgumentCheck,
     pub(crate) marker: PhantomData<fn(M, In) -> Out>,
 }
 
@@ -107,21 +105,7 @@ where
     fn call(&self, mut cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
         let arguments = cx.take_arguments();
         let tool = &cx.tool().name;
-        let check = self.check.get_or_init(|| {
-            ArgumentCheck::new(&cx.tool().input_schema)
-                .map(|check| check.allow_unknown_arguments(self.allow_unknown_arguments))
-                .map_err(|error| error.to_string())
-        });
-        let checked = match check {
-            Ok(check) => check.check(tool, arguments),
-            Err(reason) => Err(InvalidArguments::new(
-                tool.clone(),
-                vec![Violation::new(
-                    "",
-                    format!("the input schema cannot be used: {reason}"),
-                )],
-            )),
-        };
+        let checked = self.check.check(tool, &cx.tool().input_schema, arguments);
         let input = match checked.and_then(|arguments| parse_arguments::<In>(tool, arguments)) {
             Ok(input) => input,
             Err(error) => {

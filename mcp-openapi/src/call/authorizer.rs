@@ -268,7 +268,9 @@ fn authorization(request: &mut PreparedRequest, text: &str) -> Result<(), ()> {
     Ok(())
 }
 
-fn bearer(request: &mut PreparedRequest, token: &str) -> Result<(), ()> {
+/// Sets `request`'s `Authorization: Bearer` header to `token`, marked
+/// sensitive; `Err` when the token cannot be a header value.
+pub(crate) fn bearer(request: &mut PreparedRequest, token: &str) -> Result<(), ()> {
     authorization(request, &format!("Bearer {token}"))
 }
 

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use mcp_core::{
     CallToolResult, ToolCallContext,
-    arguments::{ArgumentCheck, InvalidArguments, Violation},
+    arguments::LazyArgumentCheck,
     handler::{BoxFuture, ToolHandler},
 };
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::call::authorizer::Applied;
+use crate::call::authorizer::{Applied, bearer};
 use crate::call::client_config::ClientConfig;
 use crate::call::error::CallError;
 use crate::call::passthrough::incoming_authorization;
@@ -24,8 +24,6 @@ use crate::call::retry::Attempt;
 use crate::call::server_url::resolve_base_url;
 use crate::call::telemetry::UpstreamTrace;
 use crate::ir::{HttpRoute, RequestBinding};
-
-type Compiled = Result<ArgumentCheck, String>;
 
 /// The [`ToolHandler`] of a generated tool: performs the HTTP call its
 /// route describes. Cheap to clone; works for any session context `C`.
@@ -40,8 +38,7 @@ struct Inner {
     binding: RequestBinding,
     config: Arc<ClientConfig>,
     timeout: Option<Duration>,
-    allow_unknown_arguments: bool,
-    input: OnceLock<Compiled>,
+    input: LazyArgumentCheck,
     output: OnceLock<Option<(jsonschema::Validator, bool)>>,
 }
 
@@ -55,8 +52,7 @@ impl HttpToolHandler {
                 binding,
                 config,
                 timeout: None,
-                allow_unknown_arguments: false,
-                input: OnceLock::new(),
+                input: LazyArgumentCheck::new(false),
                 output: OnceLock::new(),
             }),
         }
@@ -96,10 +92,10 @@ impl HttpToolHandler {
     /// ```
     pub fn allow_unknown_arguments(mut self, allow: bool) -> Self {
         match Arc::get_mut(&mut self.inner) {
-            Some(inner) => inner.allow_unknown_arguments = allow,
+            Some(inner) => inner.input = LazyArgumentCheck::new(allow),
             None => {
                 let mut inner = (*self.inner).clone();
-                inner.allow_unknown_arguments = allow;
+                inner.input = LazyArgumentCheck::new(allow);
                 self.inner = Arc::new(inner);
             }
         }
@@ -119,8 +115,7 @@ impl Clone for Inner {
             binding: self.binding.clone(),
             config: self.config.clone(),
             timeout: self.timeout,
-            allow_unknown_arguments: self.allow_unknown_arguments,
-            input: OnceLock::new(),
+            input: self.input.clone(),
             output: OnceLock::new(),
         }
     }
@@ -160,20 +155,12 @@ fn violations(validator: &jsonschema::Validator, instance: &Value) -> Vec<String
 
 impl Inner {
     async fn run<C>(&self, cx: &ToolCallContext<C>) -> Result<CallToolResult, CallError> {
-        let tool = &cx.tool().name;
-        let input = self.input.get_or_init(|| {
-            ArgumentCheck::new(&cx.tool().input_schema)
-                .map(|check| check.allow_unknown_arguments(self.allow_unknown_arguments))
-                .map_err(|error| error.to_string())
-        });
-        let arguments = match input {
-            Ok(check) => check.check(tool, cx.request().arguments.clone())?,
-            Err(reason) => {
-                let reason = format!("the input schema cannot be used: {reason}");
-                let violation = Violation::new("", reason);
-                return Err(InvalidArguments::new(tool.clone(), vec![violation]).into());
-            }
-        };
+        let tool = cx.tool();
+        let arguments = self.input.check(
+            &tool.name,
+            &tool.input_schema,
+            cx.request().arguments.clone(),
+        )?;
 
         let config = &self.config;
         let base = resolve_base_url(
@@ -216,10 +203,8 @@ impl Inner {
                 .bearer_token(caller)
                 .await
                 .map_err(CallError::UpstreamCredentials)?;
-            let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))
-                .map_err(|_| CallError::InvalidHeader("authorization".to_owned()))?;
-            value.set_sensitive(true);
-            request.headers.insert(http::header::AUTHORIZATION, value);
+            bearer(&mut request, &token)
+                .map_err(|()| CallError::InvalidHeader("authorization".to_owned()))?;
             secrets.push(token);
         }
         let response = self.exchange(&base, request.clone(), applied).await?;
