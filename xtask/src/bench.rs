@@ -31,13 +31,15 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
             std::slice::from_ref(file),
         )?);
     }
-    let mut anchor_note = String::new();
-    let anchor = anchor_lines(root, &files).unwrap_or_else(|error| {
-        eprintln!("xtask bench: rmcp-openapi anchor unavailable: {error}");
-        anchor_note =
-            format!("The rmcp-openapi anchor did not run: {error}; its columns say n/a.\n");
-        Vec::new()
-    });
+    let (anchor, anchor_note) = match anchor_lines(root, &files) {
+        Ok(lines) => (lines, None),
+        Err(error) => {
+            eprintln!("xtask bench: rmcp-openapi anchor unavailable: {error}");
+            let note =
+                format!("The rmcp-openapi anchor did not run: {error}; its columns say n/a.\n");
+            (Vec::new(), Some(note))
+        }
+    };
     let mut report = String::new();
     let _ = writeln!(report, "# Benchmarks\n");
     let _ = writeln!(
@@ -45,8 +47,8 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         "Made by `cargo xtask bench` on this machine (2 cores, shared and noisy). Every figure that\n\
          matters is a ratio against a baseline measured in the same run; absolute times are context.\n"
     );
-    if !anchor_note.is_empty() {
-        let _ = writeln!(report, "{anchor_note}");
+    if let Some(note) = anchor_note {
+        let _ = writeln!(report, "{note}");
     }
     let process_files: Vec<String> = files
         .iter()

@@ -68,14 +68,15 @@ impl Peers {
 pub(crate) fn install(root: &Path) -> Result<Peers, String> {
     let dir = root.join("target/peers");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let system_binaries = system_packages(&[("redis-server", "redis-server"), ("nginx", "nginx")]);
+    let [redis_server, nginx] =
+        system_packages([("redis-server", "redis-server"), ("nginx", "nginx")]);
     Ok(Peers {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
         typescript: npm_install(&dir.join("ts"), &[NODE_22, TS_SDK, INSPECTOR])?,
         oidc_provider: oidc_provider(&dir)?,
-        redis_server: system_binaries.first().cloned().flatten(),
-        nginx: system_binaries.get(1).cloned().flatten(),
+        redis_server,
+        nginx,
     })
 }
 
@@ -137,7 +138,7 @@ pub(crate) fn npm_install(dir: &Path, packages: &[&str]) -> Result<PathBuf, Stri
 /// packages with `apt-get` first. A binary that stays missing is `None`:
 /// the tests that need it skip with a printed reason, so a machine without
 /// apt (or without root) still runs the rest.
-fn system_packages(wanted: &[(&str, &str)]) -> Vec<Option<PathBuf>> {
+fn system_packages<const N: usize>(wanted: [(&str, &str); N]) -> [Option<PathBuf>; N] {
     let missing: Vec<&str> = wanted
         .iter()
         .filter(|(binary, _)| find_binary(binary).is_none())
@@ -152,10 +153,7 @@ fn system_packages(wanted: &[(&str, &str)]) -> Vec<Option<PathBuf>> {
             ),
         }
     }
-    wanted
-        .iter()
-        .map(|(binary, _)| find_binary(binary))
-        .collect()
+    wanted.map(|(binary, _)| find_binary(binary))
 }
 
 /// `apt-get update` once, then installs `packages` without recommends.

@@ -380,32 +380,28 @@ impl SearchIndex {
                 add(id, *weight);
             }
         }
-        if self.signals.derivations && term.len() >= 3 {
-            let known = self.term_ids.contains_key(term);
-            // Both kinds share at least the first three letters.
-            let head = &term.as_bytes()[..3];
-            for (id, indexed) in self.terms.iter().enumerate() {
-                if indexed.as_bytes().get(..3) != Some(head) {
-                    continue;
-                }
-                let abbreviates = !known
-                    && term.len() >= 3
-                    && indexed.len() > term.len()
-                    && indexed.starts_with(term);
+        if term.len() < 3 || !(self.signals.derivations || self.signals.subwords) {
+            return widened;
+        }
+        let known = self.term_ids.contains_key(term);
+        // Derived words and abbreviations share at least the first three letters.
+        let head = &term.as_bytes()[..3];
+        for (id, indexed) in self.terms.iter().enumerate() {
+            let id = id as u32;
+            if self.signals.derivations && indexed.as_bytes().get(..3) == Some(head) {
+                let abbreviates = !known && indexed.len() > term.len() && indexed.starts_with(term);
                 if abbreviates || derived(term, indexed) {
-                    add(id as u32, DERIVED_WEIGHT);
+                    add(id, DERIVED_WEIGHT);
                 }
             }
-        }
-        if term.len() >= 3 && self.signals.subwords {
-            for (id, indexed) in self.terms.iter().enumerate() {
+            if self.signals.subwords {
                 let part = (indexed.len() >= term.len() + PART_MIN_EXTRA
                     && indexed.starts_with(term))
                     || (indexed.len() >= 4
                         && term.len() >= indexed.len() + PART_MIN_EXTRA
                         && term.starts_with(indexed.as_str()));
                 if part {
-                    add(id as u32, PART_WEIGHT);
+                    add(id, PART_WEIGHT);
                 }
             }
         }
