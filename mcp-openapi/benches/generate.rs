@@ -7,6 +7,8 @@
 //!
 //! `cargo bench -p mcp-openapi --bench generate -- FILE...` prints one JSON
 //! line per document (`cargo xtask bench` collects them into BENCHMARKS.md).
+//! `BENCH_DEFAULT_ONLY=1` skips the full-schemas timing (for profiling the
+//! default path alone).
 //! Without `--bench` (as `cargo test --benches` runs it) it is a smoke test:
 //! one iteration on the small corpus documents, asserting nothing about time.
 
@@ -89,6 +91,14 @@ fn measure(path: &Path, budget: Duration) -> Value {
     };
     let (floor, ours) = medians(budget, parse, || drop(black_box(generate(&bytes, false))));
     let peak_rss_kib = peak_rss_kib();
+    if std::env::var_os("BENCH_DEFAULT_ONLY").is_some() {
+        return json!({
+            "file": file,
+            "floor_ns": floor.as_nanos() as u64,
+            "ours_ns": ours.as_nanos() as u64,
+            "peak_rss_kib": peak_rss_kib,
+        });
+    }
     let full_json_bytes = generate(&bytes, true).map_or(0, |(_, _, json)| json);
     let (full_floor, full) = medians(budget, parse, || drop(black_box(generate(&bytes, true))));
     json!({
