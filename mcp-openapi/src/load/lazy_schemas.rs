@@ -8,7 +8,7 @@
 //! reference this cannot follow by name (to `#/components` as a whole, or
 //! through another file, which may point back) makes every schema parsed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -23,6 +23,10 @@ pub(crate) struct ParsedDocument {
     /// Names of all `components.schemas`, in order, when only the reached
     /// ones were parsed (the others are absent from `value`).
     pub(crate) schema_names: Option<Vec<String>>,
+    /// When every `$ref` of `value` was read: the names of the
+    /// `components.schemas` some `$ref` points inside of (the others are
+    /// only ever referred to whole).
+    pub(crate) referred_into: Option<HashSet<String>>,
 }
 
 impl ParsedDocument {
@@ -31,6 +35,7 @@ impl ParsedDocument {
         Self {
             value,
             schema_names: None,
+            referred_into: None,
         }
     }
 }
@@ -91,6 +96,7 @@ pub(crate) fn materialize(
     Ok(ParsedDocument {
         value: root,
         schema_names: Some(raw.into_iter().map(|(name, _)| name).collect()),
+        referred_into: (!seen.all).then_some(seen.referred_into),
     })
 }
 
@@ -98,6 +104,8 @@ pub(crate) fn materialize(
 #[derive(Debug, Default)]
 struct SeenRefs {
     names: Vec<String>,
+    /// Names of schemas some `$ref` points inside of.
+    referred_into: HashSet<String>,
     all: bool,
 }
 
@@ -132,9 +140,13 @@ impl SeenRefs {
         let fragment = percent_decode(fragment);
         match fragment.as_ref().strip_prefix("/components/schemas/") {
             Some(rest) => {
-                let token = rest.split('/').next().unwrap_or_default();
+                let inside = rest.split_once('/');
+                let token = inside.map_or(rest, |(token, _)| token);
                 let mut name = String::with_capacity(token.len());
                 unescape_into(&mut name, token);
+                if inside.is_some() {
+                    self.referred_into.insert(name.clone());
+                }
                 self.names.push(name);
             }
             // The root, `/components` or `/components/schemas` itself.
@@ -189,6 +201,8 @@ mod tests {
         );
         let names = parsed.schema_names.as_deref().unwrap();
         assert_eq!(names, ["Unused", "AlsoUnused", "a/b", "Enc%", "B", "C"]);
+        let referred_into = parsed.referred_into.unwrap();
+        assert_eq!(referred_into, HashSet::from(["a/b".to_owned()]));
     }
 
     #[test]
@@ -205,6 +219,7 @@ mod tests {
             });
             let parsed = lazy(&document);
             assert_eq!(schemas(&parsed), ["A", "B"], "{reference}");
+            assert!(parsed.referred_into.is_none(), "{reference}");
         }
     }
 

@@ -157,24 +157,35 @@ impl OpenApi {
     ) -> Result<Self, SpecError> {
         let version = SpecVersion::detect(&parsed.value)?;
         let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
-        let root = docs.root().clone();
+        if let Some(referred_into) = parsed.referred_into {
+            docs.allow_taking(referred_into);
+        }
         let mut registry = DefRegistry::default();
-        registry.reserve_components(&root, parsed.schema_names.as_deref());
+        registry.reserve_components(docs.root(), parsed.schema_names.as_deref());
         let converter = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
+        let root = converter.docs.root().clone();
         let mut reader = RouteReader {
             converter,
-            root: root.clone(),
+            root,
             version,
             strict: options.strict,
             warnings,
             cache: RefCache::default(),
         };
         let routes = reader.read_routes()?;
-        reader.converter.finish();
-        let warnings = reader.warnings;
+        let RouteReader {
+            mut converter,
+            warnings,
+            root,
+            ..
+        } = reader;
+        // Without the reader's hold on the root, converting definitions
+        // may move component schemas out of it.
+        drop(root);
+        converter.finish();
         Ok(Self {
             version,
-            document: root,
+            document: docs.root().clone(),
             routes: routes.into_iter().map(Arc::new).collect(),
             warnings,
             registry,
@@ -190,7 +201,12 @@ impl OpenApi {
     /// overlays, it lacks the parts generation never reads, skipped while
     /// parsing: named examples (`components.examples`), webhooks
     /// (`webhooks`, `x-webhooks`) and, in JSON documents, the
-    /// `components.schemas` that no `$ref` reaches.
+    /// `components.schemas` that no `$ref` reaches. In JSON documents
+    /// whose `$ref`s all stay in the document, the `components.schemas`
+    /// converted into definitions are moved out too (see
+    /// [`definition`](Self::definition)); those some `$ref` points inside
+    /// of stay. The rest (`info`, `servers`, `paths`, `security`,
+    /// `components.securitySchemes`, ...) is as written.
     /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
     /// With overlays, it is the whole document as the overlays left it.
     pub fn document(&self) -> &Value {
@@ -249,5 +265,50 @@ impl FromStr for OpenApi {
     /// Loads a document held in a string (JSON or YAML by content).
     fn from_str(text: &str) -> Result<Self, SpecError> {
         Self::from_slice(text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn converted_component_schemas_leave_the_document_unless_referred_into() {
+        let document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {
+                    "properties": {
+                        "whole": {"$ref": "#/components/schemas/Whole"},
+                        "part": {"$ref": "#/components/schemas/Inside/properties/x"},
+                    },
+                }}}},
+                "responses": {"200": {"description": "ok"}},
+            }}},
+            "components": {"schemas": {
+                "Whole": {"type": "object", "properties": {"again": {"$ref": "#/components/schemas/Whole"}}},
+                "Inside": {"properties": {"x": {"type": "integer"}}},
+                "Unused": {"type": "string"},
+            }},
+        });
+        let bytes = serde_json::to_vec(&document).unwrap();
+        let lazy = OpenApi::from_slice(&bytes).unwrap();
+        let whole = OpenApi::from_value(document).unwrap();
+        assert_eq!(
+            lazy.document()["components"]["schemas"],
+            json!({"Inside": {"properties": {"x": {"type": "integer"}}}})
+        );
+        assert_eq!(lazy.definition("Whole"), whole.definition("Whole"));
+        assert_eq!(
+            lazy.definition("Whole").unwrap()["properties"]["again"],
+            json!({"$ref": "#/$defs/Whole"})
+        );
+        assert_eq!(lazy.definition("x"), whole.definition("x"));
+        assert_eq!(
+            lazy.routes()[0].request_body,
+            whole.routes()[0].request_body
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! `$ref` resolution: local pointers, other local files relative to the
 //! document, and (only when allowed) remote documents.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::error::SpecError;
 use crate::load::parse::parse_path;
-use crate::load::pointer::{lookup, percent_decode};
+use crate::load::pointer::{lookup, percent_decode, unescape_into};
 use crate::schema::reference_metadata::ReferenceMetadata;
 
 /// Fetches a remote document (`http(s)` `$ref`), when remote references are allowed.
@@ -50,7 +50,26 @@ pub(crate) struct Documents {
     docs: Vec<Doc>,
     by_location: HashMap<String, usize>,
     remote: RemoteRefs,
+    /// Which root `components.schemas` may be taken out (see
+    /// [`Documents::take_component_schema`]).
+    takeable: Takeable,
 }
+
+/// Which root component schemas may be moved out of the document.
+#[derive(Debug, Default)]
+enum Takeable {
+    /// None: some `$ref` may point inside any of them.
+    #[default]
+    None,
+    /// Those no `$ref` points inside of; `taken` are out already.
+    AllBut {
+        referred_into: HashSet<String>,
+        taken: HashSet<String>,
+    },
+}
+
+/// The prefix of the pointers to root component schemas.
+const COMPONENT_SCHEMAS: &str = "/components/schemas/";
 
 /// A node of a loaded document reached by following `$ref`s (or the node
 /// itself when it is no reference): which document, and the JSON pointer
@@ -87,7 +106,71 @@ impl Documents {
             }],
             by_location,
             remote,
+            takeable: Takeable::None,
         }
+    }
+
+    /// Lets [`Documents::take_component_schema`] take the root component
+    /// schemas not named in `referred_into`: every `$ref` of the root
+    /// document was read, and those that point inside a component schema
+    /// name it there.
+    pub(crate) fn allow_taking(&mut self, referred_into: HashSet<String>) {
+        self.takeable = Takeable::AllBut {
+            referred_into,
+            taken: HashSet::new(),
+        };
+    }
+
+    /// Moves the root component schema at `pointer` (in document `doc`) out
+    /// of the document, when it may be: no `$ref` points inside it, so once
+    /// it is converted only `$ref`s to it whole are resolved (a placeholder
+    /// stands in for it until [`Documents::drop_taken`]).
+    pub(crate) fn take_component_schema(&mut self, doc: usize, pointer: &str) -> Option<Value> {
+        let Takeable::AllBut {
+            referred_into,
+            taken,
+        } = &mut self.takeable
+        else {
+            return None;
+        };
+        let token = pointer.strip_prefix(COMPONENT_SCHEMAS)?;
+        if doc != 0 || token.contains('/') {
+            return None;
+        }
+        let mut name = String::with_capacity(token.len());
+        unescape_into(&mut name, token);
+        if referred_into.contains(&name) {
+            return None;
+        }
+        let root = Arc::get_mut(&mut self.docs.first_mut()?.value)?;
+        let schema = root
+            .get_mut("components")?
+            .get_mut("schemas")?
+            .get_mut(&name)?;
+        let schema = std::mem::take(schema);
+        taken.insert(name);
+        Some(schema)
+    }
+
+    /// Removes the placeholders of the component schemas taken out.
+    pub(crate) fn drop_taken(&mut self) {
+        let Takeable::AllBut { taken, .. } = &mut self.takeable else {
+            return;
+        };
+        if taken.is_empty() {
+            return;
+        }
+        let schemas = self
+            .docs
+            .first_mut()
+            .and_then(|doc| Arc::get_mut(&mut doc.value))
+            .and_then(|root| root.get_mut("components"))
+            .and_then(|components| components.get_mut("schemas"))
+            .and_then(Value::as_object_mut);
+        if let Some(schemas) = schemas {
+            schemas.retain(|name, _| !taken.contains(name));
+        }
+        self.takeable = Takeable::None;
     }
 
     /// The root document.
