@@ -229,7 +229,9 @@ impl OpenApi {
         &self.warnings
     }
 
-    /// A converted schema that route schemas refer to as `#/$defs/{name}`.
+    /// A converted schema that route schemas refer to as `#/$defs/{name}`,
+    /// in the portable spelling tool schemas use (a `null` type is an
+    /// `anyOf` branch, never in a type array).
     pub fn definition(&self, name: &str) -> Option<&Value> {
         self.registry.get(name)
     }

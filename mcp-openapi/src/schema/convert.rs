@@ -2,6 +2,7 @@
 //! `#/$defs/<Name>`, and each referenced schema is converted once per
 //! document, lazily (only what routes reach).
 
+use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
 use crate::error::SpecError;
@@ -243,7 +244,9 @@ impl<'a> Converter<'a> {
                     self.convert(doc, value, Loc::Root(&location))
                 }
             };
-            let schema = schema.map(as_object_schema).map_err(|e| e.to_string());
+            let schema = schema
+                .map(|schema| portable_schema(as_object_schema(schema)))
+                .map_err(|e| e.to_string());
             self.registry.define(name, schema);
         }
         self.docs.drop_taken();
@@ -266,6 +269,15 @@ fn at_pointer(error: SpecError, at: String) -> SpecError {
         },
         other => other,
     }
+}
+
+/// A definition in the portable spelling of `null` (no type arrays), the
+/// one tool schemas use: tools share it as it is.
+fn portable_schema(mut schema: Value) -> Value {
+    if let Value::Object(object) = &mut schema {
+        portable(object);
+    }
+    schema
 }
 
 /// Spells boolean schemas as objects (`true` = `{}`, `false` = `{"not": {}}`):
@@ -312,7 +324,7 @@ mod tests {
         assert_eq!(node["properties"]["next"], json!({"$ref": "#/$defs/Node"}));
         assert_eq!(
             node["properties"]["n"],
-            json!({"type": ["integer", "null"]})
+            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
         );
     }
 
