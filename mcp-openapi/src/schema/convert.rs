@@ -2,6 +2,8 @@
 //! `#/$defs/<Name>`, and each referenced schema is converted once per
 //! document, lazily (only what routes reach).
 
+use std::collections::HashMap;
+
 use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
@@ -44,6 +46,10 @@ pub(crate) struct Converter<'a> {
     pub(crate) docs: &'a mut Documents,
     pub(crate) registry: &'a mut DefRegistry,
     pub(crate) legacy: bool,
+    /// The converted `$ref` of each reference string converted before, one
+    /// map per document it is written in (documents repeat references to
+    /// the same schemas thousands of times).
+    converted_refs: Vec<HashMap<String, String>>,
 }
 
 /// Keywords `normalize_keywords` rewrites; objects without any skip it.
@@ -89,6 +95,7 @@ impl<'a> Converter<'a> {
             docs,
             registry,
             legacy,
+            converted_refs: Vec::new(),
         }
     }
 
@@ -131,17 +138,11 @@ impl<'a> Converter<'a> {
                     "$ref must be a string",
                 ));
             };
-            let target = match self.docs.resolve(doc, reference, "") {
-                Ok(target) => target,
-                Err(error) => {
-                    return Err(at_pointer(
-                        error,
-                        format!("{}{}", self.docs.doc_name(doc), loc.render()),
-                    ));
-                }
+            let converted = match self.converted_ref(doc, reference) {
+                Some(converted) => converted.clone(),
+                None => self.convert_ref(doc, reference, loc)?,
             };
-            let name = self.registry.name_for(target.doc, &target.pointer);
-            out.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+            out.insert("$ref".to_owned(), Value::String(converted));
             if let Some(description) = ReferenceMetadata::from_ref_object(object).best_description()
             {
                 out.insert("description".to_owned(), description.into());
@@ -209,6 +210,39 @@ impl<'a> Converter<'a> {
             normalize_keywords(&mut out, self.legacy);
         }
         Ok(out)
+    }
+
+    /// The converted `$ref` of `reference` written in document `doc`, when
+    /// converted before.
+    fn converted_ref(&self, doc: usize, reference: &str) -> Option<&String> {
+        self.converted_refs.get(doc)?.get(reference)
+    }
+
+    /// Resolves `reference` (written in document `doc` at `loc`) to its
+    /// definition name, queued for conversion the first time: the
+    /// converted `$ref`, remembered.
+    fn convert_ref(
+        &mut self,
+        doc: usize,
+        reference: &str,
+        loc: Loc<'_>,
+    ) -> Result<String, SpecError> {
+        let target = match self.docs.resolve(doc, reference, "") {
+            Ok(target) => target,
+            Err(error) => {
+                return Err(at_pointer(
+                    error,
+                    format!("{}{}", self.docs.doc_name(doc), loc.render()),
+                ));
+            }
+        };
+        let name = self.registry.name_for(target.doc, &target.pointer);
+        let converted = format!("#/$defs/{name}");
+        if self.converted_refs.len() <= doc {
+            self.converted_refs.resize_with(doc + 1, HashMap::new);
+        }
+        self.converted_refs[doc].insert(reference.to_owned(), converted.clone());
+        Ok(converted)
     }
 
     /// Converts each schema of an array (else gives the value back).
