@@ -55,7 +55,7 @@ pub(crate) fn materialize(
         .map(|(i, (name, _))| (name.as_str(), i))
         .collect();
     let mut parsed: Vec<Option<Value>> = vec![None; raw.len()];
-    let mut seen = SeenRefs::default();
+    let mut seen = SeenRefs::new(&index, raw.len());
     seen.collect(&root);
     let parse = |i: usize| -> Result<Value, SpecError> {
         let (name, text) = &raw[i];
@@ -65,15 +65,11 @@ pub(crate) fn materialize(
         })
     };
     while !seen.all
-        && let Some(name) = seen.names.pop()
+        && let Some(i) = seen.reached.pop()
     {
-        if let Some(&i) = index.get(name.as_str())
-            && parsed[i].is_none()
-        {
-            let schema = parse(i)?;
-            seen.collect(&schema);
-            parsed[i] = Some(schema);
-        }
+        let schema = parse(i)?;
+        seen.collect(&schema);
+        parsed[i] = Some(schema);
     }
     if seen.all {
         for (i, slot) in parsed.iter_mut().enumerate() {
@@ -82,7 +78,7 @@ pub(crate) fn materialize(
             }
         }
     }
-    let mut schemas = Map::new();
+    let mut schemas = Map::with_capacity(parsed.iter().filter(|p| p.is_some()).count());
     for (i, (name, _)) in raw.iter().enumerate() {
         if index.get(name.as_str()) == Some(&i)
             && let Some(schema) = parsed[i].take()
@@ -93,23 +89,42 @@ pub(crate) fn materialize(
     if let Some(Value::Object(components)) = root.get_mut("components") {
         components.insert("schemas".to_owned(), Value::Object(schemas));
     }
+    let referred_into = (!seen.all).then_some(seen.referred_into);
     Ok(ParsedDocument {
         value: root,
         schema_names: Some(raw.into_iter().map(|(name, _)| name).collect()),
-        referred_into: (!seen.all).then_some(seen.referred_into),
+        referred_into,
     })
 }
 
 /// The component schemas `$ref`s name, or that all of them may be needed.
-#[derive(Debug, Default)]
-struct SeenRefs {
-    names: Vec<String>,
+#[derive(Debug)]
+struct SeenRefs<'i> {
+    /// The index of each schema name.
+    index: &'i HashMap<&'i str, usize>,
+    /// Whether a `$ref` named the schema of each index.
+    named: Vec<bool>,
+    /// Schemas named and not yet looked at, by index.
+    reached: Vec<usize>,
     /// Names of schemas some `$ref` points inside of.
     referred_into: HashSet<String>,
+    /// A name with its `~` escapes undone.
+    unescaped: String,
     all: bool,
 }
 
-impl SeenRefs {
+impl<'i> SeenRefs<'i> {
+    fn new(index: &'i HashMap<&'i str, usize>, count: usize) -> Self {
+        Self {
+            index,
+            named: vec![false; count],
+            reached: Vec::new(),
+            referred_into: HashSet::new(),
+            unescaped: String::new(),
+            all: false,
+        }
+    }
+
     /// Records every `$ref` string in `value` (data such as examples
     /// included: parsing a schema too many costs little, one too few breaks).
     fn collect(&mut self, value: &Value) {
@@ -138,20 +153,31 @@ impl SeenRefs {
             return;
         };
         let fragment = percent_decode(fragment);
-        match fragment.as_ref().strip_prefix("/components/schemas/") {
-            Some(rest) => {
-                let inside = rest.split_once('/');
-                let token = inside.map_or(rest, |(token, _)| token);
-                let mut name = String::with_capacity(token.len());
-                unescape_into(&mut name, token);
-                if inside.is_some() {
-                    self.referred_into.insert(name.clone());
-                }
-                self.names.push(name);
-            }
+        let Some(rest) = fragment.as_ref().strip_prefix("/components/schemas/") else {
             // The root, `/components` or `/components/schemas` itself.
-            None if "/components/schemas/".starts_with(fragment.as_ref()) => self.all = true,
-            None => {}
+            if "/components/schemas/".starts_with(fragment.as_ref()) {
+                self.all = true;
+            }
+            return;
+        };
+        let inside = rest.split_once('/');
+        let token = inside.map_or(rest, |(token, _)| token);
+        let name = if token.contains('~') {
+            self.unescaped.clear();
+            unescape_into(&mut self.unescaped, token);
+            self.unescaped.as_str()
+        } else {
+            token
+        };
+        if inside.is_some() && !self.referred_into.contains(name) {
+            self.referred_into.insert(name.to_owned());
+        }
+        if let Some(&i) = self.index.get(name)
+            && let Some(named) = self.named.get_mut(i)
+            && !*named
+        {
+            *named = true;
+            self.reached.push(i);
         }
     }
 }
