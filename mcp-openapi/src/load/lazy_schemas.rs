@@ -27,6 +27,9 @@ pub(crate) struct ParsedDocument {
     /// `components.schemas` some `$ref` points inside of (the others are
     /// only ever referred to whole).
     pub(crate) referred_into: Option<HashSet<String>>,
+    /// Whether some `$ref` points into `paths` (meaningful with
+    /// `referred_into`).
+    pub(crate) paths_referred: bool,
 }
 
 impl ParsedDocument {
@@ -36,6 +39,7 @@ impl ParsedDocument {
             value,
             schema_names: None,
             referred_into: None,
+            paths_referred: true,
         }
     }
 }
@@ -90,10 +94,12 @@ pub(crate) fn materialize(
         components.insert("schemas".to_owned(), Value::Object(schemas));
     }
     let referred_into = (!seen.all).then_some(seen.referred_into);
+    let paths_referred = seen.paths_referred;
     Ok(ParsedDocument {
         value: root,
         schema_names: Some(raw.into_iter().map(|(name, _)| name).collect()),
         referred_into,
+        paths_referred,
     })
 }
 
@@ -110,6 +116,8 @@ struct SeenRefs<'i> {
     referred_into: HashSet<String>,
     /// A name with its `~` escapes undone.
     unescaped: String,
+    /// Whether some `$ref` points into (or at) `paths`.
+    paths_referred: bool,
     all: bool,
 }
 
@@ -121,6 +129,7 @@ impl<'i> SeenRefs<'i> {
             reached: Vec::new(),
             referred_into: HashSet::new(),
             unescaped: String::new(),
+            paths_referred: false,
             all: false,
         }
     }
@@ -153,6 +162,9 @@ impl<'i> SeenRefs<'i> {
             return;
         };
         let fragment = percent_decode(fragment);
+        if fragment.starts_with("/paths") {
+            self.paths_referred = true;
+        }
         let Some(rest) = fragment.as_ref().strip_prefix("/components/schemas/") else {
             // The root, `/components` or `/components/schemas` itself.
             if "/components/schemas/".starts_with(fragment.as_ref()) {

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::error::{SpecError, Warning};
 use crate::ir::HttpRoute;
 use crate::load::document::{parse_document, parse_document_path};
+use crate::load::inline_schemas::InlineSchemas;
 use crate::load::lazy_schemas::ParsedDocument;
 use crate::load::overlay::{OverlaySource, apply_overlays};
 use crate::load::parse::{parse_path, parse_slice};
@@ -156,7 +157,16 @@ impl OpenApi {
         warnings: Vec<Warning>,
     ) -> Result<Self, SpecError> {
         let version = SpecVersion::detect(&parsed.value)?;
-        let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
+        let mut value = parsed.value;
+        // Every `$ref` was read and none points into `paths`: the inline
+        // schemas of operations are read once, where they are written.
+        let inline = match parsed.referred_into {
+            Some(_) if !parsed.paths_referred && version != SpecVersion::Swagger2 => {
+                InlineSchemas::take_from(&mut value)
+            }
+            _ => InlineSchemas::default(),
+        };
+        let mut docs = Documents::new(value, location, options.remote_refs.clone());
         if let Some(referred_into) = parsed.referred_into {
             docs.allow_taking(referred_into);
         }
@@ -171,6 +181,7 @@ impl OpenApi {
             strict: options.strict,
             warnings,
             cache: RefCache::default(),
+            inline,
         };
         let routes = reader.read_routes()?;
         let RouteReader {
@@ -201,11 +212,14 @@ impl OpenApi {
     /// overlays, it lacks the parts generation never reads, skipped while
     /// parsing: named examples (`components.examples`), webhooks
     /// (`webhooks`, `x-webhooks`) and, in JSON documents, the
-    /// `components.schemas` that no `$ref` reaches. In JSON documents
-    /// whose `$ref`s all stay in the document, the `components.schemas`
-    /// converted into definitions are moved out too (see
-    /// [`definition`](Self::definition)); those some `$ref` points inside
-    /// of stay. The rest (`info`, `servers`, `paths`, `security`,
+    /// `components.schemas` that no `$ref` reaches. In OpenAPI 3 JSON
+    /// documents whose `$ref`s all stay in the document, the schemas that
+    /// loading converted are moved out too: the `components.schemas` that
+    /// became definitions (see [`definition`](Self::definition); those
+    /// some `$ref` points inside of stay) and, unless some `$ref` points
+    /// into `paths`, the `schema` of each media type written inline in an
+    /// operation's request body or responses (see [`routes`](Self::routes)).
+    /// The rest (`info`, `servers`, the rest of `paths`, `security`,
     /// `components.securitySchemes`, ...) is as written.
     /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
     /// With overlays, it is the whole document as the overlays left it.

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::error::{SpecError, Warning};
 use crate::ir::{MediaTypeInfo, ParameterInfo, SecurityRequirement};
 use crate::load::fields::strings;
+use crate::load::inline_schemas::InlineSchemas;
 use crate::load::refs::ResolvedNode;
 use crate::load::version::SpecVersion;
 use crate::schema::convert::Converter;
@@ -25,6 +26,9 @@ pub(crate) struct RouteReader<'a> {
     /// Shared parameters and responses (`$ref` targets without reference
     /// metadata), converted once: large documents reuse them hundreds of times.
     pub(crate) cache: RefCache,
+    /// Inline media-type schemas moved out of the root document, converted
+    /// where they are read.
+    pub(crate) inline: InlineSchemas,
 }
 
 /// Converted `$ref` targets, by (document, pointer).

@@ -255,13 +255,18 @@ impl RouteReader<'_> {
         let mut out = Vec::with_capacity(content.len());
         for (media, media_object) in content {
             let loc = Loc::Key(&content_loc, media);
-            let schema = match media_object.get("schema") {
-                Some(schema) => Some(self.converter.convert(
+            let schema = match (self.inline.take(media_object), media_object.get("schema")) {
+                (Some(schema), _) => Some(self.converter.convert(
                     doc,
                     schema,
                     Loc::Key(&loc, "schema"),
                 )?),
-                None => None,
+                (None, Some(schema)) => Some(self.converter.convert(
+                    doc,
+                    schema,
+                    Loc::Key(&loc, "schema"),
+                )?),
+                (None, None) => None,
             };
             let encoding = media_object
                 .get("encoding")
