@@ -229,6 +229,26 @@ impl Documents {
         })
     }
 
+    /// Follows the `$ref` chain of `value`, the node at `pointer` (built
+    /// only when it is a reference) of document `doc`, to a non-reference
+    /// node; `None` when `value` is no reference: it is read where it is.
+    pub(crate) fn follow(
+        &mut self,
+        doc: usize,
+        root: &Arc<Value>,
+        value: &Value,
+        pointer: impl FnOnce() -> String,
+    ) -> Result<Option<ResolvedNode>, SpecError> {
+        let is_ref = value
+            .as_object()
+            .is_some_and(|object| object.get("$ref").is_some_and(Value::is_string));
+        if !is_ref {
+            return Ok(None);
+        }
+        let pointer = pointer();
+        self.deref(doc, root, &pointer).map(Some)
+    }
+
     /// Follows `$ref` chains from `value` (at `pointer` in document `doc`) to a non-reference node.
     pub(crate) fn deref(
         &mut self,

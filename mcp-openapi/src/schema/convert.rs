@@ -31,7 +31,7 @@ pub(crate) enum Loc<'a> {
 
 impl Loc<'_> {
     /// The JSON pointer (`#/...`).
-    fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         match self {
             Loc::Root(pointer) => (*pointer).to_owned(),
             Loc::Key(parent, key) => format!("{}/{}", parent.render(), escape_segment(key)),
