@@ -65,7 +65,6 @@ impl<V> ByNode<V> {
 /// its JSON pointer (built only when a `$ref` there is followed).
 pub(crate) struct Place<'a, P> {
     pub(crate) doc: usize,
-    pub(crate) root: &'a Arc<Value>,
     pub(crate) loc: Loc<'a>,
     pub(crate) pointer: P,
 }

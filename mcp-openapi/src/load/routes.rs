@@ -37,22 +37,13 @@ impl RouteReader<'_> {
         let item_node = &item.node;
         let item_value = item_node.value();
         let written = item_value.get(key).unwrap_or(&Value::Null);
-        let followed =
-            self.converter
-                .docs
-                .follow(item_node.doc, &item_node.root, written, || {
-                    format!("{}/{key}", item_node.pointer)
-                })?;
-        let (op_doc, op_root, op_value, op_ptr) = match &followed {
-            Some(node) => (
-                node.doc,
-                &node.root,
-                node.value(),
-                Cow::Borrowed(node.pointer.as_str()),
-            ),
+        let followed = self.converter.docs.follow(item_node.doc, written, || {
+            format!("{}/{key}", item_node.pointer)
+        })?;
+        let (op_doc, op_value, op_ptr) = match &followed {
+            Some(node) => (node.doc, node.value(), Cow::Borrowed(node.pointer.as_str())),
             None => (
                 item_node.doc,
-                &item_node.root,
                 written,
                 Cow::Owned(format!("{}/{key}", item_node.pointer)),
             ),
@@ -64,16 +55,11 @@ impl RouteReader<'_> {
             ));
         };
         let sources = [
-            (
-                item_node.doc,
-                &item_node.root,
-                item_value,
-                item_node.pointer.as_str(),
-            ),
-            (op_doc, op_root, op_value, &*op_ptr),
+            (item_node.doc, item_value, item_node.pointer.as_str()),
+            (op_doc, op_value, &*op_ptr),
         ];
         let mut lists = Vec::with_capacity(2);
-        for (doc, root, value, ptr) in sources {
+        for (doc, value, ptr) in sources {
             let Some(list) = value.get("parameters") else {
                 continue;
             };
@@ -83,16 +69,15 @@ impl RouteReader<'_> {
                     "must be an array",
                 ));
             };
-            lists.push((doc, root, list, ptr));
+            lists.push((doc, list, ptr));
         }
         let mut parameters = Vec::new();
-        for (doc, root, list, ptr) in lists {
+        for (doc, list, ptr) in lists {
             let at = format!("{}#{ptr}", self.converter.docs.doc_name(doc));
             let list_loc = Loc::Key(&Loc::Root(&at), "parameters");
             for (index, written) in list.iter().enumerate() {
                 let place = Place {
                     doc,
-                    root,
                     loc: Loc::Index(&list_loc, index),
                     pointer: || format!("{ptr}/parameters/{index}"),
                 };
@@ -106,7 +91,6 @@ impl RouteReader<'_> {
             Some(written) => {
                 let place = Place {
                     doc: op_doc,
-                    root: op_root,
                     loc: Loc::Key(&op_loc, "requestBody"),
                     pointer: || format!("{op_ptr}/requestBody"),
                 };
@@ -121,7 +105,6 @@ impl RouteReader<'_> {
                 for (status, written) in responses {
                     let place = Place {
                         doc: op_doc,
-                        root: op_root,
                         loc: Loc::Key(&responses_loc, status),
                         pointer: || child(&format!("{op_ptr}/responses"), status),
                     };
@@ -151,10 +134,10 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<ParameterInfo, SpecError> {
-        let Some(node) =
-            self.converter
-                .docs
-                .follow(place.doc, place.root, written, place.pointer)?
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
         else {
             return self.parameter_at(place.doc, written, &NO_META, place.loc);
         };
@@ -275,10 +258,10 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<RequestBodyInfo, SpecError> {
-        let Some(node) =
-            self.converter
-                .docs
-                .follow(place.doc, place.root, written, place.pointer)?
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
         else {
             return self.request_body_at(place.doc, written, &NO_META, place.loc);
         };
@@ -320,10 +303,10 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<ResponseInfo, SpecError> {
-        let Some(node) =
-            self.converter
-                .docs
-                .follow(place.doc, place.root, written, place.pointer)?
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
         else {
             let (description, content) =
                 self.response_at(place.doc, written, &NO_META, place.loc)?;
