@@ -135,6 +135,10 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     Some(trim_relaxed(root, form, max_bytes))
 }
 
+/// A trimmed root and the definitions it keeps, in `$defs` order; a
+/// definition trimming leaves as step 1 made it is shared, not copied.
+type Trimmed = (JsonObject, Vec<(String, Arc<Value>)>);
+
 /// The rest of trimming once the root is relaxed (`oneOf` and expandable
 /// unions loosened), `form` giving each definition as step 1 leaves it:
 /// shorter descriptions, definitions kept breadth first, the root's
@@ -144,7 +148,12 @@ fn trim_relaxed(
     form: impl FnMut(&str) -> Option<Rc<Form>>,
     max_bytes: usize,
 ) -> JsonObject {
-    let mut trimmed = trim_relaxed_steps(root, form, max_bytes);
+    let (root, defs) = trim_relaxed_steps(root, form, max_bytes);
+    let defs = defs
+        .into_iter()
+        .map(|(name, def)| (name, Arc::unwrap_or_clone(def)))
+        .collect();
+    let mut trimmed = assembled(root, defs);
     // Every looser form is spelled portably where it is made, so that what
     // is measured is what is written; this only catches a type array the
     // source schema had.
@@ -152,20 +161,36 @@ fn trim_relaxed(
     trimmed
 }
 
+/// A definition kept by step 2: shared as step 1 left it unless one of
+/// the references it may loosen is to a definition left out.
+struct Kept<'f> {
+    value: Arc<Value>,
+    len: usize,
+    /// Its references when unexpanding changed it, else those of `form`.
+    own_refs: Option<Vec<String>>,
+    form: &'f Form,
+}
+
+impl Kept<'_> {
+    fn refs(&self) -> &[String] {
+        self.own_refs.as_deref().unwrap_or(&self.form.refs)
+    }
+}
+
 fn trim_relaxed_steps(
     mut root: JsonObject,
     form: impl FnMut(&str) -> Option<Rc<Form>>,
     max_bytes: usize,
-) -> JsonObject {
+) -> Trimmed {
     let defs = Reached::new(&root, form);
     if assembled_len(&root, defs.lens(|form| form.len)) <= max_bytes {
-        return assembled(root, defs.values(|form| Value::clone(&form.value)));
+        return (root, defs.values(|form| form.value.clone()));
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
     if assembled_len(&root, defs.lens(|form| form.short_len())) <= max_bytes {
-        return assembled(root, defs.values(|form| form.short().clone()));
+        return (root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
@@ -174,25 +199,44 @@ fn trim_relaxed_steps(
     let left_out = defs.left_out(&root, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &defs);
     // Only the definitions still reached are unexpanded: the kept ones.
-    let kept = reached(&root, |name| {
-        let mut def = defs.get(name)?.short().clone();
-        if let Value::Object(object) = &mut def
+    let kept = reached_kept(&root, |name| {
+        let form = defs.get(name)?;
+        let short = form.short();
+        if let Value::Object(object) = &**short
             && !fixed.contains(name)
+            && form.refs.iter().any(|name| left_out.contains(name))
         {
-            unexpand(object, &left_out, &defs);
+            let mut object = object.clone();
+            unexpand(&mut object, &left_out, &defs);
+            let refs = def_refs(&object);
+            let value = Value::Object(object);
+            return Some(Kept {
+                len: json_len(&value),
+                value: Arc::new(value),
+                own_refs: Some(refs),
+                form,
+            });
         }
-        Some(def)
+        Some(Kept {
+            value: short.clone(),
+            len: form.short_len(),
+            own_refs: None,
+            form,
+        })
     });
-    if map_len(&root, &kept) <= max_bytes {
-        return assembled(root, kept);
+    let kept_lens = kept.iter().map(|(name, def)| (name.as_str(), def.len));
+    if assembled_len(&root, kept_lens) <= max_bytes {
+        return (
+            root,
+            kept.into_iter()
+                .map(|(name, def)| (name, def.value))
+                .collect(),
+        );
     }
     // Step 3: cut the root's nesting, deepest first.
-    let facts: HashMap<&str, (usize, Vec<String>)> = kept
+    let facts: HashMap<&str, (usize, &[String])> = kept
         .iter()
-        .map(|(name, def)| {
-            let refs = def.as_object().map(def_refs).unwrap_or_default();
-            (name.as_str(), (json_len(def), refs))
-        })
+        .map(|(name, def)| (name.as_str(), (def.len, def.refs())))
         .collect();
     // Each depth cuts the one before further: a stub keeps only the type
     // and description of the subschema it replaces, which a deeper cut
@@ -201,7 +245,7 @@ fn trim_relaxed_steps(
     let mut names = Vec::new();
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         cut_below(&mut cut, depth);
-        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
+        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
         let lens = names
             .iter()
             .map(|name| (name.as_str(), facts[name.as_str()].0));
@@ -209,12 +253,16 @@ fn trim_relaxed_steps(
             break;
         }
     }
-    let mut kept = kept;
+    drop(facts);
+    let mut kept: HashMap<String, Arc<Value>> = kept
+        .into_iter()
+        .map(|(name, def)| (name, def.value))
+        .collect();
     let defs = names
         .into_iter()
         .filter_map(|name| kept.remove(&name).map(|def| (name, def)))
         .collect();
-    assembled(cut, defs)
+    (cut, defs)
 }
 
 /// The definitions a root reaches, in the order first reached, each in the
@@ -258,7 +306,7 @@ impl Reached {
     }
 
     /// The definitions as `$defs`, each as `value` makes it.
-    fn values(&self, value: impl Fn(&Form) -> Value) -> Map<String, Value> {
+    fn values(&self, value: impl Fn(&Form) -> Arc<Value>) -> Vec<(String, Arc<Value>)> {
         self.forms
             .iter()
             .map(|(name, form)| (name.clone(), value(form)))
@@ -357,15 +405,6 @@ fn assembled_len<'a>(root: &JsonObject, defs: impl Iterator<Item = (&'a str, usi
     root_len + separator + json_len("$defs") + 1 + 2 + entries + count - 1
 }
 
-/// [`assembled_len`] of definitions held whole.
-fn map_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
-    assembled_len(
-        root,
-        defs.iter()
-            .map(|(name, def)| (name.as_str(), json_len(def))),
-    )
-}
-
 /// The longest description kept below the root, in characters.
 const SHORT_DESCRIPTION: usize = 120;
 
@@ -458,18 +497,21 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
 
 /// The definitions `root` reaches, in the order first reached, each as
 /// `def` gives it (definitions it has no value for are skipped).
-fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map<String, Value> {
-    let mut out = Map::new();
+fn reached_kept<'f>(
+    root: &JsonObject,
+    mut def: impl FnMut(&str) -> Option<Kept<'f>>,
+) -> Vec<(String, Kept<'f>)> {
+    let mut out: Vec<(String, Kept<'f>)> = Vec::new();
+    let mut seen = HashSet::new();
     let mut queue: VecDeque<String> = def_refs(root).into();
     while let Some(name) = queue.pop_front() {
-        if out.contains_key(&name) {
+        if seen.contains(&name) {
             continue;
         }
-        if let Some(value) = def(&name) {
-            if let Value::Object(object) = &value {
-                queue.extend(def_refs(object));
-            }
-            out.insert(name, value);
+        if let Some(kept) = def(&name) {
+            queue.extend(kept.refs().iter().cloned());
+            seen.insert(name.clone());
+            out.push((name, kept));
         }
     }
     out
@@ -480,7 +522,7 @@ fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map
 /// nothing for are skipped).
 fn reached_names<'r>(
     root: &JsonObject,
-    refs: impl Fn(&str) -> Option<&'r Vec<String>>,
+    refs: impl Fn(&str) -> Option<&'r [String]>,
 ) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();

@@ -33,7 +33,7 @@ pub(super) struct Form {
     /// Its `type` (see [`kind_of`]).
     pub(super) kind: Option<Value>,
     /// The definition with shorter descriptions, made on first need.
-    short: OnceCell<Value>,
+    short: OnceCell<Arc<Value>>,
 }
 
 impl Form {
@@ -85,7 +85,7 @@ impl Form {
 
     /// The definition with every description below it cut to its first
     /// sentence (the references and type are the same).
-    pub(super) fn short(&self) -> &Value {
+    pub(super) fn short(&self) -> &Arc<Value> {
         if self.short_len() == self.len {
             return &self.value;
         }
@@ -94,7 +94,7 @@ impl Form {
             if let Value::Object(object) = &mut value {
                 shorten_descriptions(object, false);
             }
-            value
+            Arc::new(value)
         })
     }
 }

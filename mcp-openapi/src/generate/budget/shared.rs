@@ -10,13 +10,13 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use mcp_core::ToolSchema;
-use mcp_core::schema::json_len;
+use mcp_core::schema::{json_len, portable};
 use serde_json::Value;
 
 use super::form::Form;
 use super::loosen::{DefTypes, relax};
 use super::walk::{Target, refs};
-use super::{trim_relaxed, trimmed_output_schema};
+use super::{trim_relaxed_steps, trimmed_output_schema};
 use crate::ir::JsonObject;
 
 /// What trimming knows of one shared definition.
@@ -64,7 +64,7 @@ impl OutputBudget {
         let trimmed = if schema.shared_defs().is_empty() {
             trimmed_output_schema(&schema, max_bytes).map(ToolSchema::from)
         } else {
-            self.trim_shared(&schema, max_bytes).map(ToolSchema::from)
+            self.trim_shared(&schema, max_bytes)
         };
         let trimmed = trimmed.unwrap_or_else(|| schema.clone());
         self.done.insert(address, (schema, trimmed.clone()));
@@ -73,7 +73,7 @@ impl OutputBudget {
 
     /// [`trimmed_output_schema`] of a schema with shared definitions,
     /// without assembling it.
-    fn trim_shared(&mut self, schema: &ToolSchema, max_bytes: usize) -> Option<JsonObject> {
+    fn trim_shared(&mut self, schema: &ToolSchema, max_bytes: usize) -> Option<ToolSchema> {
         let shared = schema.shared_defs();
         let mut root = root_of(schema);
         let root_len = json_len(&root);
@@ -128,7 +128,11 @@ impl OutputBudget {
                 .get_or_insert_with(|| Form::relaxed(whole, &by_name));
             Some(relaxed.clone())
         };
-        Some(trim_relaxed(root, form, max_bytes))
+        let (mut root, defs) = trim_relaxed_steps(root, form, max_bytes);
+        // The definitions are spelled portably already: shared ones as
+        // generation prepares them, looser forms where they are made.
+        portable(&mut root);
+        Some(ToolSchema::with_shared_defs(root, defs))
     }
 
     /// What is known of the shared definition `def` (learned on first use).
