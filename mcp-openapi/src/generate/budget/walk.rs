@@ -59,12 +59,35 @@ fn reads_evaluation(schema: &Map<String, Value>) -> bool {
 
 /// Whether the subschemas under `keyword` of `schema` may be loosened.
 pub(super) fn loosenable(schema: &Map<String, Value>, keyword: &str) -> bool {
-    match keyword {
-        "not" | "if" => false,
-        "contains" => !schema.contains_key("maxContains"),
-        "oneOf" => !schema.contains_key("anyOf") && !reads_evaluation(schema),
-        _ if IN_PLACE.contains(&keyword) => !reads_evaluation(schema),
-        _ => true,
+    Siblings::of(schema).loosenable(keyword)
+}
+
+/// What of a schema decides whether the subschemas under its keywords may
+/// be loosened.
+#[derive(Clone, Copy)]
+struct Siblings {
+    reads_evaluation: bool,
+    max_contains: bool,
+    any_of: bool,
+}
+
+impl Siblings {
+    fn of(schema: &Map<String, Value>) -> Self {
+        Self {
+            reads_evaluation: reads_evaluation(schema),
+            max_contains: schema.contains_key("maxContains"),
+            any_of: schema.contains_key("anyOf"),
+        }
+    }
+
+    fn loosenable(self, keyword: &str) -> bool {
+        match keyword {
+            "not" | "if" => false,
+            "contains" => !self.max_contains,
+            "oneOf" => !self.any_of && !self.reads_evaluation,
+            _ if IN_PLACE.contains(&keyword) => !self.reads_evaluation,
+            _ => true,
+        }
     }
 }
 
@@ -109,24 +132,20 @@ pub(super) fn loosenable_subschemas_mut(
     schema: &mut Map<String, Value>,
     mut f: impl FnMut(&mut Map<String, Value>),
 ) {
-    let keywords: Vec<String> = schema
-        .keys()
-        .filter(|keyword| {
-            let keyword = keyword.as_str();
-            (SCHEMA_KEYWORDS.contains(&keyword) || SCHEMA_MAPS.contains(&keyword))
-                && loosenable(schema, keyword)
-        })
-        .cloned()
-        .collect();
-    for keyword in keywords {
-        let named = SCHEMA_MAPS.contains(&keyword.as_str());
-        match schema.get_mut(&keyword) {
-            Some(Value::Object(sub)) if named => sub
+    let siblings = Siblings::of(schema);
+    for (keyword, value) in schema.iter_mut() {
+        let keyword = keyword.as_str();
+        let named = SCHEMA_MAPS.contains(&keyword);
+        if !(named || SCHEMA_KEYWORDS.contains(&keyword)) || !siblings.loosenable(keyword) {
+            continue;
+        }
+        match value {
+            Value::Object(sub) if named => sub
                 .values_mut()
                 .filter_map(Value::as_object_mut)
                 .for_each(&mut f),
-            Some(Value::Object(sub)) => f(sub),
-            Some(Value::Array(items)) if !named => items
+            Value::Object(sub) => f(sub),
+            Value::Array(items) if !named => items
                 .iter_mut()
                 .filter_map(Value::as_object_mut)
                 .for_each(&mut f),
@@ -153,7 +172,12 @@ pub(super) fn target(schema: &Map<String, Value>) -> Option<Target<'_>> {
     };
     match text.strip_prefix("#/$defs/") {
         Some(token) if !token.contains('/') => {
-            Some(Target::Def(token.replace("~1", "/").replace("~0", "~")))
+            let name = if token.contains('~') {
+                token.replace("~1", "/").replace("~0", "~")
+            } else {
+                token.to_owned()
+            };
+            Some(Target::Def(name))
         }
         _ => Some(Target::Other(text)),
     }
