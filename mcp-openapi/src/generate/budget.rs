@@ -48,6 +48,9 @@ use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
 pub(crate) use shared::OutputBudget;
 use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, subschemas, target};
 
+/// A definition's name, shared by the lists and sets of one trimming.
+type Name = Rc<str>;
+
 /// The default budget of a generated output schema, in bytes of compact
 /// JSON: 4 KiB, about 1,000 tokens. Measured on the corpus, this keeps
 /// Stripe's `tools/list` at 2.6 MB and GitHub's at 4.2 MB (16 KiB gives
@@ -167,12 +170,12 @@ struct Kept<'f> {
     value: Arc<Value>,
     len: usize,
     /// Its references when unexpanding changed it, else those of `form`.
-    own_refs: Option<Vec<String>>,
+    own_refs: Option<Vec<Name>>,
     form: &'f Form,
 }
 
 impl Kept<'_> {
-    fn refs(&self) -> &[String] {
+    fn refs(&self) -> &[Name] {
         self.own_refs.as_deref().unwrap_or(&self.form.refs)
     }
 }
@@ -224,19 +227,19 @@ fn trim_relaxed_steps(
             form,
         })
     });
-    let kept_lens = kept.iter().map(|(name, def)| (name.as_str(), def.len));
+    let kept_lens = kept.iter().map(|(name, def)| (&**name, def.len));
     if assembled_len(&root, kept_lens) <= max_bytes {
         return (
             root,
             kept.into_iter()
-                .map(|(name, def)| (name, def.value))
+                .map(|(name, def)| (name.to_string(), def.value))
                 .collect(),
         );
     }
     // Step 3: cut the root's nesting, deepest first.
-    let facts: HashMap<&str, (usize, &[String])> = kept
+    let facts: HashMap<&str, (usize, &[Name])> = kept
         .iter()
-        .map(|(name, def)| (name.as_str(), (def.len, def.refs())))
+        .map(|(name, def)| (&**name, (def.len, def.refs())))
         .collect();
     // Each depth cuts the one before further: a stub keeps only the type
     // and description of the subschema it replaces, which a deeper cut
@@ -246,21 +249,19 @@ fn trim_relaxed_steps(
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         cut_below(&mut cut, depth);
         names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
-        let lens = names
-            .iter()
-            .map(|name| (name.as_str(), facts[name.as_str()].0));
+        let lens = names.iter().map(|name| (&**name, facts[&**name].0));
         if assembled_len(&cut, lens) <= max_bytes {
             break;
         }
     }
     drop(facts);
-    let mut kept: HashMap<String, Arc<Value>> = kept
+    let mut kept: HashMap<Name, Arc<Value>> = kept
         .into_iter()
         .map(|(name, def)| (name, def.value))
         .collect();
     let defs = names
         .into_iter()
-        .filter_map(|name| kept.remove(&name).map(|def| (name, def)))
+        .filter_map(|name| kept.remove(&name).map(|def| (name.to_string(), def)))
         .collect();
     (cut, defs)
 }
@@ -268,8 +269,8 @@ fn trim_relaxed_steps(
 /// The definitions a root reaches, in the order first reached, each in the
 /// form step 1 leaves it.
 struct Reached {
-    forms: Vec<(String, Rc<Form>)>,
-    index: HashMap<String, usize>,
+    forms: Vec<(Name, Rc<Form>)>,
+    index: HashMap<Name, usize>,
 }
 
 impl Reached {
@@ -280,7 +281,7 @@ impl Reached {
             forms: Vec::new(),
             index: HashMap::new(),
         };
-        let mut queue: VecDeque<String> = def_refs(root).into();
+        let mut queue: VecDeque<Name> = def_refs(root).into();
         while let Some(name) = queue.pop_front() {
             if out.index.contains_key(&name) {
                 continue;
@@ -302,14 +303,14 @@ impl Reached {
     fn lens(&self, len: impl Fn(&Form) -> usize) -> impl Iterator<Item = (&str, usize)> {
         self.forms
             .iter()
-            .map(move |(name, form)| (name.as_str(), len(form)))
+            .map(move |(name, form)| (&**name, len(form)))
     }
 
     /// The definitions as `$defs`, each as `value` makes it.
     fn values(&self, value: impl Fn(&Form) -> Arc<Value>) -> Vec<(String, Arc<Value>)> {
         self.forms
             .iter()
-            .map(|(name, form)| (name.clone(), value(form)))
+            .map(|(name, form)| (name.to_string(), value(form)))
             .collect()
     }
 
@@ -317,11 +318,11 @@ impl Reached {
     /// fixed subschema of `root` or of a definition, and every definition
     /// they reach (none when a reference points anywhere but at a whole
     /// definition).
-    fn fixed(&self, root: &JsonObject) -> BTreeSet<String> {
-        let mut seeds = Vec::new();
+    fn fixed(&self, root: &JsonObject) -> HashSet<Name> {
+        let mut seeds: Vec<Name> = Vec::new();
         let mut followable = true;
         refs(root, true, &mut |target, loosenable| match target {
-            Target::Def(name) if !loosenable => seeds.push(name),
+            Target::Def(name) if !loosenable => seeds.push(Name::from(name)),
             Target::Def(_) => {}
             Target::Other(_) => followable = false,
         });
@@ -331,7 +332,7 @@ impl Reached {
                 None => followable = false,
             }
         }
-        let mut fixed = BTreeSet::new();
+        let mut fixed = HashSet::new();
         if !followable {
             return fixed;
         }
@@ -352,17 +353,17 @@ impl Reached {
     fn left_out(
         &self,
         root: &JsonObject,
-        fixed: &BTreeSet<String>,
+        fixed: &HashSet<Name>,
         max_bytes: usize,
-    ) -> HashSet<String> {
+    ) -> HashSet<Name> {
         let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
         let mut total = json_len(root) + "\"$defs\":{},".len();
         for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
             total += entry(name, form);
         }
-        let mut kept: HashSet<String> = fixed.iter().cloned().collect();
+        let mut kept: HashSet<Name> = fixed.clone();
         let mut out = HashSet::new();
-        let mut queue: VecDeque<String> = def_refs(root).into();
+        let mut queue: VecDeque<Name> = def_refs(root).into();
         while let Some(name) = queue.pop_front() {
             if kept.contains(&name) || out.contains(&name) {
                 continue;
@@ -469,7 +470,7 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
     let mut seeds = Vec::new();
     let mut followable = true;
     let mut visit = |target: Target<'_>, loosenable: bool| match target {
-        Target::Def(name) if !loosenable => seeds.push(name),
+        Target::Def(name) if !loosenable => seeds.push(name.into_owned()),
         Target::Def(_) => {}
         Target::Other(_) => followable = false,
     };
@@ -487,7 +488,7 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
         {
             refs(def, false, &mut |target, _| {
                 if let Target::Def(name) = target {
-                    seeds.push(name);
+                    seeds.push(name.into_owned());
                 }
             });
         }
@@ -500,10 +501,10 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
 fn reached_kept<'f>(
     root: &JsonObject,
     mut def: impl FnMut(&str) -> Option<Kept<'f>>,
-) -> Vec<(String, Kept<'f>)> {
-    let mut out: Vec<(String, Kept<'f>)> = Vec::new();
+) -> Vec<(Name, Kept<'f>)> {
+    let mut out: Vec<(Name, Kept<'f>)> = Vec::new();
     let mut seen = HashSet::new();
-    let mut queue: VecDeque<String> = def_refs(root).into();
+    let mut queue: VecDeque<Name> = def_refs(root).into();
     while let Some(name) = queue.pop_front() {
         if seen.contains(&name) {
             continue;
@@ -520,13 +521,10 @@ fn reached_kept<'f>(
 /// The names of the definitions `root` reaches, in the order first
 /// reached, `refs` giving those each references (definitions it gives
 /// nothing for are skipped).
-fn reached_names<'r>(
-    root: &JsonObject,
-    refs: impl Fn(&str) -> Option<&'r [String]>,
-) -> Vec<String> {
+fn reached_names<'r>(root: &JsonObject, refs: impl Fn(&str) -> Option<&'r [Name]>) -> Vec<Name> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let mut queue: VecDeque<String> = def_refs(root).into();
+    let mut queue: VecDeque<Name> = def_refs(root).into();
     while let Some(name) = queue.pop_front() {
         if seen.contains(&name) {
             continue;
@@ -541,11 +539,11 @@ fn reached_names<'r>(
 }
 
 /// The definitions `schema` references, in order.
-fn def_refs(schema: &JsonObject) -> Vec<String> {
+fn def_refs(schema: &JsonObject) -> Vec<Name> {
     let mut names = Vec::new();
     refs(schema, true, &mut |target, _| {
         if let Target::Def(name) = target {
-            names.push(name);
+            names.push(Name::from(name));
         }
     });
     names
@@ -553,11 +551,12 @@ fn def_refs(schema: &JsonObject) -> Vec<String> {
 
 /// Replaces, where it may loosen, each reference to a definition in
 /// `left_out` by the definition's type and name.
-fn unexpand(schema: &mut JsonObject, left_out: &HashSet<String>, types: &dyn DefTypes) {
+fn unexpand(schema: &mut JsonObject, left_out: &HashSet<Name>, types: &dyn DefTypes) {
     if ref_loosenable(schema)
         && let Some(Target::Def(name)) = target(schema)
-        && left_out.contains(&name)
+        && let Some(name) = left_out.get(&*name)
     {
+        let name = name.clone();
         unexpand_ref(schema, &name, types);
     }
     loosenable_subschemas_mut(schema, |sub| unexpand(sub, left_out, types));

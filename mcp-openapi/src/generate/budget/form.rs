@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::loosen::{DefTypes, kind_of, relax, relaxes};
 use super::walk::{Target, refs};
-use super::{shorten_descriptions, shortened_by};
+use super::{Name, shorten_descriptions, shortened_by};
 
 /// One definition after the first step of trimming (relaxed, or as it is
 /// where it may not be loosened).
@@ -25,11 +25,11 @@ pub(super) struct Form {
     /// on first need.
     short_len: OnceCell<usize>,
     /// The definitions it references, in order.
-    pub(super) refs: Vec<String>,
+    pub(super) refs: Vec<Name>,
     /// The definitions it references where a looser schema could reject
     /// more; `None` when one of its references is not to a whole
     /// definition.
-    pub(super) fixing: Option<Vec<String>>,
+    pub(super) fixing: Option<Vec<Name>>,
     /// Its `type` (see [`kind_of`]).
     pub(super) kind: Option<Value>,
     /// The definition with shorter descriptions, made on first need.
@@ -43,6 +43,7 @@ impl Form {
         if let Value::Object(object) = &*value {
             refs(object, true, &mut |target, loosenable| match target {
                 Target::Def(name) => {
+                    let name = Name::from(name);
                     if !loosenable && let Some(fixing) = &mut fixing {
                         fixing.push(name.clone());
                     }

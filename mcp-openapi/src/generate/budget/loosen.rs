@@ -138,7 +138,7 @@ pub(super) fn loosened_union(
             && let Some(Target::Def(name)) = target(branch)
         {
             push(of_type(types.def_type(&name)?), &mut loose);
-            expandable.push(name);
+            expandable.push(name.into_owned());
         } else if branch.len() == 1 && branch.get("type").and_then(Value::as_str) == Some("null") {
             push(of_type(branch.get("type")), &mut loose);
         } else {

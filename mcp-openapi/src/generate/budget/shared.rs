@@ -4,7 +4,7 @@
 //! learned once and used for every schema that shares it, and no schema is
 //! assembled whole just to be measured.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::form::Form;
 use super::loosen::{DefTypes, relax};
 use super::walk::{Target, refs};
-use super::{trim_relaxed_steps, trimmed_output_schema};
+use super::{Name, trim_relaxed_steps, trimmed_output_schema};
 use crate::ir::JsonObject;
 
 /// What trimming knows of one shared definition.
@@ -98,14 +98,14 @@ impl OutputBudget {
         // The definitions that may not be loosened: those referenced from a
         // fixed place, and every definition they reach.
         refs(&root, true, &mut |target, loosenable| match target {
-            Target::Def(name) if !loosenable => seeds.push(name),
+            Target::Def(name) if !loosenable => seeds.push(Name::from(name)),
             Target::Def(_) => {}
             Target::Other(_) => followable = false,
         });
         if !followable {
             return None;
         }
-        let mut fixed = BTreeSet::new();
+        let mut fixed = HashSet::new();
         while let Some(name) = seeds.pop() {
             if let Some(def) = by_name.get(&name)
                 && def.is_object()

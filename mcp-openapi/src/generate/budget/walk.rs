@@ -11,6 +11,8 @@
 //! counts as loosenable when no `anyOf` stands beside it, because trimming
 //! first turns it into an `anyOf` (see `loosen::relax`).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 /// Keywords whose value is a schema or an array of schemas.
@@ -158,7 +160,7 @@ pub(super) fn loosenable_subschemas_mut(
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Target<'a> {
     /// A whole definition under the root's `$defs`, by name.
-    Def(String),
+    Def(Cow<'a, str>),
     /// Anything else (the root, a place inside a definition or a property,
     /// another document): trimming cannot tell what it would break.
     Other(&'a str),
@@ -173,9 +175,9 @@ pub(super) fn target(schema: &Map<String, Value>) -> Option<Target<'_>> {
     match text.strip_prefix("#/$defs/") {
         Some(token) if !token.contains('/') => {
             let name = if token.contains('~') {
-                token.replace("~1", "/").replace("~0", "~")
+                Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
             } else {
-                token.to_owned()
+                Cow::Borrowed(token)
             };
             Some(Target::Def(name))
         }
@@ -211,7 +213,7 @@ mod tests {
         let mut out = Vec::new();
         refs(schema.as_object().unwrap(), true, &mut |target, ok| {
             let name = match target {
-                Target::Def(name) => name,
+                Target::Def(name) => name.into_owned(),
                 Target::Other(text) => format!("other:{text}"),
             };
             out.push((name, ok));
