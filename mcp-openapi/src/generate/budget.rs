@@ -427,9 +427,10 @@ fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
     let mut saved = 0;
     if !is_root
         && let Some(Value::String(text)) = schema.get("description")
-        && let Some(short) = short_description(text)
+        && let Some((kept, cut)) = short_parts(text)
     {
-        saved += json_len(text.as_str()) - json_len(short.as_str());
+        let short_len = json_len(kept) + if cut { '…'.len_utf8() } else { 0 } + 1;
+        saved += json_len(text.as_str()) - short_len;
     }
     subschemas(schema, |sub, loosenable| {
         if loosenable {
@@ -442,17 +443,31 @@ fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
 /// The first sentence of `text`, at most [`SHORT_DESCRIPTION`] characters,
 /// when that is shorter than `text`.
 fn short_description(text: &str) -> Option<String> {
+    let (kept, cut) = short_parts(text)?;
+    let mut short = String::with_capacity(kept.len() + 4);
+    short.push_str(kept);
+    if cut {
+        short.push('…');
+    }
+    short.push('.');
+    Some(short)
+}
+
+/// [`short_description`] as the text it keeps of `text` and whether it
+/// cut that text short (then an ellipsis follows, before the period).
+fn short_parts(text: &str) -> Option<(&str, bool)> {
     let first = text
         .split(". ")
         .next()
         .unwrap_or_default()
         .trim_end_matches('.');
-    let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
-    if short.len() < first.len() {
-        short.push('…');
-    }
-    short.push('.');
-    (short.len() < text.len()).then_some(short)
+    let kept = first
+        .char_indices()
+        .nth(SHORT_DESCRIPTION)
+        .map_or(first, |(at, _)| &first[..at]);
+    let cut = kept.len() < first.len();
+    let len = kept.len() + if cut { '…'.len_utf8() } else { 0 } + 1;
+    (len < text.len()).then_some((kept, cut))
 }
 
 /// `root` with `defs` as its `$defs` (none when empty).

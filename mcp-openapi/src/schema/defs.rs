@@ -65,6 +65,8 @@ pub(crate) struct DefCopier<'a> {
     cycle_depth: usize,
     /// Prepared definitions by name, one map per mode (looked up by `&str`).
     prepared: [HashMap<String, Prepared>; 2],
+    /// Definitions that hide nothing in a mode, as both modes share them.
+    unstripped: HashMap<String, Prepared>,
     /// The same definitions numbered, one graph per mode, for walks.
     graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
@@ -86,6 +88,7 @@ impl<'a> DefCopier<'a> {
             profile,
             cycle_depth,
             prepared: [HashMap::new(), HashMap::new()],
+            unstripped: HashMap::new(),
             graph: Default::default(),
             budget: INLINE_BUDGET,
         }
@@ -177,21 +180,34 @@ impl<'a> DefCopier<'a> {
                         value: Err(format!("schema `{name}` cannot be used: {reason}")),
                         refs: BTreeSet::new(),
                     },
-                    Ok(schema) => {
-                        // Shared as it is when there is nothing to leave
-                        // out and it is spelled portably already.
-                        let value = if mentions(schema, mode.hidden_flag()) {
-                            portable_value(self.strip(schema, mode))
-                        } else if has_null_type(schema) {
-                            portable_value(Value::clone(schema))
-                        } else {
-                            schema.clone()
-                        };
+                    Ok(schema) if mentions(schema, mode.hidden_flag()) => {
+                        let value = portable_value(self.strip(schema, mode));
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
                             value: Ok(value),
                             refs,
+                        }
+                    }
+                    Ok(schema) => {
+                        let shared = self.unstripped.entry(name.to_owned()).or_insert_with(|| {
+                            // Shared as it is when it is spelled portably
+                            // already.
+                            let value = if has_null_type(schema) {
+                                portable_value(Value::clone(schema))
+                            } else {
+                                schema.clone()
+                            };
+                            let mut refs = BTreeSet::new();
+                            collect_refs(&value, &mut refs);
+                            Prepared {
+                                value: Ok(value),
+                                refs,
+                            }
+                        });
+                        Prepared {
+                            value: shared.value.clone(),
+                            refs: shared.refs.clone(),
                         }
                     }
                 },

@@ -61,11 +61,17 @@ fn reads_evaluation(schema: &Map<String, Value>) -> bool {
 
 /// Whether the subschemas under `keyword` of `schema` may be loosened.
 pub(super) fn loosenable(schema: &Map<String, Value>, keyword: &str) -> bool {
-    Siblings::of(schema).loosenable(keyword)
+    match keyword {
+        "not" | "if" => false,
+        "contains" => !schema.contains_key("maxContains"),
+        "oneOf" => !schema.contains_key("anyOf") && !reads_evaluation(schema),
+        _ if IN_PLACE.contains(&keyword) => !reads_evaluation(schema),
+        _ => true,
+    }
 }
 
 /// What of a schema decides whether the subschemas under its keywords may
-/// be loosened.
+/// be loosened (as [`loosenable`] says), read once for all of them.
 #[derive(Clone, Copy)]
 struct Siblings {
     reads_evaluation: bool,
@@ -74,12 +80,34 @@ struct Siblings {
 }
 
 impl Siblings {
-    fn of(schema: &Map<String, Value>) -> Self {
-        Self {
-            reads_evaluation: reads_evaluation(schema),
-            max_contains: schema.contains_key("maxContains"),
-            any_of: schema.contains_key("anyOf"),
+    /// What `schema` says, read in one pass over its keys; `None` when it
+    /// has no subschemas.
+    fn of(schema: &Map<String, Value>) -> Option<Self> {
+        let mut out = Self {
+            reads_evaluation: false,
+            max_contains: false,
+            any_of: false,
+        };
+        let mut applies = false;
+        for (keyword, value) in schema {
+            match keyword.as_str() {
+                "unevaluatedProperties" | "unevaluatedItems" => {
+                    out.reads_evaluation |= value != &Value::Bool(true);
+                    applies = true;
+                }
+                "maxContains" => out.max_contains = true,
+                "anyOf" => {
+                    out.any_of = true;
+                    applies = true;
+                }
+                keyword => {
+                    applies = applies
+                        || SCHEMA_KEYWORDS.contains(&keyword)
+                        || SCHEMA_MAPS.contains(&keyword);
+                }
+            }
         }
+        applies.then_some(out)
     }
 
     fn loosenable(self, keyword: &str) -> bool {
@@ -134,7 +162,9 @@ pub(super) fn loosenable_subschemas_mut(
     schema: &mut Map<String, Value>,
     mut f: impl FnMut(&mut Map<String, Value>),
 ) {
-    let siblings = Siblings::of(schema);
+    let Some(siblings) = Siblings::of(schema) else {
+        return;
+    };
     for (keyword, value) in schema.iter_mut() {
         let keyword = keyword.as_str();
         let named = SCHEMA_MAPS.contains(&keyword);
