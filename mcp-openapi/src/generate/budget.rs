@@ -186,13 +186,13 @@ fn trim_relaxed_steps(
     max_bytes: usize,
 ) -> Trimmed {
     let defs = Reached::new(&root, form);
-    if assembled_len(&root, defs.lens(|form| form.len)) <= max_bytes {
+    if fits(&root, defs.lens(Form::len), max_bytes) {
         return (root, defs.values(|form| form.value.clone()));
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    if assembled_len(&root, defs.lens(|form| form.short_len())) <= max_bytes {
+    if fits(&root, defs.lens(Form::short_len), max_bytes) {
         return (root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
@@ -228,7 +228,7 @@ fn trim_relaxed_steps(
         })
     });
     let kept_lens = kept.iter().map(|(name, def)| (&**name, def.len));
-    if assembled_len(&root, kept_lens) <= max_bytes {
+    if fits(&root, kept_lens, max_bytes) {
         return (
             root,
             kept.into_iter()
@@ -250,7 +250,7 @@ fn trim_relaxed_steps(
         cut_below(&mut cut, depth);
         names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
         let lens = names.iter().map(|name| (&**name, facts[&**name].0));
-        if assembled_len(&cut, lens) <= max_bytes {
+        if fits(&cut, lens, max_bytes) {
             break;
         }
     }
@@ -390,20 +390,28 @@ impl DefTypes for Reached {
     }
 }
 
-/// The length in compact JSON of `root` with `defs` (name and length of
-/// each) as its `$defs` (none when empty), without assembling it.
-fn assembled_len<'a>(root: &JsonObject, defs: impl Iterator<Item = (&'a str, usize)>) -> usize {
-    let root_len = json_len(root);
-    let (mut count, mut entries) = (0, 0);
-    for (name, len) in defs {
-        count += 1;
-        entries += json_len(name) + 1 + len;
+/// Whether `root` with `defs` (name and length of each) as its `$defs`
+/// (none when empty) fits in `max_bytes` of compact JSON, without
+/// assembling it; the lengths are read only until they are over.
+fn fits<'a>(
+    root: &JsonObject,
+    defs: impl Iterator<Item = (&'a str, usize)>,
+    max_bytes: usize,
+) -> bool {
+    let mut total = json_len(root);
+    for (at, (name, len)) in defs.enumerate() {
+        total += if at == 0 {
+            // `,"$defs":{` and `}`, without the comma after an empty root.
+            usize::from(!root.is_empty()) + json_len("$defs") + 1 + 2
+        } else {
+            1
+        };
+        total += json_len(name) + 1 + len;
+        if total > max_bytes {
+            return false;
+        }
     }
-    if count == 0 {
-        return root_len;
-    }
-    let separator = usize::from(!root.is_empty());
-    root_len + separator + json_len("$defs") + 1 + 2 + entries + count - 1
+    total <= max_bytes
 }
 
 /// The longest description kept below the root, in characters.

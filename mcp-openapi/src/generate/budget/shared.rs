@@ -78,21 +78,24 @@ impl OutputBudget {
         let mut root = root_of(schema);
         let root_len = json_len(&root);
         root.shift_remove("$defs");
-        // Its length, and the definitions fixed by a reference from a place
-        // where a looser schema could reject more.
+        // Its length, measured until it is over the budget.
         let mut len = root_len - "null".len() + "{}".len() + shared.len() - 1;
+        let fits = shared.iter().all(|(name, def)| {
+            len += json_len(name.as_str()) + 1 + self.facts(def).whole.len();
+            len <= max_bytes
+        });
+        if fits {
+            return None;
+        }
+        // The definitions fixed by a reference from a place where a looser
+        // schema could reject more.
         let mut seeds = Vec::new();
         let mut followable = true;
-        for (name, def) in shared {
-            let whole = &self.facts(def).whole;
-            len += json_len(name.as_str()) + 1 + whole.len;
-            match &whole.fixing {
+        for (_, def) in shared {
+            match &self.facts(def).whole.fixing {
                 Some(fixing) => seeds.extend(fixing.iter().cloned()),
                 None => followable = false,
             }
-        }
-        if len <= max_bytes {
-            return None;
         }
         let by_name = ByName::new(shared);
         // The definitions that may not be loosened: those referenced from a
