@@ -186,20 +186,21 @@ fn trim_relaxed_steps(
     max_bytes: usize,
 ) -> Trimmed {
     let defs = Reached::new(&root, form);
-    if fits(&root, defs.lens(Form::len), max_bytes) {
+    if fits(&root, json_len(&root), defs.lens(Form::len), max_bytes) {
         return (root, defs.values(|form| form.value.clone()));
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    if fits(&root, defs.lens(Form::short_len), max_bytes) {
+    let root_len = json_len(&root);
+    if fits(&root, root_len, defs.lens(Form::short_len), max_bytes) {
         return (root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
     // no reference.
     let fixed = defs.fixed(&root);
-    let left_out = defs.left_out(&root, &fixed, max_bytes);
+    let left_out = defs.left_out(&root, root_len, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &defs);
     // Only the definitions still reached are unexpanded: the kept ones.
     let kept = reached_kept(&root, |name| {
@@ -228,7 +229,7 @@ fn trim_relaxed_steps(
         })
     });
     let kept_lens = kept.iter().map(|(name, def)| (&**name, def.len));
-    if fits(&root, kept_lens, max_bytes) {
+    if fits(&root, json_len(&root), kept_lens, max_bytes) {
         return (
             root,
             kept.into_iter()
@@ -250,7 +251,7 @@ fn trim_relaxed_steps(
         cut_below(&mut cut, depth);
         names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
         let lens = names.iter().map(|name| (&**name, facts[&**name].0));
-        if fits(&cut, lens, max_bytes) {
+        if fits(&cut, json_len(&cut), lens, max_bytes) {
             break;
         }
     }
@@ -353,11 +354,12 @@ impl Reached {
     fn left_out(
         &self,
         root: &JsonObject,
+        root_len: usize,
         fixed: &HashSet<Name>,
         max_bytes: usize,
     ) -> HashSet<Name> {
         let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
-        let mut total = json_len(root) + "\"$defs\":{},".len();
+        let mut total = root_len + "\"$defs\":{},".len();
         for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
             total += entry(name, form);
         }
@@ -390,15 +392,16 @@ impl DefTypes for Reached {
     }
 }
 
-/// Whether `root` with `defs` (name and length of each) as its `$defs`
+/// Whether `root` (`root_len` long) with `defs` (name and length of each) as its `$defs`
 /// (none when empty) fits in `max_bytes` of compact JSON, without
 /// assembling it; the lengths are read only until they are over.
 fn fits<'a>(
     root: &JsonObject,
+    root_len: usize,
     defs: impl Iterator<Item = (&'a str, usize)>,
     max_bytes: usize,
 ) -> bool {
-    let mut total = json_len(root);
+    let mut total = root_len;
     for (at, (name, len)) in defs.enumerate() {
         total += if at == 0 {
             // `,"$defs":{` and `}`, without the comma after an empty root.
@@ -406,12 +409,26 @@ fn fits<'a>(
         } else {
             1
         };
-        total += json_len(name) + 1 + len;
+        total += str_len(name) + 1 + len;
         if total > max_bytes {
             return false;
         }
     }
     total <= max_bytes
+}
+
+/// The length of `text` as a JSON string, quoted and escaped as
+/// [`json_len`] counts it (without going through a serializer).
+fn str_len(text: &str) -> usize {
+    let escaped: usize = text
+        .bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum();
+    escaped + 2
 }
 
 /// The longest description kept below the root, in characters.
@@ -437,8 +454,8 @@ fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
         && let Some(Value::String(text)) = schema.get("description")
         && let Some((kept, cut)) = short_parts(text)
     {
-        let short_len = json_len(kept) + if cut { '…'.len_utf8() } else { 0 } + 1;
-        saved += json_len(text.as_str()) - short_len;
+        let short_len = str_len(kept) + if cut { '…'.len_utf8() } else { 0 } + 1;
+        saved += str_len(text) - short_len;
     }
     subschemas(schema, |sub, loosenable| {
         if loosenable {
@@ -595,4 +612,41 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
             cut_below(sub, depth - 1);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_lengths_count_escapes_as_the_serializer_writes_them() {
+        for text in [
+            "",
+            "plain",
+            "a \"quote\" and \\",
+            "tab\tnew\nline\r",
+            "\u{1}\u{1f}\u{7f}",
+            "ünï…",
+        ] {
+            assert_eq!(str_len(text), json_len(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn shortened_lengths_match_the_shortened_text() {
+        let long = "word ".repeat(40);
+        for text in [
+            "One. Two.",
+            "No period",
+            "Quote \"x\". More.",
+            long.as_str(),
+        ] {
+            let mut schema = JsonObject::new();
+            schema.insert("description".to_owned(), text.into());
+            let before = json_len(&schema);
+            let saved = shortened_by(&schema, false);
+            shorten_descriptions(&mut schema, false);
+            assert_eq!(before - saved, json_len(&schema), "{text:?}");
+        }
+    }
 }

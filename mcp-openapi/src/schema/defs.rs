@@ -96,6 +96,16 @@ impl<'a> DefCopier<'a> {
 
     /// A copy of `schema` without the properties hidden in `mode`.
     pub(crate) fn strip(&self, schema: &Value, mode: Mode) -> Value {
+        // Only a property with the flag, or a reference to a definition
+        // with it, is hidden: without either, the copy is a plain clone
+        // (which copies maps without hashing their keys again).
+        if !mentions_any(schema, &[mode.hidden_flag(), "$ref"]) {
+            return schema.clone();
+        }
+        self.strip_copy(schema, mode)
+    }
+
+    fn strip_copy(&self, schema: &Value, mode: Mode) -> Value {
         match schema {
             Value::Object(object) => {
                 let mut out = Map::with_capacity(object.len());
@@ -108,7 +118,7 @@ impl<'a> DefCopier<'a> {
                                 if self.is_hidden(prop, mode) {
                                     hidden.push(name.as_str());
                                 } else {
-                                    kept.insert(name.clone(), self.strip(prop, mode));
+                                    kept.insert(name.clone(), self.strip_copy(prop, mode));
                                 }
                             }
                             Value::Object(kept)
@@ -117,10 +127,10 @@ impl<'a> DefCopier<'a> {
                         (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
                             schemas
                                 .iter()
-                                .map(|(name, schema)| (name.clone(), self.strip(schema, mode)))
+                                .map(|(name, schema)| (name.clone(), self.strip_copy(schema, mode)))
                                 .collect(),
                         ),
-                        _ => self.strip(value, mode),
+                        _ => self.strip_copy(value, mode),
                     };
                     out.insert(key.clone(), copy);
                 }
@@ -132,7 +142,7 @@ impl<'a> DefCopier<'a> {
                 Value::Object(out)
             }
             Value::Array(items) => {
-                Value::Array(items.iter().map(|v| self.strip(v, mode)).collect())
+                Value::Array(items.iter().map(|v| self.strip_copy(v, mode)).collect())
             }
             other => other.clone(),
         }
@@ -294,6 +304,17 @@ fn has_null_type(value: &Value) -> bool {
             rewritten || object.values().any(has_null_type)
         }
         Value::Array(items) => items.iter().any(has_null_type),
+        _ => false,
+    }
+}
+
+/// Whether any of `keys` appears as a key anywhere in `value`.
+fn mentions_any(value: &Value, keys: &[&str]) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(k, v)| keys.contains(&k.as_str()) || mentions_any(v, keys)),
+        Value::Array(items) => items.iter().any(|v| mentions_any(v, keys)),
         _ => false,
     }
 }

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::form::Form;
 use super::loosen::{DefTypes, relax};
 use super::walk::{Target, refs};
-use super::{Name, trim_relaxed_steps, trimmed_output_schema};
+use super::{Name, str_len, trim_relaxed_steps, trimmed_output_schema};
 use crate::ir::JsonObject;
 
 /// What trimming knows of one shared definition.
@@ -81,7 +81,7 @@ impl OutputBudget {
         // Its length, measured until it is over the budget.
         let mut len = root_len - "null".len() + "{}".len() + shared.len() - 1;
         let fits = shared.iter().all(|(name, def)| {
-            len += json_len(name.as_str()) + 1 + self.facts(def).whole.len();
+            len += str_len(name) + 1 + self.facts(def).whole.len();
             len <= max_bytes
         });
         if fits {
