@@ -67,6 +67,8 @@ pub(crate) struct DefCopier<'a> {
     prepared: [HashMap<String, Prepared>; 2],
     /// Definitions that hide nothing in a mode, as both modes share them.
     unstripped: HashMap<String, Prepared>,
+    /// What one walk found in each definition, for both modes.
+    scans: HashMap<String, Scan>,
     /// The same definitions numbered, one graph per mode, for walks.
     graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
@@ -89,6 +91,7 @@ impl<'a> DefCopier<'a> {
             cycle_depth,
             prepared: [HashMap::new(), HashMap::new()],
             unstripped: HashMap::new(),
+            scans: HashMap::new(),
             graph: Default::default(),
             budget: INLINE_BUDGET,
         }
@@ -190,8 +193,8 @@ impl<'a> DefCopier<'a> {
                         value: Err(format!("schema `{name}` cannot be used: {reason}")),
                         refs: BTreeSet::new(),
                     },
-                    Ok(schema) if mentions(schema, mode.hidden_flag()) => {
-                        let value = portable_value(self.strip(schema, mode));
+                    Ok(schema) if self.scan(name, schema).hides(mode) => {
+                        let value = portable_value(self.strip_copy(schema, mode));
                         let mut refs = BTreeSet::new();
                         collect_refs(&value, &mut refs);
                         Prepared {
@@ -203,7 +206,7 @@ impl<'a> DefCopier<'a> {
                         let shared = self.unstripped.entry(name.to_owned()).or_insert_with(|| {
                             // Shared as it is when it is spelled portably
                             // already.
-                            let value = if has_null_type(schema) {
+                            let value = if self.scans.get(name).is_some_and(|scan| scan.null_type) {
                                 portable_value(Value::clone(schema))
                             } else {
                                 schema.clone()
@@ -225,6 +228,14 @@ impl<'a> DefCopier<'a> {
             self.prepared[index].insert(name.to_owned(), prepared);
         }
         &self.prepared[index][name]
+    }
+
+    /// What [`Scan::of`] finds in the definition `name`, once per run.
+    fn scan(&mut self, name: &str, schema: &Value) -> Scan {
+        *self
+            .scans
+            .entry(name.to_owned())
+            .or_insert_with(|| Scan::of(schema))
     }
 
     /// Completes a root schema for the profile: with exactly the definitions
@@ -290,21 +301,55 @@ fn portable_value(mut value: Value) -> Arc<Value> {
     Arc::new(value)
 }
 
-/// Whether any object in `value` has a type array with `null` and no
-/// `anyOf` (what the portable spelling rewrites; data included, so a
-/// `false` is sure).
-fn has_null_type(value: &Value) -> bool {
-    match value {
-        Value::Object(object) => {
-            let rewritten = !object.contains_key("anyOf")
-                && object
-                    .get("type")
-                    .and_then(Value::as_array)
-                    .is_some_and(|types| types.iter().any(|t| t == "null"));
-            rewritten || object.values().any(has_null_type)
+/// What a definition holds that preparing it depends on, found in one
+/// walk (data included, so a `false` is sure).
+#[derive(Clone, Copy, Debug, Default)]
+struct Scan {
+    /// A `readOnly` key: inputs may hide a property.
+    read_only: bool,
+    /// A `writeOnly` key: outputs may hide a property.
+    write_only: bool,
+    /// An object with a type array with `null` and no `anyOf` (what the
+    /// portable spelling rewrites).
+    null_type: bool,
+}
+
+impl Scan {
+    fn of(value: &Value) -> Self {
+        let mut found = Self::default();
+        found.walk(value);
+        found
+    }
+
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::Object(object) => {
+                self.null_type = self.null_type
+                    || (!object.contains_key("anyOf")
+                        && object
+                            .get("type")
+                            .and_then(Value::as_array)
+                            .is_some_and(|types| types.iter().any(|t| t == "null")));
+                for (key, value) in object {
+                    match key.as_str() {
+                        "readOnly" => self.read_only = true,
+                        "writeOnly" => self.write_only = true,
+                        _ => {}
+                    }
+                    self.walk(value);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| self.walk(item)),
+            _ => {}
         }
-        Value::Array(items) => items.iter().any(has_null_type),
-        _ => false,
+    }
+
+    /// Whether the definition may hide a property in `mode`.
+    fn hides(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Input => self.read_only,
+            Mode::Output => self.write_only,
+        }
     }
 }
 
@@ -315,15 +360,6 @@ fn mentions_any(value: &Value, keys: &[&str]) -> bool {
             .iter()
             .any(|(k, v)| keys.contains(&k.as_str()) || mentions_any(v, keys)),
         Value::Array(items) => items.iter().any(|v| mentions_any(v, keys)),
-        _ => false,
-    }
-}
-
-/// Whether `flag` appears as a key anywhere in `value` (no allocation).
-fn mentions(value: &Value, flag: &str) -> bool {
-    match value {
-        Value::Object(object) => object.iter().any(|(k, v)| k == flag || mentions(v, flag)),
-        Value::Array(items) => items.iter().any(|v| mentions(v, flag)),
         _ => false,
     }
 }
