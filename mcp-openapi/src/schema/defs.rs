@@ -54,7 +54,7 @@ struct Prepared {
 }
 
 /// A root schema and the definitions it reaches, by name, sorted.
-pub(crate) type Finished = (Map<String, Value>, Vec<(String, Arc<Value>)>);
+pub(crate) type Finished = (Map<String, Value>, Vec<(Arc<str>, Arc<Value>)>);
 
 /// Gives tool schemas the definitions they reach; prepares each
 /// (definition, mode) once and shares it between tools.
@@ -276,7 +276,7 @@ impl<'a> DefCopier<'a> {
                 let mut defs = Vec::with_capacity(reached.len());
                 for name in reached {
                     if let Ok(value) = &self.prepared(&name, mode).value {
-                        defs.push((name, value.clone()));
+                        defs.push((Arc::from(name), value.clone()));
                     }
                 }
                 Ok((root, defs))
