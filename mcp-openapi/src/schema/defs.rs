@@ -195,8 +195,7 @@ impl<'a> DefCopier<'a> {
                     },
                     Ok(schema) if self.scan(name, schema).hides(mode) => {
                         let value = portable_value(self.strip_copy(schema, mode));
-                        let mut refs = BTreeSet::new();
-                        collect_refs(&value, &mut refs);
+                        let refs = owned_refs(&value);
                         Prepared {
                             value: Ok(value),
                             refs,
@@ -211,8 +210,7 @@ impl<'a> DefCopier<'a> {
                             } else {
                                 schema.clone()
                             };
-                            let mut refs = BTreeSet::new();
-                            collect_refs(&value, &mut refs);
+                            let refs = owned_refs(&value);
                             Prepared {
                                 value: Ok(value),
                                 refs,
@@ -246,13 +244,14 @@ impl<'a> DefCopier<'a> {
         root: Map<String, Value>,
         mode: Mode,
     ) -> Result<Finished, String> {
-        let mut pending = BTreeSet::new();
-        collect_refs_in(&root, &mut pending);
+        let mut names = BTreeSet::new();
+        collect_refs_in(&root, &mut names);
         if self.profile == SchemaProfile::Standard
-            && let Some(defs) = self.reach(&pending, mode)
+            && let Some(defs) = self.reach(&names, mode)
         {
             return Ok((root, defs));
         }
+        let mut pending: BTreeSet<String> = names.into_iter().map(str::to_owned).collect();
         // A definition that cannot be used: the walk by name says which.
         let mut reached = BTreeSet::new();
         while let Some(name) = pending.pop_first() {
@@ -364,8 +363,15 @@ fn mentions_any(value: &Value, keys: &[&str]) -> bool {
     }
 }
 
+/// The names of the `#/$defs/` references in a schema, owned.
+fn owned_refs(value: &Value) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    collect_refs(value, &mut found);
+    found.into_iter().map(str::to_owned).collect()
+}
+
 /// Collects the names of `#/$defs/` references in a schema.
-fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
+fn collect_refs<'v>(value: &'v Value, found: &mut BTreeSet<&'v str>) {
     match value {
         Value::Object(object) => collect_refs_in(object, found),
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, found)),
@@ -373,14 +379,12 @@ fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
     }
 }
 
-fn collect_refs_in(object: &Map<String, Value>, found: &mut BTreeSet<String>) {
+fn collect_refs_in<'v>(object: &'v Map<String, Value>, found: &mut BTreeSet<&'v str>) {
     for (key, value) in object {
         match (key.as_str(), value) {
             ("$ref", Value::String(reference)) => {
-                if let Some(name) = reference.strip_prefix(DEFS_PREFIX)
-                    && !found.contains(name)
-                {
-                    found.insert(name.to_owned());
+                if let Some(name) = reference.strip_prefix(DEFS_PREFIX) {
+                    found.insert(name);
                 }
             }
             ("enum" | "const" | "default" | "examples", _) => {}

@@ -60,7 +60,7 @@ impl DefCopier<'_> {
     /// `None` when one of them cannot be used.
     pub(super) fn reach(
         &mut self,
-        roots: &BTreeSet<String>,
+        roots: &BTreeSet<&str>,
         mode: Mode,
     ) -> Option<Vec<(Arc<str>, Arc<Value>)>> {
         let index = mode as usize;
