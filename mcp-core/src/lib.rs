@@ -142,5 +142,6 @@ pub use json::JsonObject;
 pub use meta::Meta;
 pub use metadata::Metadata;
 pub use tool::{
-    Hint, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution, ToolSchema, tool,
+    Hint, SharedDef, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution,
+    ToolSchema, tool,
 };

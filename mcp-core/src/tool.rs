@@ -20,5 +20,5 @@ pub use execution::{TaskSupport, ToolExecution};
 pub use handler::{ToolFn, ToolHandler};
 pub use input::ToolInput;
 pub use output::{IntoToolResult, ToolOutput, Unstructured};
-pub use schema::ToolSchema;
+pub use schema::{SharedDef, ToolSchema};
 pub use value::Tool;

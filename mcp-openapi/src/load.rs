@@ -10,6 +10,7 @@
 
 pub(crate) mod document;
 pub(crate) mod fields;
+pub(crate) mod inline_schemas;
 pub(crate) mod lazy_schemas;
 pub(crate) mod open_api;
 pub mod overlay;

@@ -14,6 +14,10 @@ use crate::json::JsonObject;
 /// The key under which shared definitions are written.
 const DEFS: &str = "$defs";
 
+/// A definition shared between schemas: its name under `$defs` and its
+/// schema, both shared rather than copied.
+pub type SharedDef = (Arc<str>, Arc<Value>);
+
 /// A tool's input or output schema: a JSON object, cheap to clone.
 ///
 /// Large generated APIs give hundreds of tools schemas that reach the same
@@ -55,7 +59,7 @@ enum Repr {
 
 struct Shared {
     root: JsonObject,
-    defs: Vec<(String, Arc<Value>)>,
+    defs: Vec<SharedDef>,
     /// The whole object, assembled on first read.
     whole: OnceLock<Arc<JsonObject>>,
 }
@@ -69,12 +73,16 @@ impl ToolSchema {
     /// A schema made of `root` and the definitions `defs`, written (in this
     /// order) as its last entry `$defs`; without definitions it is `root`.
     ///
-    /// An entry `$defs` already in `root` is replaced.
-    pub fn with_shared_defs(
+    /// An entry `$defs` already in `root` is replaced. Names given as
+    /// `Arc<str>` are shared, not copied.
+    pub fn with_shared_defs<N: Into<Arc<str>>>(
         mut root: JsonObject,
-        defs: impl IntoIterator<Item = (String, Arc<Value>)>,
+        defs: impl IntoIterator<Item = (N, Arc<Value>)>,
     ) -> Self {
-        let defs: Vec<_> = defs.into_iter().collect();
+        let defs: Vec<_> = defs
+            .into_iter()
+            .map(|(name, def)| (name.into(), def))
+            .collect();
         root.shift_remove(DEFS);
         if defs.is_empty() {
             return Self::new(root);
@@ -123,9 +131,65 @@ impl ToolSchema {
         }
     }
 
+    /// The schema without its shared definitions: the whole object when
+    /// none are shared, else the root whose `$defs` entry is `null` (where
+    /// they are written). Reading it assembles nothing.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::{Value, json};
+    ///
+    /// let root = json!({"type": "object"}).as_object().cloned().unwrap_or_default();
+    /// let schema = ToolSchema::with_shared_defs(root, [("Pet", Arc::new(json!(true)))]);
+    /// assert_eq!(schema.root()["$defs"], Value::Null);
+    /// assert_eq!(schema.root()["type"], "object");
+    /// ```
+    pub fn root(&self) -> &JsonObject {
+        match &self.0 {
+            Repr::Whole(object) => object,
+            Repr::Shared(shared) => &shared.root,
+        }
+    }
+
+    /// The [`root`](Self::root) and the shared definitions, taken out
+    /// without a copy when no clone of this schema lives (else copied).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::json;
+    ///
+    /// let pet = Arc::new(json!({"type": "string"}));
+    /// let root = json!({"type": "object"}).as_object().cloned().unwrap_or_default();
+    /// let schema = ToolSchema::with_shared_defs(root, [("Pet", pet.clone())]);
+    /// let (root, defs) = schema.into_parts();
+    /// assert_eq!(root["type"], "object");
+    /// assert_eq!(&*defs[0].0, "Pet");
+    /// assert!(Arc::ptr_eq(&defs[0].1, &pet));
+    /// ```
+    pub fn into_parts(self) -> (JsonObject, Vec<SharedDef>) {
+        match self.0 {
+            Repr::Whole(object) => (Arc::unwrap_or_clone(object), Vec::new()),
+            Repr::Shared(shared) => match Arc::try_unwrap(shared) {
+                Ok(shared) => (shared.root, shared.defs),
+                Err(shared) => (shared.root.clone(), shared.defs.clone()),
+            },
+        }
+    }
+
+    /// Whether no clone of this schema lives: [`into_parts`](Self::into_parts)
+    /// then copies nothing.
+    pub fn is_unique(&mut self) -> bool {
+        match &mut self.0 {
+            Repr::Whole(object) => Arc::get_mut(object).is_some(),
+            Repr::Shared(shared) => Arc::get_mut(shared).is_some(),
+        }
+    }
+
     /// The definitions shared with other schemas, by name, in `$defs` order
     /// (empty when the schema holds all of itself).
-    pub fn shared_defs(&self) -> &[(String, Arc<Value>)] {
+    pub fn shared_defs(&self) -> &[SharedDef] {
         match &self.0 {
             Repr::Whole(_) => &[],
             Repr::Shared(shared) => &shared.defs,
@@ -162,7 +226,7 @@ impl Shared {
             let defs: JsonObject = self
                 .defs
                 .iter()
-                .map(|(name, value)| (name.clone(), Value::clone(value)))
+                .map(|(name, value)| (name.to_string(), Value::clone(value)))
                 .collect();
             let mut whole = self.root.clone();
             if let Some(slot) = whole.get_mut(DEFS) {
@@ -225,13 +289,13 @@ impl fmt::Debug for ToolSchema {
 }
 
 /// The shared definitions, written as the object `$defs` would be.
-struct DefsMap<'a>(&'a [(String, Arc<Value>)]);
+struct DefsMap<'a>(&'a [SharedDef]);
 
 impl Serialize for DefsMap<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (name, value) in self.0 {
-            map.serialize_entry(name, &**value)?;
+            map.serialize_entry(&**name, &**value)?;
         }
         map.end()
     }
@@ -322,7 +386,28 @@ mod tests {
         let whole = ToolSchema::new(object(json!({"type": "object", "$defs": {"A": true}})));
         assert_eq!(shared, whole);
         assert_eq!(shared.to_arc(), whole.to_arc());
-        let empty = ToolSchema::with_shared_defs(object(json!({"type": "object"})), []);
+        let empty = ToolSchema::with_shared_defs(
+            object(json!({"type": "object"})),
+            Vec::<(String, _)>::new(),
+        );
         assert!(!empty.contains_key("$defs"));
+    }
+
+    #[test]
+    fn parts_are_taken_without_copy_only_from_a_unique_schema() {
+        let root = object(json!({"type": "object"}));
+        let mut schema = ToolSchema::with_shared_defs(root, [("A", Arc::new(json!(true)))]);
+        assert!(schema.is_unique());
+        let clone = schema.clone();
+        assert!(!schema.is_unique());
+        let (root, defs) = schema.into_parts();
+        assert_eq!(root, *clone.root());
+        assert_eq!(defs, clone.shared_defs());
+        let mut whole = ToolSchema::new(object(json!({"type": "object"})));
+        assert!(whole.is_unique());
+        assert_eq!(
+            whole.into_parts(),
+            (object(json!({"type": "object"})), Vec::new())
+        );
     }
 }

@@ -48,6 +48,9 @@ use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
 pub(crate) use shared::OutputBudget;
 use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, subschemas, target};
 
+/// A definition's name, shared by the lists and sets of one trimming.
+type Name = Rc<str>;
+
 /// The default budget of a generated output schema, in bytes of compact
 /// JSON: 4 KiB, about 1,000 tokens. Measured on the corpus, this keeps
 /// Stripe's `tools/list` at 2.6 MB and GitHub's at 4.2 MB (16 KiB gives
@@ -135,6 +138,10 @@ fn trimmed(schema: &JsonObject, max_bytes: usize) -> Option<JsonObject> {
     Some(trim_relaxed(root, form, max_bytes))
 }
 
+/// A trimmed root and the definitions it keeps, in `$defs` order; a
+/// definition trimming leaves as step 1 made it is shared, not copied.
+type Trimmed = (JsonObject, Vec<(String, Arc<Value>)>);
+
 /// The rest of trimming once the root is relaxed (`oneOf` and expandable
 /// unions loosened), `form` giving each definition as step 1 leaves it:
 /// shorter descriptions, definitions kept breadth first, the root's
@@ -144,7 +151,12 @@ fn trim_relaxed(
     form: impl FnMut(&str) -> Option<Rc<Form>>,
     max_bytes: usize,
 ) -> JsonObject {
-    let mut trimmed = trim_relaxed_steps(root, form, max_bytes);
+    let (root, defs) = trim_relaxed_steps(root, form, max_bytes);
+    let defs = defs
+        .into_iter()
+        .map(|(name, def)| (name, Arc::unwrap_or_clone(def)))
+        .collect();
+    let mut trimmed = assembled(root, defs);
     // Every looser form is spelled portably where it is made, so that what
     // is measured is what is written; this only catches a type array the
     // source schema had.
@@ -152,47 +164,83 @@ fn trim_relaxed(
     trimmed
 }
 
+/// A definition kept by step 2: shared as step 1 left it unless one of
+/// the references it may loosen is to a definition left out.
+struct Kept<'f> {
+    value: Arc<Value>,
+    len: usize,
+    /// Its references when unexpanding changed it, else those of `form`.
+    own_refs: Option<Vec<Name>>,
+    form: &'f Form,
+}
+
+impl Kept<'_> {
+    fn refs(&self) -> &[Name] {
+        self.own_refs.as_deref().unwrap_or(&self.form.refs)
+    }
+}
+
 fn trim_relaxed_steps(
     mut root: JsonObject,
     form: impl FnMut(&str) -> Option<Rc<Form>>,
     max_bytes: usize,
-) -> JsonObject {
+) -> Trimmed {
     let defs = Reached::new(&root, form);
-    if assembled_len(&root, defs.lens(|form| form.len)) <= max_bytes {
-        return assembled(root, defs.values(|form| Value::clone(&form.value)));
+    if fits(&root, json_len(&root), defs.lens(Form::len), max_bytes) {
+        return (root, defs.values(|form| form.value.clone()));
     }
     // Descriptions below the root are annotations: their first sentence is
     // as true as the whole text.
     shorten_descriptions(&mut root, true);
-    if assembled_len(&root, defs.lens(|form| form.short_len())) <= max_bytes {
-        return assembled(root, defs.values(|form| form.short().clone()));
+    let root_len = json_len(&root);
+    if fits(&root, root_len, defs.lens(Form::short_len), max_bytes) {
+        return (root, defs.values(|form| form.short().clone()));
     }
     // Step 2: keep definitions breadth first while they fit.
     // The definitions were followable before relaxing, and relaxing adds
     // no reference.
     let fixed = defs.fixed(&root);
-    let left_out = defs.left_out(&root, &fixed, max_bytes);
+    let left_out = defs.left_out(&root, root_len, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &defs);
     // Only the definitions still reached are unexpanded: the kept ones.
-    let kept = reached(&root, |name| {
-        let mut def = defs.get(name)?.short().clone();
-        if let Value::Object(object) = &mut def
+    let kept = reached_kept(&root, |name| {
+        let form = defs.get(name)?;
+        let short = form.short();
+        if let Value::Object(object) = &**short
             && !fixed.contains(name)
+            && form.refs.iter().any(|name| left_out.contains(name))
         {
-            unexpand(object, &left_out, &defs);
+            let mut object = object.clone();
+            unexpand(&mut object, &left_out, &defs);
+            let refs = def_refs(&object);
+            let value = Value::Object(object);
+            return Some(Kept {
+                len: json_len(&value),
+                value: Arc::new(value),
+                own_refs: Some(refs),
+                form,
+            });
         }
-        Some(def)
+        Some(Kept {
+            value: short.clone(),
+            len: form.short_len(),
+            own_refs: None,
+            form,
+        })
     });
-    if map_len(&root, &kept) <= max_bytes {
-        return assembled(root, kept);
+    let kept_lens = kept.iter().map(|(name, def)| (&**name, def.len));
+    if fits(&root, json_len(&root), kept_lens, max_bytes) {
+        return (
+            root,
+            kept.into_iter()
+                .map(|(name, def)| (name.to_string(), def.value))
+                .collect(),
+        );
     }
     // Step 3: cut the root's nesting, deepest first.
-    let facts: HashMap<&str, (usize, Vec<String>)> = kept
+    let facts: HashMap<&str, (usize, &[Name])> = kept
         .iter()
-        .map(|(name, def)| {
-            let refs = def.as_object().map(def_refs).unwrap_or_default();
-            (name.as_str(), (json_len(def), refs))
-        })
+        .map(|(name, def)| (&**name, (def.len, def.refs())))
         .collect();
     // Each depth cuts the one before further: a stub keeps only the type
     // and description of the subschema it replaces, which a deeper cut
@@ -201,27 +249,29 @@ fn trim_relaxed_steps(
     let mut names = Vec::new();
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         cut_below(&mut cut, depth);
-        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| refs));
-        let lens = names
-            .iter()
-            .map(|name| (name.as_str(), facts[name.as_str()].0));
-        if assembled_len(&cut, lens) <= max_bytes {
+        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
+        let lens = names.iter().map(|name| (&**name, facts[&**name].0));
+        if fits(&cut, json_len(&cut), lens, max_bytes) {
             break;
         }
     }
-    let mut kept = kept;
+    drop(facts);
+    let mut kept: HashMap<Name, Arc<Value>> = kept
+        .into_iter()
+        .map(|(name, def)| (name, def.value))
+        .collect();
     let defs = names
         .into_iter()
-        .filter_map(|name| kept.remove(&name).map(|def| (name, def)))
+        .filter_map(|name| kept.remove(&name).map(|def| (name.to_string(), def)))
         .collect();
-    assembled(cut, defs)
+    (cut, defs)
 }
 
 /// The definitions a root reaches, in the order first reached, each in the
 /// form step 1 leaves it.
 struct Reached {
-    forms: Vec<(String, Rc<Form>)>,
-    index: HashMap<String, usize>,
+    forms: Vec<(Name, Rc<Form>)>,
+    index: HashMap<Name, usize>,
 }
 
 impl Reached {
@@ -232,7 +282,7 @@ impl Reached {
             forms: Vec::new(),
             index: HashMap::new(),
         };
-        let mut queue: VecDeque<String> = def_refs(root).into();
+        let mut queue: VecDeque<Name> = def_refs(root).into();
         while let Some(name) = queue.pop_front() {
             if out.index.contains_key(&name) {
                 continue;
@@ -254,14 +304,14 @@ impl Reached {
     fn lens(&self, len: impl Fn(&Form) -> usize) -> impl Iterator<Item = (&str, usize)> {
         self.forms
             .iter()
-            .map(move |(name, form)| (name.as_str(), len(form)))
+            .map(move |(name, form)| (&**name, len(form)))
     }
 
     /// The definitions as `$defs`, each as `value` makes it.
-    fn values(&self, value: impl Fn(&Form) -> Value) -> Map<String, Value> {
+    fn values(&self, value: impl Fn(&Form) -> Arc<Value>) -> Vec<(String, Arc<Value>)> {
         self.forms
             .iter()
-            .map(|(name, form)| (name.clone(), value(form)))
+            .map(|(name, form)| (name.to_string(), value(form)))
             .collect()
     }
 
@@ -269,11 +319,11 @@ impl Reached {
     /// fixed subschema of `root` or of a definition, and every definition
     /// they reach (none when a reference points anywhere but at a whole
     /// definition).
-    fn fixed(&self, root: &JsonObject) -> BTreeSet<String> {
-        let mut seeds = Vec::new();
+    fn fixed(&self, root: &JsonObject) -> HashSet<Name> {
+        let mut seeds: Vec<Name> = Vec::new();
         let mut followable = true;
         refs(root, true, &mut |target, loosenable| match target {
-            Target::Def(name) if !loosenable => seeds.push(name),
+            Target::Def(name) if !loosenable => seeds.push(Name::from(name)),
             Target::Def(_) => {}
             Target::Other(_) => followable = false,
         });
@@ -283,7 +333,7 @@ impl Reached {
                 None => followable = false,
             }
         }
-        let mut fixed = BTreeSet::new();
+        let mut fixed = HashSet::new();
         if !followable {
             return fixed;
         }
@@ -304,17 +354,18 @@ impl Reached {
     fn left_out(
         &self,
         root: &JsonObject,
-        fixed: &BTreeSet<String>,
+        root_len: usize,
+        fixed: &HashSet<Name>,
         max_bytes: usize,
-    ) -> HashSet<String> {
+    ) -> HashSet<Name> {
         let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
-        let mut total = json_len(root) + "\"$defs\":{},".len();
+        let mut total = root_len + "\"$defs\":{},".len();
         for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
             total += entry(name, form);
         }
-        let mut kept: HashSet<String> = fixed.iter().cloned().collect();
+        let mut kept: HashSet<Name> = fixed.clone();
         let mut out = HashSet::new();
-        let mut queue: VecDeque<String> = def_refs(root).into();
+        let mut queue: VecDeque<Name> = def_refs(root).into();
         while let Some(name) = queue.pop_front() {
             if kept.contains(&name) || out.contains(&name) {
                 continue;
@@ -341,29 +392,43 @@ impl DefTypes for Reached {
     }
 }
 
-/// The length in compact JSON of `root` with `defs` (name and length of
-/// each) as its `$defs` (none when empty), without assembling it.
-fn assembled_len<'a>(root: &JsonObject, defs: impl Iterator<Item = (&'a str, usize)>) -> usize {
-    let root_len = json_len(root);
-    let (mut count, mut entries) = (0, 0);
-    for (name, len) in defs {
-        count += 1;
-        entries += json_len(name) + 1 + len;
+/// Whether `root` (`root_len` long) with `defs` (name and length of each) as its `$defs`
+/// (none when empty) fits in `max_bytes` of compact JSON, without
+/// assembling it; the lengths are read only until they are over.
+fn fits<'a>(
+    root: &JsonObject,
+    root_len: usize,
+    defs: impl Iterator<Item = (&'a str, usize)>,
+    max_bytes: usize,
+) -> bool {
+    let mut total = root_len;
+    for (at, (name, len)) in defs.enumerate() {
+        total += if at == 0 {
+            // `,"$defs":{` and `}`, without the comma after an empty root.
+            usize::from(!root.is_empty()) + json_len("$defs") + 1 + 2
+        } else {
+            1
+        };
+        total += str_len(name) + 1 + len;
+        if total > max_bytes {
+            return false;
+        }
     }
-    if count == 0 {
-        return root_len;
-    }
-    let separator = usize::from(!root.is_empty());
-    root_len + separator + json_len("$defs") + 1 + 2 + entries + count - 1
+    total <= max_bytes
 }
 
-/// [`assembled_len`] of definitions held whole.
-fn map_len(root: &JsonObject, defs: &Map<String, Value>) -> usize {
-    assembled_len(
-        root,
-        defs.iter()
-            .map(|(name, def)| (name.as_str(), json_len(def))),
-    )
+/// The length of `text` as a JSON string, quoted and escaped as
+/// [`json_len`] counts it (without going through a serializer).
+fn str_len(text: &str) -> usize {
+    let escaped: usize = text
+        .bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum();
+    escaped + 2
 }
 
 /// The longest description kept below the root, in characters.
@@ -387,9 +452,10 @@ fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
     let mut saved = 0;
     if !is_root
         && let Some(Value::String(text)) = schema.get("description")
-        && let Some(short) = short_description(text)
+        && let Some((kept, cut)) = short_parts(text)
     {
-        saved += json_len(text.as_str()) - json_len(short.as_str());
+        let short_len = str_len(kept) + if cut { '…'.len_utf8() } else { 0 } + 1;
+        saved += str_len(text) - short_len;
     }
     subschemas(schema, |sub, loosenable| {
         if loosenable {
@@ -402,17 +468,31 @@ fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
 /// The first sentence of `text`, at most [`SHORT_DESCRIPTION`] characters,
 /// when that is shorter than `text`.
 fn short_description(text: &str) -> Option<String> {
+    let (kept, cut) = short_parts(text)?;
+    let mut short = String::with_capacity(kept.len() + 4);
+    short.push_str(kept);
+    if cut {
+        short.push('…');
+    }
+    short.push('.');
+    Some(short)
+}
+
+/// [`short_description`] as the text it keeps of `text` and whether it
+/// cut that text short (then an ellipsis follows, before the period).
+fn short_parts(text: &str) -> Option<(&str, bool)> {
     let first = text
         .split(". ")
         .next()
         .unwrap_or_default()
         .trim_end_matches('.');
-    let mut short: String = first.chars().take(SHORT_DESCRIPTION).collect();
-    if short.len() < first.len() {
-        short.push('…');
-    }
-    short.push('.');
-    (short.len() < text.len()).then_some(short)
+    let kept = first
+        .char_indices()
+        .nth(SHORT_DESCRIPTION)
+        .map_or(first, |(at, _)| &first[..at]);
+    let cut = kept.len() < first.len();
+    let len = kept.len() + if cut { '…'.len_utf8() } else { 0 } + 1;
+    (len < text.len()).then_some((kept, cut))
 }
 
 /// `root` with `defs` as its `$defs` (none when empty).
@@ -430,7 +510,7 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
     let mut seeds = Vec::new();
     let mut followable = true;
     let mut visit = |target: Target<'_>, loosenable: bool| match target {
-        Target::Def(name) if !loosenable => seeds.push(name),
+        Target::Def(name) if !loosenable => seeds.push(name.into_owned()),
         Target::Def(_) => {}
         Target::Other(_) => followable = false,
     };
@@ -448,7 +528,7 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
         {
             refs(def, false, &mut |target, _| {
                 if let Target::Def(name) = target {
-                    seeds.push(name);
+                    seeds.push(name.into_owned());
                 }
             });
         }
@@ -458,18 +538,21 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
 
 /// The definitions `root` reaches, in the order first reached, each as
 /// `def` gives it (definitions it has no value for are skipped).
-fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    let mut queue: VecDeque<String> = def_refs(root).into();
+fn reached_kept<'f>(
+    root: &JsonObject,
+    mut def: impl FnMut(&str) -> Option<Kept<'f>>,
+) -> Vec<(Name, Kept<'f>)> {
+    let mut out: Vec<(Name, Kept<'f>)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut queue: VecDeque<Name> = def_refs(root).into();
     while let Some(name) = queue.pop_front() {
-        if out.contains_key(&name) {
+        if seen.contains(&name) {
             continue;
         }
-        if let Some(value) = def(&name) {
-            if let Value::Object(object) = &value {
-                queue.extend(def_refs(object));
-            }
-            out.insert(name, value);
+        if let Some(kept) = def(&name) {
+            queue.extend(kept.refs().iter().cloned());
+            seen.insert(name.clone());
+            out.push((name, kept));
         }
     }
     out
@@ -478,13 +561,10 @@ fn reached(root: &JsonObject, mut def: impl FnMut(&str) -> Option<Value>) -> Map
 /// The names of the definitions `root` reaches, in the order first
 /// reached, `refs` giving those each references (definitions it gives
 /// nothing for are skipped).
-fn reached_names<'r>(
-    root: &JsonObject,
-    refs: impl Fn(&str) -> Option<&'r Vec<String>>,
-) -> Vec<String> {
+fn reached_names<'r>(root: &JsonObject, refs: impl Fn(&str) -> Option<&'r [Name]>) -> Vec<Name> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let mut queue: VecDeque<String> = def_refs(root).into();
+    let mut queue: VecDeque<Name> = def_refs(root).into();
     while let Some(name) = queue.pop_front() {
         if seen.contains(&name) {
             continue;
@@ -499,11 +579,11 @@ fn reached_names<'r>(
 }
 
 /// The definitions `schema` references, in order.
-fn def_refs(schema: &JsonObject) -> Vec<String> {
+fn def_refs(schema: &JsonObject) -> Vec<Name> {
     let mut names = Vec::new();
     refs(schema, true, &mut |target, _| {
         if let Target::Def(name) = target {
-            names.push(name);
+            names.push(Name::from(name));
         }
     });
     names
@@ -511,11 +591,12 @@ fn def_refs(schema: &JsonObject) -> Vec<String> {
 
 /// Replaces, where it may loosen, each reference to a definition in
 /// `left_out` by the definition's type and name.
-fn unexpand(schema: &mut JsonObject, left_out: &HashSet<String>, types: &dyn DefTypes) {
+fn unexpand(schema: &mut JsonObject, left_out: &HashSet<Name>, types: &dyn DefTypes) {
     if ref_loosenable(schema)
         && let Some(Target::Def(name)) = target(schema)
-        && left_out.contains(&name)
+        && let Some(name) = left_out.get(&*name)
     {
+        let name = name.clone();
         unexpand_ref(schema, &name, types);
     }
     loosenable_subschemas_mut(schema, |sub| unexpand(sub, left_out, types));
@@ -531,4 +612,41 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
             cut_below(sub, depth - 1);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_lengths_count_escapes_as_the_serializer_writes_them() {
+        for text in [
+            "",
+            "plain",
+            "a \"quote\" and \\",
+            "tab\tnew\nline\r",
+            "\u{1}\u{1f}\u{7f}",
+            "ünï…",
+        ] {
+            assert_eq!(str_len(text), json_len(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn shortened_lengths_match_the_shortened_text() {
+        let long = "word ".repeat(40);
+        for text in [
+            "One. Two.",
+            "No period",
+            "Quote \"x\". More.",
+            long.as_str(),
+        ] {
+            let mut schema = JsonObject::new();
+            schema.insert("description".to_owned(), text.into());
+            let before = json_len(&schema);
+            let saved = shortened_by(&schema, false);
+            shorten_descriptions(&mut schema, false);
+            assert_eq!(before - saved, json_len(&schema), "{text:?}");
+        }
+    }
 }

@@ -233,6 +233,9 @@ impl<'a> Generator<'a> {
                     .push(Warning::new(&route.pointer, format!("skipped: {error}")));
             }
         }
+        // Its shared outputs let go, an output schema of one tool only is
+        // trimmed without a copy.
+        drop(lowering);
         let mut budget = OutputBudget::new(self.output_budget);
         for generated in &mut out.tools {
             if let Some(schema) = generated.tool.output_schema.take() {

@@ -149,7 +149,10 @@ fn content_type_choices<'a>(
 ) -> Vec<&'a str> {
     content
         .iter()
-        .filter(|m| m.schema == preferred.schema && !m.media_type.contains('*'))
+        // The preferred media type itself is not compared (a deep walk of
+        // what may be a large inline schema).
+        .filter(|m| std::ptr::eq(*m, preferred) || m.schema == preferred.schema)
+        .filter(|m| !m.media_type.contains('*'))
         .map(|m| m.media_type.as_str())
         .filter(|media| {
             let essence = essence(media);
@@ -172,11 +175,9 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
     let mut body_properties: Vec<(String, Value, bool)> = Vec::new();
     let mut whole_body = None;
     if let Some((body, media)) = body {
-        let schema = media
-            .schema
-            .clone()
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        match copier.object_properties(&schema, Mode::Input) {
+        let empty = Value::Object(Map::new());
+        let schema = media.schema.as_ref().unwrap_or(&empty);
+        match copier.object_properties(schema, Mode::Input) {
             Some((props, req)) => {
                 for (name, prop) in props {
                     let is_required = req.contains(&name);
@@ -184,7 +185,7 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
                 }
             }
             None => {
-                let mut schema = copier.strip(&schema, Mode::Input);
+                let mut schema = copier.strip(schema, Mode::Input);
                 if let (Some(text), Value::Object(map)) = (&body.description, &mut schema) {
                     map.entry("description")
                         .or_insert_with(|| text.clone().into());

@@ -8,7 +8,7 @@
 //! reference this cannot follow by name (to `#/components` as a whole, or
 //! through another file, which may point back) makes every schema parsed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -23,6 +23,13 @@ pub(crate) struct ParsedDocument {
     /// Names of all `components.schemas`, in order, when only the reached
     /// ones were parsed (the others are absent from `value`).
     pub(crate) schema_names: Option<Vec<String>>,
+    /// When every `$ref` of `value` was read: the names of the
+    /// `components.schemas` some `$ref` points inside of (the others are
+    /// only ever referred to whole).
+    pub(crate) referred_into: Option<HashSet<String>>,
+    /// Whether some `$ref` points into `paths` (meaningful with
+    /// `referred_into`).
+    pub(crate) paths_referred: bool,
 }
 
 impl ParsedDocument {
@@ -31,6 +38,8 @@ impl ParsedDocument {
         Self {
             value,
             schema_names: None,
+            referred_into: None,
+            paths_referred: true,
         }
     }
 }
@@ -50,7 +59,7 @@ pub(crate) fn materialize(
         .map(|(i, (name, _))| (name.as_str(), i))
         .collect();
     let mut parsed: Vec<Option<Value>> = vec![None; raw.len()];
-    let mut seen = SeenRefs::default();
+    let mut seen = SeenRefs::new(&index, raw.len());
     seen.collect(&root);
     let parse = |i: usize| -> Result<Value, SpecError> {
         let (name, text) = &raw[i];
@@ -60,15 +69,11 @@ pub(crate) fn materialize(
         })
     };
     while !seen.all
-        && let Some(name) = seen.names.pop()
+        && let Some(i) = seen.reached.pop()
     {
-        if let Some(&i) = index.get(name.as_str())
-            && parsed[i].is_none()
-        {
-            let schema = parse(i)?;
-            seen.collect(&schema);
-            parsed[i] = Some(schema);
-        }
+        let schema = parse(i)?;
+        seen.collect(&schema);
+        parsed[i] = Some(schema);
     }
     if seen.all {
         for (i, slot) in parsed.iter_mut().enumerate() {
@@ -77,7 +82,7 @@ pub(crate) fn materialize(
             }
         }
     }
-    let mut schemas = Map::new();
+    let mut schemas = Map::with_capacity(parsed.iter().filter(|p| p.is_some()).count());
     for (i, (name, _)) in raw.iter().enumerate() {
         if index.get(name.as_str()) == Some(&i)
             && let Some(schema) = parsed[i].take()
@@ -88,20 +93,47 @@ pub(crate) fn materialize(
     if let Some(Value::Object(components)) = root.get_mut("components") {
         components.insert("schemas".to_owned(), Value::Object(schemas));
     }
+    let referred_into = (!seen.all).then_some(seen.referred_into);
+    let paths_referred = seen.paths_referred;
     Ok(ParsedDocument {
         value: root,
         schema_names: Some(raw.into_iter().map(|(name, _)| name).collect()),
+        referred_into,
+        paths_referred,
     })
 }
 
 /// The component schemas `$ref`s name, or that all of them may be needed.
-#[derive(Debug, Default)]
-struct SeenRefs {
-    names: Vec<String>,
+#[derive(Debug)]
+struct SeenRefs<'i> {
+    /// The index of each schema name.
+    index: &'i HashMap<&'i str, usize>,
+    /// Whether a `$ref` named the schema of each index.
+    named: Vec<bool>,
+    /// Schemas named and not yet looked at, by index.
+    reached: Vec<usize>,
+    /// Names of schemas some `$ref` points inside of.
+    referred_into: HashSet<String>,
+    /// A name with its `~` escapes undone.
+    unescaped: String,
+    /// Whether some `$ref` points into (or at) `paths`.
+    paths_referred: bool,
     all: bool,
 }
 
-impl SeenRefs {
+impl<'i> SeenRefs<'i> {
+    fn new(index: &'i HashMap<&'i str, usize>, count: usize) -> Self {
+        Self {
+            index,
+            named: vec![false; count],
+            reached: Vec::new(),
+            referred_into: HashSet::new(),
+            unescaped: String::new(),
+            paths_referred: false,
+            all: false,
+        }
+    }
+
     /// Records every `$ref` string in `value` (data such as examples
     /// included: parsing a schema too many costs little, one too few breaks).
     fn collect(&mut self, value: &Value) {
@@ -130,16 +162,34 @@ impl SeenRefs {
             return;
         };
         let fragment = percent_decode(fragment);
-        match fragment.as_ref().strip_prefix("/components/schemas/") {
-            Some(rest) => {
-                let token = rest.split('/').next().unwrap_or_default();
-                let mut name = String::with_capacity(token.len());
-                unescape_into(&mut name, token);
-                self.names.push(name);
-            }
+        if fragment.starts_with("/paths") {
+            self.paths_referred = true;
+        }
+        let Some(rest) = fragment.as_ref().strip_prefix("/components/schemas/") else {
             // The root, `/components` or `/components/schemas` itself.
-            None if "/components/schemas/".starts_with(fragment.as_ref()) => self.all = true,
-            None => {}
+            if "/components/schemas/".starts_with(fragment.as_ref()) {
+                self.all = true;
+            }
+            return;
+        };
+        let inside = rest.split_once('/');
+        let token = inside.map_or(rest, |(token, _)| token);
+        let name = if token.contains('~') {
+            self.unescaped.clear();
+            unescape_into(&mut self.unescaped, token);
+            self.unescaped.as_str()
+        } else {
+            token
+        };
+        if inside.is_some() && !self.referred_into.contains(name) {
+            self.referred_into.insert(name.to_owned());
+        }
+        if let Some(&i) = self.index.get(name)
+            && let Some(named) = self.named.get_mut(i)
+            && !*named
+        {
+            *named = true;
+            self.reached.push(i);
         }
     }
 }
@@ -189,6 +239,8 @@ mod tests {
         );
         let names = parsed.schema_names.as_deref().unwrap();
         assert_eq!(names, ["Unused", "AlsoUnused", "a/b", "Enc%", "B", "C"]);
+        let referred_into = parsed.referred_into.unwrap();
+        assert_eq!(referred_into, HashSet::from(["a/b".to_owned()]));
     }
 
     #[test]
@@ -205,6 +257,7 @@ mod tests {
             });
             let parsed = lazy(&document);
             assert_eq!(schemas(&parsed), ["A", "B"], "{reference}");
+            assert!(parsed.referred_into.is_none(), "{reference}");
         }
     }
 

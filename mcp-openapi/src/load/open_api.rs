@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::error::{SpecError, Warning};
 use crate::ir::HttpRoute;
 use crate::load::document::{parse_document, parse_document_path};
+use crate::load::inline_schemas::InlineSchemas;
 use crate::load::lazy_schemas::ParsedDocument;
 use crate::load::overlay::{OverlaySource, apply_overlays};
 use crate::load::parse::{parse_path, parse_slice};
@@ -156,25 +157,46 @@ impl OpenApi {
         warnings: Vec<Warning>,
     ) -> Result<Self, SpecError> {
         let version = SpecVersion::detect(&parsed.value)?;
-        let mut docs = Documents::new(parsed.value, location, options.remote_refs.clone());
-        let root = docs.root().clone();
+        let mut value = parsed.value;
+        // Every `$ref` was read and none points into `paths`: the inline
+        // schemas of operations are read once, where they are written.
+        let inline = match parsed.referred_into {
+            Some(_) if !parsed.paths_referred && version != SpecVersion::Swagger2 => {
+                InlineSchemas::take_from(&mut value)
+            }
+            _ => InlineSchemas::default(),
+        };
+        let mut docs = Documents::new(value, location, options.remote_refs.clone());
+        if let Some(referred_into) = parsed.referred_into {
+            docs.allow_taking(referred_into);
+        }
         let mut registry = DefRegistry::default();
-        registry.reserve_components(&root, parsed.schema_names.as_deref());
+        registry.reserve_components(docs.root(), parsed.schema_names.as_deref());
         let converter = Converter::new(&mut docs, &mut registry, version.is_legacy_schema());
+        let root = converter.docs.root().clone();
         let mut reader = RouteReader {
             converter,
-            root: root.clone(),
+            root,
             version,
             strict: options.strict,
             warnings,
             cache: RefCache::default(),
+            inline,
         };
         let routes = reader.read_routes()?;
-        reader.converter.finish();
-        let warnings = reader.warnings;
+        let RouteReader {
+            mut converter,
+            warnings,
+            root,
+            ..
+        } = reader;
+        // Without the reader's hold on the root, converting definitions
+        // may move component schemas out of it.
+        drop(root);
+        converter.finish();
         Ok(Self {
             version,
-            document: root,
+            document: docs.root().clone(),
             routes: routes.into_iter().map(Arc::new).collect(),
             warnings,
             registry,
@@ -190,7 +212,15 @@ impl OpenApi {
     /// overlays, it lacks the parts generation never reads, skipped while
     /// parsing: named examples (`components.examples`), webhooks
     /// (`webhooks`, `x-webhooks`) and, in JSON documents, the
-    /// `components.schemas` that no `$ref` reaches.
+    /// `components.schemas` that no `$ref` reaches. In OpenAPI 3 JSON
+    /// documents whose `$ref`s all stay in the document, the schemas that
+    /// loading converted are moved out too: the `components.schemas` that
+    /// became definitions (see [`definition`](Self::definition); those
+    /// some `$ref` points inside of stay) and, unless some `$ref` points
+    /// into `paths`, the `schema` of each media type written inline in an
+    /// operation's request body or responses (see [`routes`](Self::routes)).
+    /// The rest (`info`, `servers`, the rest of `paths`, `security`,
+    /// `components.securitySchemes`, ...) is as written.
     /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
     /// With overlays, it is the whole document as the overlays left it.
     pub fn document(&self) -> &Value {
@@ -213,7 +243,9 @@ impl OpenApi {
         &self.warnings
     }
 
-    /// A converted schema that route schemas refer to as `#/$defs/{name}`.
+    /// A converted schema that route schemas refer to as `#/$defs/{name}`,
+    /// in the portable spelling tool schemas use (a `null` type is an
+    /// `anyOf` branch, never in a type array).
     pub fn definition(&self, name: &str) -> Option<&Value> {
         self.registry.get(name)
     }
@@ -249,5 +281,50 @@ impl FromStr for OpenApi {
     /// Loads a document held in a string (JSON or YAML by content).
     fn from_str(text: &str) -> Result<Self, SpecError> {
         Self::from_slice(text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn converted_component_schemas_leave_the_document_unless_referred_into() {
+        let document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {
+                    "properties": {
+                        "whole": {"$ref": "#/components/schemas/Whole"},
+                        "part": {"$ref": "#/components/schemas/Inside/properties/x"},
+                    },
+                }}}},
+                "responses": {"200": {"description": "ok"}},
+            }}},
+            "components": {"schemas": {
+                "Whole": {"type": "object", "properties": {"again": {"$ref": "#/components/schemas/Whole"}}},
+                "Inside": {"properties": {"x": {"type": "integer"}}},
+                "Unused": {"type": "string"},
+            }},
+        });
+        let bytes = serde_json::to_vec(&document).unwrap();
+        let lazy = OpenApi::from_slice(&bytes).unwrap();
+        let whole = OpenApi::from_value(document).unwrap();
+        assert_eq!(
+            lazy.document()["components"]["schemas"],
+            json!({"Inside": {"properties": {"x": {"type": "integer"}}}})
+        );
+        assert_eq!(lazy.definition("Whole"), whole.definition("Whole"));
+        assert_eq!(
+            lazy.definition("Whole").unwrap()["properties"]["again"],
+            json!({"$ref": "#/$defs/Whole"})
+        );
+        assert_eq!(lazy.definition("x"), whole.definition("x"));
+        assert_eq!(
+            lazy.routes()[0].request_body,
+            whole.routes()[0].request_body
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! `$ref` resolution: local pointers, other local files relative to the
 //! document, and (only when allowed) remote documents.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::error::SpecError;
 use crate::load::parse::parse_path;
-use crate::load::pointer::{lookup, percent_decode};
+use crate::load::pointer::{lookup, percent_decode, unescape_into};
 use crate::schema::reference_metadata::ReferenceMetadata;
 
 /// Fetches a remote document (`http(s)` `$ref`), when remote references are allowed.
@@ -50,7 +50,26 @@ pub(crate) struct Documents {
     docs: Vec<Doc>,
     by_location: HashMap<String, usize>,
     remote: RemoteRefs,
+    /// Which root `components.schemas` may be taken out (see
+    /// [`Documents::take_component_schema`]).
+    takeable: Takeable,
 }
+
+/// Which root component schemas may be moved out of the document.
+#[derive(Debug, Default)]
+enum Takeable {
+    /// None: some `$ref` may point inside any of them.
+    #[default]
+    None,
+    /// Those no `$ref` points inside of; `taken` are out already.
+    AllBut {
+        referred_into: HashSet<String>,
+        taken: HashSet<String>,
+    },
+}
+
+/// The prefix of the pointers to root component schemas.
+const COMPONENT_SCHEMAS: &str = "/components/schemas/";
 
 /// A node of a loaded document reached by following `$ref`s (or the node
 /// itself when it is no reference): which document, and the JSON pointer
@@ -87,7 +106,71 @@ impl Documents {
             }],
             by_location,
             remote,
+            takeable: Takeable::None,
         }
+    }
+
+    /// Lets [`Documents::take_component_schema`] take the root component
+    /// schemas not named in `referred_into`: every `$ref` of the root
+    /// document was read, and those that point inside a component schema
+    /// name it there.
+    pub(crate) fn allow_taking(&mut self, referred_into: HashSet<String>) {
+        self.takeable = Takeable::AllBut {
+            referred_into,
+            taken: HashSet::new(),
+        };
+    }
+
+    /// Moves the root component schema at `pointer` (in document `doc`) out
+    /// of the document, when it may be: no `$ref` points inside it, so once
+    /// it is converted only `$ref`s to it whole are resolved (a placeholder
+    /// stands in for it until [`Documents::drop_taken`]).
+    pub(crate) fn take_component_schema(&mut self, doc: usize, pointer: &str) -> Option<Value> {
+        let Takeable::AllBut {
+            referred_into,
+            taken,
+        } = &mut self.takeable
+        else {
+            return None;
+        };
+        let token = pointer.strip_prefix(COMPONENT_SCHEMAS)?;
+        if doc != 0 || token.contains('/') {
+            return None;
+        }
+        let mut name = String::with_capacity(token.len());
+        unescape_into(&mut name, token);
+        if referred_into.contains(&name) {
+            return None;
+        }
+        let root = Arc::get_mut(&mut self.docs.first_mut()?.value)?;
+        let schema = root
+            .get_mut("components")?
+            .get_mut("schemas")?
+            .get_mut(&name)?;
+        let schema = std::mem::take(schema);
+        taken.insert(name);
+        Some(schema)
+    }
+
+    /// Removes the placeholders of the component schemas taken out.
+    pub(crate) fn drop_taken(&mut self) {
+        let Takeable::AllBut { taken, .. } = &mut self.takeable else {
+            return;
+        };
+        if taken.is_empty() {
+            return;
+        }
+        let schemas = self
+            .docs
+            .first_mut()
+            .and_then(|doc| Arc::get_mut(&mut doc.value))
+            .and_then(|root| root.get_mut("components"))
+            .and_then(|components| components.get_mut("schemas"))
+            .and_then(Value::as_object_mut);
+        if let Some(schemas) = schemas {
+            schemas.retain(|name, _| !taken.contains(name));
+        }
+        self.takeable = Takeable::None;
     }
 
     /// The root document.
@@ -119,11 +202,27 @@ impl Documents {
         reference: &str,
         pointer: &str,
     ) -> Result<ResolvedNode, SpecError> {
-        let error = |reason: &str| SpecError::Ref {
-            pointer: pointer.to_owned(),
-            reference: reference.to_owned(),
-            reason: reason.to_owned(),
-        };
+        let (doc, root, fragment) = self.locate(from, reference, pointer)?;
+        if lookup(&root, &fragment).is_none() {
+            return Err(no_such_node(pointer, reference));
+        }
+        Ok(ResolvedNode {
+            doc,
+            root,
+            pointer: fragment,
+            meta: ReferenceMetadata::default(),
+        })
+    }
+
+    /// The document and JSON pointer `reference` (written in document
+    /// `from` at `pointer`) names, loading the document when needed; the
+    /// node itself is not looked up.
+    fn locate(
+        &mut self,
+        from: usize,
+        reference: &str,
+        pointer: &str,
+    ) -> Result<(usize, Arc<Value>, String), SpecError> {
         let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         let doc = if file.is_empty() {
             from
@@ -132,18 +231,32 @@ impl Documents {
         };
         let fragment = percent_decode(fragment);
         if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err(error("only JSON pointer fragments are supported"));
+            return Err(SpecError::Ref {
+                pointer: pointer.to_owned(),
+                reference: reference.to_owned(),
+                reason: "only JSON pointer fragments are supported".to_owned(),
+            });
         }
-        let root = self.doc(doc);
-        if lookup(&root, &fragment).is_none() {
-            return Err(error("no such node"));
-        }
-        Ok(ResolvedNode {
-            doc,
-            root,
-            pointer: fragment.into_owned(),
-            meta: ReferenceMetadata::default(),
-        })
+        Ok((doc, self.doc(doc), fragment.into_owned()))
+    }
+
+    /// Follows the `$ref` chain of `value`, the node at `pointer` (built
+    /// only when it is a reference) of document `doc`, to a non-reference
+    /// node; `None` when `value` is no reference: it is read where it is.
+    pub(crate) fn follow(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        pointer: impl FnOnce() -> String,
+    ) -> Result<Option<ResolvedNode>, SpecError> {
+        let Some((object, reference)) = reference_of(value) else {
+            return Ok(None);
+        };
+        let meta = ReferenceMetadata::from_ref_object(object);
+        let reference = reference.to_owned();
+        let pointer = pointer();
+        self.chase(doc, pointer.clone(), reference, meta, &pointer)
+            .map(Some)
     }
 
     /// Follows `$ref` chains from `value` (at `pointer` in document `doc`) to a non-reference node.
@@ -153,41 +266,63 @@ impl Documents {
         root: &Arc<Value>,
         pointer: &str,
     ) -> Result<ResolvedNode, SpecError> {
-        let mut target = ResolvedNode {
-            doc,
-            root: root.clone(),
-            pointer: pointer.to_owned(),
-            meta: ReferenceMetadata::default(),
+        let value = lookup(root, pointer).unwrap_or(&NULL);
+        let Some((object, reference)) = reference_of(value) else {
+            return Ok(ResolvedNode {
+                doc,
+                root: root.clone(),
+                pointer: pointer.to_owned(),
+                meta: ReferenceMetadata::default(),
+            });
         };
-        let mut first = true;
-        for _ in 0..64 {
-            let Some(object) = target.value().as_object() else {
-                return Ok(target);
-            };
-            let Some(reference) = object.get("$ref").and_then(Value::as_str) else {
-                return Ok(target);
-            };
-            let meta = if first {
-                ReferenceMetadata::from_ref_object(object)
-            } else {
-                target.meta.clone()
-            };
-            first = false;
-            let reference = reference.to_owned();
+        let meta = ReferenceMetadata::from_ref_object(object);
+        let reference = reference.to_owned();
+        self.chase(doc, pointer.to_owned(), reference, meta, pointer)
+    }
+
+    /// Follows `reference`, written at `at` in document `doc`, and the
+    /// references it leads to, looking each node up once.
+    fn chase(
+        &mut self,
+        mut doc: usize,
+        mut at: String,
+        mut reference: String,
+        meta: ReferenceMetadata,
+        pointer: &str,
+    ) -> Result<ResolvedNode, SpecError> {
+        for link in 1..=64 {
             // Where the `$ref` is written, rendered only for an error.
-            let resolved =
-                self.resolve(target.doc, &reference, "")
-                    .map_err(|error| match error {
-                        SpecError::Ref {
-                            reference, reason, ..
-                        } => SpecError::Ref {
-                            pointer: format!("{}#{}", self.doc_name(target.doc), target.pointer),
-                            reference,
-                            reason,
-                        },
-                        other => other,
-                    })?;
-            target = ResolvedNode { meta, ..resolved };
+            let written_at = |docs: &Self| format!("{}#{}", docs.doc_name(doc), at);
+            let (target, root, fragment) = match self.locate(doc, &reference, "") {
+                Ok(located) => located,
+                Err(SpecError::Ref {
+                    reference, reason, ..
+                }) => {
+                    return Err(SpecError::Ref {
+                        pointer: written_at(self),
+                        reference,
+                        reason,
+                    });
+                }
+                Err(other) => return Err(other),
+            };
+            let Some(value) = lookup(&root, &fragment) else {
+                return Err(no_such_node(&written_at(self), &reference));
+            };
+            if link == 64 {
+                break;
+            }
+            let Some((_, next)) = reference_of(value) else {
+                return Ok(ResolvedNode {
+                    doc: target,
+                    root,
+                    pointer: fragment,
+                    meta,
+                });
+            };
+            reference = next.to_owned();
+            doc = target;
+            at = fragment;
         }
         Err(SpecError::Ref {
             pointer: format!("#{pointer}"),
@@ -251,6 +386,20 @@ impl Documents {
     }
 }
 
+/// The object and its `$ref` string, when `value` is a reference.
+fn reference_of(value: &Value) -> Option<(&serde_json::Map<String, Value>, &str)> {
+    let object = value.as_object()?;
+    Some((object, object.get("$ref")?.as_str()?))
+}
+
+fn no_such_node(pointer: &str, reference: &str) -> SpecError {
+    SpecError::Ref {
+        pointer: pointer.to_owned(),
+        reference: reference.to_owned(),
+        reason: "no such node".to_owned(),
+    }
+}
+
 fn join_url(base: &str, relative: &str) -> String {
     match base.rfind('/') {
         Some(slash) => format!("{}/{}", &base[..slash], relative.trim_start_matches("./")),
@@ -296,6 +445,30 @@ mod tests {
         assert_eq!(target.meta.best_description(), Some("ctx"));
         assert!(docs.deref(0, &root, "/x").is_err());
         assert!(docs.resolve(0, "#/nope", "#/a").is_err());
+    }
+
+    #[test]
+    fn following_reads_plain_nodes_in_place() {
+        let root = json!({
+            "a": {"$ref": "#/b", "summary": "ctx"},
+            "b": {"$ref": "#/c"},
+            "c": {"type": "string"},
+            "d": {"$ref": "#/missing"}
+        });
+        let mut docs = Documents::new(root.clone(), None, RemoteRefs::Refuse);
+        let plain = docs
+            .follow(0, &root["c"], || {
+                unreachable!("no pointer for a plain node")
+            })
+            .unwrap();
+        assert!(plain.is_none());
+        let target = docs.follow(0, &root["a"], || "/a".to_owned()).unwrap();
+        let target = target.unwrap();
+        assert_eq!(target.pointer, "/c");
+        assert_eq!(target.value(), &json!({"type": "string"}));
+        assert_eq!(target.meta.summary(), Some("ctx"));
+        let error = docs.follow(0, &root["d"], || "/d".to_owned()).unwrap_err();
+        assert!(error.to_string().contains("#/d"), "{error}");
     }
 
     #[test]

@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 use crate::error::{SpecError, Warning};
 use crate::ir::{MediaTypeInfo, ParameterInfo, SecurityRequirement};
 use crate::load::fields::strings;
+use crate::load::inline_schemas::InlineSchemas;
 use crate::load::refs::ResolvedNode;
 use crate::load::version::SpecVersion;
-use crate::schema::convert::Converter;
+use crate::schema::convert::{Converter, Loc};
 
 /// Reads the routes of one document: the state its operations share.
 #[derive(Debug)]
@@ -25,23 +26,47 @@ pub(crate) struct RouteReader<'a> {
     /// Shared parameters and responses (`$ref` targets without reference
     /// metadata), converted once: large documents reuse them hundreds of times.
     pub(crate) cache: RefCache,
+    /// Inline media-type schemas moved out of the root document, converted
+    /// where they are read.
+    pub(crate) inline: InlineSchemas,
 }
 
 /// Converted `$ref` targets, by (document, pointer).
 #[derive(Debug, Default)]
 pub(crate) struct RefCache {
-    pub(crate) parameters: HashMap<(usize, String), ParameterInfo>,
-    pub(crate) responses: HashMap<(usize, String), (Option<String>, Vec<MediaTypeInfo>)>,
+    pub(crate) parameters: ByNode<ParameterInfo>,
+    pub(crate) responses: ByNode<(Option<String>, Vec<MediaTypeInfo>)>,
 }
 
-/// The cache key of a node reached through a `$ref` without siblings.
-pub(crate) fn shared_key(
-    node: &ResolvedNode,
-    doc: usize,
-    pointer: &str,
-) -> Option<(usize, String)> {
-    let via_ref = node.doc != doc || node.pointer != pointer;
-    (via_ref && node.meta.is_empty()).then(|| (node.doc, node.pointer.clone()))
+/// Values by the node they were read from: document, then JSON pointer
+/// (looked up without building a key).
+#[derive(Debug)]
+pub(crate) struct ByNode<V>(HashMap<usize, HashMap<String, V>>);
+
+impl<V> Default for ByNode<V> {
+    fn default() -> Self {
+        Self(HashMap::new())
+    }
+}
+
+impl<V> ByNode<V> {
+    /// The value read from `pointer` of document `doc`.
+    pub(crate) fn get(&self, doc: usize, pointer: &str) -> Option<&V> {
+        self.0.get(&doc)?.get(pointer)
+    }
+
+    /// Records the value read from `pointer` of document `doc`.
+    pub(crate) fn insert(&mut self, doc: usize, pointer: String, value: V) {
+        self.0.entry(doc).or_default().insert(pointer, value);
+    }
+}
+
+/// Where a node is written: its document, the location errors name, and
+/// its JSON pointer (built only when a `$ref` there is followed).
+pub(crate) struct Place<'a, P> {
+    pub(crate) doc: usize,
+    pub(crate) loc: Loc<'a>,
+    pub(crate) pointer: P,
 }
 
 /// The pointers of the parameters declared on a path item, then on its

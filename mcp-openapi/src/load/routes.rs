@@ -1,8 +1,8 @@
 //! OpenAPI 3.x operations to [`HttpRoute`]s: path-level parameters merged,
 //! `style` / `explode` defaults filled, schemas normalized.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -15,9 +15,15 @@ use crate::load::fields::{
     RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
 };
 use crate::load::pointer::child;
-use crate::load::refs::ResolvedNode;
-use crate::load::route_reader::{PathItem, RouteReader, parameter_pointers, shared_key};
+use crate::load::route_reader::{PathItem, Place, RouteReader};
 use crate::schema::convert::Loc;
+use crate::schema::reference_metadata::ReferenceMetadata;
+
+/// Reference metadata of a node read in place (no `$ref` beside it).
+static NO_META: ReferenceMetadata = ReferenceMetadata {
+    summary: None,
+    description: None,
+};
 
 impl RouteReader<'_> {
     /// The route of the OpenAPI 3.x operation `key` of a path item.
@@ -28,27 +34,86 @@ impl RouteReader<'_> {
         method: HttpMethod,
         pointer: &str,
     ) -> Result<HttpRoute, SpecError> {
-        let doc = item.node.doc;
-        let op_ptr = format!("{}/{key}", item.node.pointer);
-        let op = self.converter.docs.deref(doc, &item.node.root, &op_ptr)?;
-        let Some(object) = op.value().as_object() else {
+        let item_node = &item.node;
+        let item_value = item_node.value();
+        let written = item_value.get(key).unwrap_or(&Value::Null);
+        let followed = self.converter.docs.follow(item_node.doc, written, || {
+            format!("{}/{key}", item_node.pointer)
+        })?;
+        let (op_doc, op_value, op_ptr) = match &followed {
+            Some(node) => (node.doc, node.value(), Cow::Borrowed(node.pointer.as_str())),
+            None => (
+                item_node.doc,
+                written,
+                Cow::Owned(format!("{}/{key}", item_node.pointer)),
+            ),
+        };
+        let Some(object) = op_value.as_object() else {
             return Err(SpecError::invalid(
                 pointer,
                 "an operation must be an object",
             ));
         };
-        let mut parameters = Vec::new();
-        for (source, param_ptr) in parameter_pointers([&item.node, &op], pointer)? {
-            let info = self.parameter(source.doc, &source.root, &param_ptr)?;
-            merge_parameter(&mut parameters, info);
+        let sources = [
+            (item_node.doc, item_value, item_node.pointer.as_str()),
+            (op_doc, op_value, &*op_ptr),
+        ];
+        let mut lists = Vec::with_capacity(2);
+        for (doc, value, ptr) in sources {
+            let Some(list) = value.get("parameters") else {
+                continue;
+            };
+            let Some(list) = list.as_array() else {
+                return Err(SpecError::invalid(
+                    format!("{pointer}/parameters"),
+                    "must be an array",
+                ));
+            };
+            lists.push((doc, list, ptr));
         }
+        let mut parameters = Vec::new();
+        for (doc, list, ptr) in lists {
+            let at = format!("{}#{ptr}", self.converter.docs.doc_name(doc));
+            let list_loc = Loc::Key(&Loc::Root(&at), "parameters");
+            for (index, written) in list.iter().enumerate() {
+                let place = Place {
+                    doc,
+                    loc: Loc::Index(&list_loc, index),
+                    pointer: || format!("{ptr}/parameters/{index}"),
+                };
+                let info = self.parameter(written, place)?;
+                merge_parameter(&mut parameters, info);
+            }
+        }
+        let op_at = format!("{}#{op_ptr}", self.converter.docs.doc_name(op_doc));
+        let op_loc = Loc::Root(&op_at);
         let request_body = match object.get("requestBody") {
-            Some(_) => {
-                Some(self.request_body(op.doc, &op.root, &format!("{}/requestBody", op.pointer))?)
+            Some(written) => {
+                let place = Place {
+                    doc: op_doc,
+                    loc: Loc::Key(&op_loc, "requestBody"),
+                    pointer: || format!("{op_ptr}/requestBody"),
+                };
+                Some(self.request_body(written, place)?)
             }
             None => None,
         };
-        let responses = self.responses(&op)?;
+        let responses = match object.get("responses") {
+            Some(Value::Object(responses)) => {
+                let responses_loc = Loc::Key(&op_loc, "responses");
+                let mut out = Vec::with_capacity(responses.len());
+                for (status, written) in responses {
+                    let place = Place {
+                        doc: op_doc,
+                        loc: Loc::Key(&responses_loc, status),
+                        pointer: || child(&format!("{op_ptr}/responses"), status),
+                    };
+                    out.push(self.response(status, written, place)?);
+                }
+                out
+            }
+            _ => Vec::new(),
+        };
         Ok(route(
             object,
             RouteParts {
@@ -59,46 +124,62 @@ impl RouteReader<'_> {
                 request_body,
                 responses,
                 security: self.security(object),
-                servers: self.servers(object, item.node.value()),
+                servers: self.servers(object, item_value),
             },
         ))
     }
 
     fn parameter(
         &mut self,
-        doc: usize,
-        root: &Arc<Value>,
-        pointer: &str,
+        written: &Value,
+        place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<ParameterInfo, SpecError> {
-        let node = self.converter.docs.deref(doc, root, pointer)?;
-        let key = shared_key(&node, doc, pointer);
-        if let Some(hit) = key.as_ref().and_then(|k| self.cache.parameters.get(k)) {
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
+        else {
+            return self.parameter_at(place.doc, written, &NO_META, place.loc);
+        };
+        let shared = node.meta.is_empty();
+        if shared && let Some(hit) = self.cache.parameters.get(node.doc, &node.pointer) {
             return Ok(hit.clone());
         }
-        let info = self.parameter_at(node)?;
-        if let Some(key) = key {
-            self.cache.parameters.insert(key, info.clone());
-        }
-        Ok(info)
-    }
-
-    fn parameter_at(&mut self, node: ResolvedNode) -> Result<ParameterInfo, SpecError> {
         let at = format!(
             "{}#{}",
             self.converter.docs.doc_name(node.doc),
             node.pointer
         );
-        let Some(object) = node.value().as_object() else {
-            return Err(SpecError::invalid(at, "a parameter must be an object"));
+        let info = self.parameter_at(node.doc, node.value(), &node.meta, Loc::Root(&at))?;
+        if shared {
+            self.cache
+                .parameters
+                .insert(node.doc, node.pointer.clone(), info.clone());
+        }
+        Ok(info)
+    }
+
+    fn parameter_at(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        meta: &ReferenceMetadata,
+        loc: Loc<'_>,
+    ) -> Result<ParameterInfo, SpecError> {
+        let Some(object) = value.as_object() else {
+            return Err(SpecError::invalid(
+                loc.render(),
+                "a parameter must be an object",
+            ));
         };
         let name = object
             .get("name")
             .and_then(Value::as_str)
-            .ok_or_else(|| missing(&at, "name"))?;
+            .ok_or_else(|| missing(&loc.render(), "name"))?;
         let location = match object
             .get("in")
             .and_then(Value::as_str)
-            .ok_or_else(|| missing(&at, "in"))?
+            .ok_or_else(|| missing(&loc.render(), "in"))?
         {
             "path" => ParameterLocation::Path,
             "query" => ParameterLocation::Query,
@@ -106,14 +187,15 @@ impl RouteReader<'_> {
             "cookie" => ParameterLocation::Cookie,
             other => {
                 return Err(SpecError::invalid(
-                    at,
+                    loc.render(),
                     format!("unknown parameter location `{other}`"),
                 ));
             }
         };
         let style = match object.get("style").and_then(Value::as_str) {
-            Some(style) => parse_style(style)
-                .ok_or_else(|| SpecError::invalid(&at, format!("unknown style `{style}`")))?,
+            Some(style) => parse_style(style).ok_or_else(|| {
+                SpecError::invalid(loc.render(), format!("unknown style `{style}`"))
+            })?,
             None => location.default_style(),
         };
         let explode = object
@@ -122,10 +204,9 @@ impl RouteReader<'_> {
             .unwrap_or(style == ParameterStyle::Form);
         let mut content_type = None;
         let mut schema = match object.get("schema") {
-            Some(schema) => {
-                self.converter
-                    .convert(node.doc, schema, Loc::Key(&Loc::Root(&at), "schema"))?
-            }
+            Some(schema) => self
+                .converter
+                .convert(doc, schema, Loc::Key(&loc, "schema"))?,
             None => match object
                 .get("content")
                 .and_then(Value::as_object)
@@ -134,7 +215,7 @@ impl RouteReader<'_> {
                 Some((media, media_object)) => {
                     content_type = Some(media.clone());
                     match media_object.get("schema") {
-                        Some(schema) => self.converter.convert(node.doc, schema, Loc::Root(&at))?,
+                        Some(schema) => self.converter.convert(doc, schema, loc)?,
                         None => Value::Object(Map::new()),
                     }
                 }
@@ -147,7 +228,7 @@ impl RouteReader<'_> {
                 .or_insert_with(|| Value::Array(vec![example.clone()]));
         }
         let own = object.get("description").and_then(Value::as_str);
-        let description = describe(&node.meta, name, own);
+        let description = describe(meta, name, own);
         Ok(ParameterInfo {
             name: name.to_owned(),
             location,
@@ -174,18 +255,36 @@ impl RouteReader<'_> {
 
     fn request_body(
         &mut self,
-        doc: usize,
-        root: &Arc<Value>,
-        pointer: &str,
+        written: &Value,
+        place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<RequestBodyInfo, SpecError> {
-        let node = self.converter.docs.deref(doc, root, pointer)?;
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
+        else {
+            return self.request_body_at(place.doc, written, &NO_META, place.loc);
+        };
         let at = format!(
             "{}#{}",
             self.converter.docs.doc_name(node.doc),
             node.pointer
         );
-        let Some(object) = node.value().as_object() else {
-            return Err(SpecError::invalid(at, "a request body must be an object"));
+        self.request_body_at(node.doc, node.value(), &node.meta, Loc::Root(&at))
+    }
+
+    fn request_body_at(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        meta: &ReferenceMetadata,
+        loc: Loc<'_>,
+    ) -> Result<RequestBodyInfo, SpecError> {
+        let Some(object) = value.as_object() else {
+            return Err(SpecError::invalid(
+                loc.render(),
+                "a request body must be an object",
+            ));
         };
         let own = object.get("description").and_then(Value::as_str);
         Ok(RequestBodyInfo {
@@ -193,75 +292,104 @@ impl RouteReader<'_> {
                 .get("required")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            description: node.meta.merge_with_description(own, false),
-            content: self.content(node.doc, object.get("content"), &at)?,
+            description: meta.merge_with_description(own, false),
+            content: self.content(doc, object.get("content"), loc)?,
         })
     }
 
-    fn responses(&mut self, op: &ResolvedNode) -> Result<Vec<ResponseInfo>, SpecError> {
-        let Some(Value::Object(responses)) = op.value().get("responses") else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::with_capacity(responses.len());
-        for status in responses.keys() {
-            let pointer = child(&format!("{}/responses", op.pointer), status);
-            let node = self.converter.docs.deref(op.doc, &op.root, &pointer)?;
-            let key = shared_key(&node, op.doc, &pointer);
-            if let Some((description, content)) =
-                key.as_ref().and_then(|k| self.cache.responses.get(k))
-            {
-                out.push(ResponseInfo {
-                    status: status.clone(),
-                    description: description.clone(),
-                    content: content.clone(),
-                });
-                continue;
-            }
-            let at = format!(
-                "{}#{}",
-                self.converter.docs.doc_name(node.doc),
-                node.pointer
-            );
-            let Some(object) = node.value().as_object() else {
-                return Err(SpecError::invalid(at, "a response must be an object"));
-            };
-            let own = object.get("description").and_then(Value::as_str);
-            let description = node.meta.merge_with_description(own, false);
-            let content = self.content(node.doc, object.get("content"), &at)?;
-            if let Some(key) = key {
-                self.cache
-                    .responses
-                    .insert(key, (description.clone(), content.clone()));
-            }
-            out.push(ResponseInfo {
-                status: status.clone(),
+    fn response(
+        &mut self,
+        status: &str,
+        written: &Value,
+        place: Place<'_, impl FnOnce() -> String>,
+    ) -> Result<ResponseInfo, SpecError> {
+        let Some(node) = self
+            .converter
+            .docs
+            .follow(place.doc, written, place.pointer)?
+        else {
+            let (description, content) =
+                self.response_at(place.doc, written, &NO_META, place.loc)?;
+            return Ok(ResponseInfo {
+                status: status.to_owned(),
                 description,
                 content,
             });
-        }
-        Ok(out)
+        };
+        let shared = node.meta.is_empty();
+        let (description, content) = match self
+            .cache
+            .responses
+            .get(node.doc, &node.pointer)
+            .filter(|_| shared)
+        {
+            Some((description, content)) => (description.clone(), content.clone()),
+            None => {
+                let at = format!(
+                    "{}#{}",
+                    self.converter.docs.doc_name(node.doc),
+                    node.pointer
+                );
+                let read = self.response_at(node.doc, node.value(), &node.meta, Loc::Root(&at))?;
+                if shared {
+                    self.cache
+                        .responses
+                        .insert(node.doc, node.pointer.clone(), read.clone());
+                }
+                read
+            }
+        };
+        Ok(ResponseInfo {
+            status: status.to_owned(),
+            description,
+            content,
+        })
+    }
+
+    fn response_at(
+        &mut self,
+        doc: usize,
+        value: &Value,
+        meta: &ReferenceMetadata,
+        loc: Loc<'_>,
+    ) -> Result<(Option<String>, Vec<MediaTypeInfo>), SpecError> {
+        let Some(object) = value.as_object() else {
+            return Err(SpecError::invalid(
+                loc.render(),
+                "a response must be an object",
+            ));
+        };
+        let own = object.get("description").and_then(Value::as_str);
+        let description = meta.merge_with_description(own, false);
+        let content = self.content(doc, object.get("content"), loc)?;
+        Ok((description, content))
     }
 
     fn content(
         &mut self,
         doc: usize,
         content: Option<&Value>,
-        at: &str,
+        loc: Loc<'_>,
     ) -> Result<Vec<MediaTypeInfo>, SpecError> {
         let Some(Value::Object(content)) = content else {
             return Ok(Vec::new());
         };
-        let content_loc = Loc::Key(&Loc::Root(at), "content");
+        let content_loc = Loc::Key(&loc, "content");
         let mut out = Vec::with_capacity(content.len());
         for (media, media_object) in content {
             let loc = Loc::Key(&content_loc, media);
-            let schema = match media_object.get("schema") {
-                Some(schema) => Some(self.converter.convert(
+            let schema = match (self.inline.take(media_object), media_object.get("schema")) {
+                (Some(schema), _) => Some(self.converter.convert(
                     doc,
                     schema,
                     Loc::Key(&loc, "schema"),
                 )?),
-                None => None,
+                (None, Some(schema)) => Some(self.converter.convert(
+                    doc,
+                    schema,
+                    Loc::Key(&loc, "schema"),
+                )?),
+                (None, None) => None,
             };
             let encoding = media_object
                 .get("encoding")

@@ -162,7 +162,7 @@ impl RouteReader<'_> {
             bodies.body = Some((required, description, schema));
             return Ok(None);
         }
-        let mut raw: Map<String, Value> = SCHEMA_KEYS
+        let raw: Map<String, Value> = SCHEMA_KEYS
             .iter()
             .filter_map(|k| object.get(*k).map(|v| ((*k).to_owned(), v.clone())))
             .collect();
@@ -170,11 +170,9 @@ impl RouteReader<'_> {
             .get("collectionFormat")
             .and_then(Value::as_str)
             .unwrap_or("csv");
-        let schema = self.converter.convert(
-            node.doc,
-            &Value::Object(std::mem::take(&mut raw)),
-            Loc::Root(&at),
-        )?;
+        let schema = self
+            .converter
+            .convert(node.doc, Value::Object(raw), Loc::Root(&at))?;
         if location == "formData" {
             bodies.has_file |= object.get("type").and_then(Value::as_str) == Some("file");
             let mut schema = schema;

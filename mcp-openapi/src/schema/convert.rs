@@ -2,6 +2,9 @@
 //! `#/$defs/<Name>`, and each referenced schema is converted once per
 //! document, lazily (only what routes reach).
 
+use std::collections::HashMap;
+
+use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
 use crate::error::SpecError;
@@ -10,6 +13,10 @@ use crate::load::refs::Documents;
 use crate::schema::normalize::normalize_keywords;
 use crate::schema::reference_metadata::ReferenceMetadata;
 use crate::schema::registry::DefRegistry;
+
+mod source;
+
+pub(crate) use source::Source;
 
 /// A location in a document, rendered only when an error needs it.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +31,7 @@ pub(crate) enum Loc<'a> {
 
 impl Loc<'_> {
     /// The JSON pointer (`#/...`).
-    fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         match self {
             Loc::Root(pointer) => (*pointer).to_owned(),
             Loc::Key(parent, key) => format!("{}/{}", parent.render(), escape_segment(key)),
@@ -39,6 +46,10 @@ pub(crate) struct Converter<'a> {
     pub(crate) docs: &'a mut Documents,
     pub(crate) registry: &'a mut DefRegistry,
     pub(crate) legacy: bool,
+    /// The converted `$ref` of each reference string converted before, one
+    /// map per document it is written in (documents repeat references to
+    /// the same schemas thousands of times).
+    converted_refs: Vec<HashMap<String, String>>,
 }
 
 /// Keywords `normalize_keywords` rewrites; objects without any skip it.
@@ -84,19 +95,21 @@ impl<'a> Converter<'a> {
             docs,
             registry,
             legacy,
+            converted_refs: Vec::new(),
         }
     }
 
-    /// Converts one schema found in document `doc` at `loc`.
-    pub(crate) fn convert(
+    /// Converts one schema found in document `doc` at `loc`: copies the
+    /// parts of a borrowed schema, moves those of an owned one.
+    pub(crate) fn convert<S: Source>(
         &mut self,
         doc: usize,
-        value: &Value,
+        value: S,
         loc: Loc<'_>,
     ) -> Result<Value, SpecError> {
-        match value {
-            Value::Bool(_) => Ok(value.clone()),
-            Value::Object(object) => self.object(doc, object, loc).map(Value::Object),
+        match value.value() {
+            Value::Bool(_) => Ok(value.into_value()),
+            Value::Object(_) => self.object(doc, value, loc).map(Value::Object),
             other => Err(SpecError::invalid(
                 loc.render(),
                 format!(
@@ -107,12 +120,16 @@ impl<'a> Converter<'a> {
         }
     }
 
-    fn object(
+    /// Converts a schema object (`source` is one).
+    fn object<S: Source>(
         &mut self,
         doc: usize,
-        object: &Map<String, Value>,
+        source: S,
         loc: Loc<'_>,
     ) -> Result<Map<String, Value>, SpecError> {
+        let Some(object) = source.value().as_object() else {
+            return Ok(Map::new());
+        };
         let mut out = Map::with_capacity(object.len());
         if let Some(reference) = object.get("$ref") {
             let Some(reference) = reference.as_str() else {
@@ -121,17 +138,11 @@ impl<'a> Converter<'a> {
                     "$ref must be a string",
                 ));
             };
-            let target = match self.docs.resolve(doc, reference, "") {
-                Ok(target) => target,
-                Err(error) => {
-                    return Err(at_pointer(
-                        error,
-                        format!("{}{}", self.docs.doc_name(doc), loc.render()),
-                    ));
-                }
+            let converted = match self.converted_ref(doc, reference) {
+                Some(converted) => converted.clone(),
+                None => self.convert_ref(doc, reference, loc)?,
             };
-            let name = self.registry.name_for(target.doc, &target.pointer);
-            out.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+            out.insert("$ref".to_owned(), Value::String(converted));
             if let Some(description) = ReferenceMetadata::from_ref_object(object).best_description()
             {
                 out.insert("description".to_owned(), description.into());
@@ -143,8 +154,11 @@ impl<'a> Converter<'a> {
         }
         let has_ref = !out.is_empty();
         let mut normalize = false;
-        for (key, value) in object {
-            let key_str = key.as_str();
+        let Ok(entries) = source.into_entries() else {
+            return Ok(out);
+        };
+        for (key, value) in entries {
+            let key_str = key.as_ref();
             if has_ref && (out.contains_key(key_str) || key_str == "summary") {
                 continue;
             }
@@ -153,48 +167,44 @@ impl<'a> Converter<'a> {
             if key_str.starts_with("x-") && key_str != "x-nullable" {
                 continue;
             }
-            normalize |= NORMALIZED.contains(&key_str) || (key_str == "type" && value == "file");
+            normalize |=
+                NORMALIZED.contains(&key_str) || (key_str == "type" && value.value() == "file");
             let here = Loc::Key(&loc, key_str);
             let converted = if MAP_KEYWORDS.contains(&key_str) {
-                match value {
-                    Value::Object(map) => {
-                        let mut converted = Map::with_capacity(map.len());
+                let len = value.value().as_object().map_or(0, Map::len);
+                match value.into_entries() {
+                    Ok(map) => {
+                        let mut converted = Map::with_capacity(len);
                         for (name, schema) in map {
-                            let sub = self.convert(doc, schema, Loc::Key(&here, name))?;
-                            converted.insert(name.clone(), as_object_schema(sub));
+                            let sub = self.convert(doc, schema, Loc::Key(&here, name.as_ref()))?;
+                            converted.insert(name.into(), as_object_schema(sub));
                         }
                         Value::Object(converted)
                     }
-                    other => other.clone(),
+                    Err(other) => other.into_value(),
                 }
             } else if LIST_KEYWORDS.contains(&key_str) {
-                match value {
-                    Value::Array(items) => {
-                        let mut converted = Vec::with_capacity(items.len());
-                        for (index, schema) in items.iter().enumerate() {
-                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
-                        }
-                        Value::Array(converted)
-                    }
-                    other => other.clone(),
+                match self.list(doc, value, here)? {
+                    Ok(converted) => Value::Array(converted),
+                    Err(other) => other.into_value(),
                 }
             } else if ONE_KEYWORDS.contains(&key_str) {
-                match value {
+                if key_str == "items" {
                     // Draft-4 tuple `items` becomes `prefixItems`.
-                    Value::Array(items) if key_str == "items" => {
-                        let mut converted = Vec::with_capacity(items.len());
-                        for (index, schema) in items.iter().enumerate() {
-                            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+                    match self.list(doc, value, here)? {
+                        Ok(converted) => {
+                            out.insert("prefixItems".to_owned(), Value::Array(converted));
+                            continue;
                         }
-                        out.insert("prefixItems".to_owned(), Value::Array(converted));
-                        continue;
+                        Err(other) => self.convert(doc, other, here)?,
                     }
-                    other => self.convert(doc, other, here)?,
+                } else {
+                    self.convert(doc, value, here)?
                 }
             } else {
-                value.clone()
+                value.into_value()
             };
-            out.insert(key.clone(), converted);
+            out.insert(key.into(), converted);
         }
         if normalize {
             normalize_keywords(&mut out, self.legacy);
@@ -202,18 +212,78 @@ impl<'a> Converter<'a> {
         Ok(out)
     }
 
+    /// The converted `$ref` of `reference` written in document `doc`, when
+    /// converted before.
+    fn converted_ref(&self, doc: usize, reference: &str) -> Option<&String> {
+        self.converted_refs.get(doc)?.get(reference)
+    }
+
+    /// Resolves `reference` (written in document `doc` at `loc`) to its
+    /// definition name, queued for conversion the first time: the
+    /// converted `$ref`, remembered.
+    fn convert_ref(
+        &mut self,
+        doc: usize,
+        reference: &str,
+        loc: Loc<'_>,
+    ) -> Result<String, SpecError> {
+        let target = match self.docs.resolve(doc, reference, "") {
+            Ok(target) => target,
+            Err(error) => {
+                return Err(at_pointer(
+                    error,
+                    format!("{}{}", self.docs.doc_name(doc), loc.render()),
+                ));
+            }
+        };
+        let name = self.registry.name_for(target.doc, &target.pointer);
+        let converted = format!("#/$defs/{name}");
+        if self.converted_refs.len() <= doc {
+            self.converted_refs.resize_with(doc + 1, HashMap::new);
+        }
+        self.converted_refs[doc].insert(reference.to_owned(), converted.clone());
+        Ok(converted)
+    }
+
+    /// Converts each schema of an array (else gives the value back).
+    fn list<S: Source>(
+        &mut self,
+        doc: usize,
+        value: S,
+        here: Loc<'_>,
+    ) -> Result<Result<Vec<Value>, S>, SpecError> {
+        let len = value.value().as_array().map_or(0, Vec::len);
+        let items = match value.into_items() {
+            Ok(items) => items,
+            Err(other) => return Ok(Err(other)),
+        };
+        let mut converted = Vec::with_capacity(len);
+        for (index, schema) in items.enumerate() {
+            converted.push(self.convert(doc, schema, Loc::Index(&here, index))?);
+        }
+        Ok(Ok(converted))
+    }
+
     /// Converts every definition reached so far (and those they reach).
+    /// The root component schemas that may be are moved out of the
+    /// document and converted without a copy.
     pub(crate) fn finish(&mut self) {
         while let Some((doc, pointer, name)) = self.registry.next_pending() {
-            let root = self.docs.doc(doc);
-            let value = lookup(&root, &pointer).unwrap_or(&Value::Null);
             let location = format!("{}#{pointer}", self.docs.doc_name(doc));
-            let schema = self
-                .convert(doc, value, Loc::Root(&location))
-                .map(as_object_schema)
+            let schema = match self.docs.take_component_schema(doc, &pointer) {
+                Some(value) => self.convert(doc, value, Loc::Root(&location)),
+                None => {
+                    let root = self.docs.doc(doc);
+                    let value = lookup(&root, &pointer).unwrap_or(&Value::Null);
+                    self.convert(doc, value, Loc::Root(&location))
+                }
+            };
+            let schema = schema
+                .map(|schema| portable_schema(as_object_schema(schema)))
                 .map_err(|e| e.to_string());
             self.registry.define(name, schema);
         }
+        self.docs.drop_taken();
     }
 }
 
@@ -233,6 +303,15 @@ fn at_pointer(error: SpecError, at: String) -> SpecError {
         },
         other => other,
     }
+}
+
+/// A definition in the portable spelling of `null` (no type arrays), the
+/// one tool schemas use: tools share it as it is.
+fn portable_schema(mut schema: Value) -> Value {
+    if let Value::Object(object) = &mut schema {
+        portable(object);
+    }
+    schema
 }
 
 /// Spells boolean schemas as objects (`true` = `{}`, `false` = `{"not": {}}`):
@@ -279,7 +358,7 @@ mod tests {
         assert_eq!(node["properties"]["next"], json!({"$ref": "#/$defs/Node"}));
         assert_eq!(
             node["properties"]["n"],
-            json!({"type": ["integer", "null"]})
+            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
         );
     }
 

@@ -54,7 +54,7 @@ struct Prepared {
 }
 
 /// A root schema and the definitions it reaches, by name, sorted.
-pub(crate) type Finished = (Map<String, Value>, Vec<(String, Arc<Value>)>);
+pub(crate) type Finished = (Map<String, Value>, Vec<(Arc<str>, Arc<Value>)>);
 
 /// Gives tool schemas the definitions they reach; prepares each
 /// (definition, mode) once and shares it between tools.
@@ -65,6 +65,10 @@ pub(crate) struct DefCopier<'a> {
     cycle_depth: usize,
     /// Prepared definitions by name, one map per mode (looked up by `&str`).
     prepared: [HashMap<String, Prepared>; 2],
+    /// Definitions that hide nothing in a mode, as both modes share them.
+    unstripped: HashMap<String, Prepared>,
+    /// What one walk found in each definition, for both modes.
+    scans: HashMap<String, Scan>,
     /// The same definitions numbered, one graph per mode, for walks.
     graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
@@ -86,6 +90,8 @@ impl<'a> DefCopier<'a> {
             profile,
             cycle_depth,
             prepared: [HashMap::new(), HashMap::new()],
+            unstripped: HashMap::new(),
+            scans: HashMap::new(),
             graph: Default::default(),
             budget: INLINE_BUDGET,
         }
@@ -93,6 +99,16 @@ impl<'a> DefCopier<'a> {
 
     /// A copy of `schema` without the properties hidden in `mode`.
     pub(crate) fn strip(&self, schema: &Value, mode: Mode) -> Value {
+        // Only a property with the flag, or a reference to a definition
+        // with it, is hidden: without either, the copy is a plain clone
+        // (which copies maps without hashing their keys again).
+        if !mentions_any(schema, &[mode.hidden_flag(), "$ref"]) {
+            return schema.clone();
+        }
+        self.strip_copy(schema, mode)
+    }
+
+    fn strip_copy(&self, schema: &Value, mode: Mode) -> Value {
         match schema {
             Value::Object(object) => {
                 let mut out = Map::with_capacity(object.len());
@@ -105,7 +121,7 @@ impl<'a> DefCopier<'a> {
                                 if self.is_hidden(prop, mode) {
                                     hidden.push(name.as_str());
                                 } else {
-                                    kept.insert(name.clone(), self.strip(prop, mode));
+                                    kept.insert(name.clone(), self.strip_copy(prop, mode));
                                 }
                             }
                             Value::Object(kept)
@@ -114,10 +130,10 @@ impl<'a> DefCopier<'a> {
                         (map, Value::Object(schemas)) if NAME_MAPS.contains(&map) => Value::Object(
                             schemas
                                 .iter()
-                                .map(|(name, schema)| (name.clone(), self.strip(schema, mode)))
+                                .map(|(name, schema)| (name.clone(), self.strip_copy(schema, mode)))
                                 .collect(),
                         ),
-                        _ => self.strip(value, mode),
+                        _ => self.strip_copy(value, mode),
                     };
                     out.insert(key.clone(), copy);
                 }
@@ -129,7 +145,7 @@ impl<'a> DefCopier<'a> {
                 Value::Object(out)
             }
             Value::Array(items) => {
-                Value::Array(items.iter().map(|v| self.strip(v, mode)).collect())
+                Value::Array(items.iter().map(|v| self.strip_copy(v, mode)).collect())
             }
             other => other.clone(),
         }
@@ -177,21 +193,32 @@ impl<'a> DefCopier<'a> {
                         value: Err(format!("schema `{name}` cannot be used: {reason}")),
                         refs: BTreeSet::new(),
                     },
-                    Ok(schema) => {
-                        // Shared as it is when there is nothing to leave
-                        // out and it is spelled portably already.
-                        let value = if mentions(schema, mode.hidden_flag()) {
-                            portable_value(self.strip(schema, mode))
-                        } else if has_null_type(schema) {
-                            portable_value(Value::clone(schema))
-                        } else {
-                            schema.clone()
-                        };
-                        let mut refs = BTreeSet::new();
-                        collect_refs(&value, &mut refs);
+                    Ok(schema) if self.scan(name, schema).hides(mode) => {
+                        let value = portable_value(self.strip_copy(schema, mode));
+                        let refs = owned_refs(&value);
                         Prepared {
                             value: Ok(value),
                             refs,
+                        }
+                    }
+                    Ok(schema) => {
+                        let shared = self.unstripped.entry(name.to_owned()).or_insert_with(|| {
+                            // Shared as it is when it is spelled portably
+                            // already.
+                            let value = if self.scans.get(name).is_some_and(|scan| scan.null_type) {
+                                portable_value(Value::clone(schema))
+                            } else {
+                                schema.clone()
+                            };
+                            let refs = owned_refs(&value);
+                            Prepared {
+                                value: Ok(value),
+                                refs,
+                            }
+                        });
+                        Prepared {
+                            value: shared.value.clone(),
+                            refs: shared.refs.clone(),
                         }
                     }
                 },
@@ -199,6 +226,14 @@ impl<'a> DefCopier<'a> {
             self.prepared[index].insert(name.to_owned(), prepared);
         }
         &self.prepared[index][name]
+    }
+
+    /// What [`Scan::of`] finds in the definition `name`, once per run.
+    fn scan(&mut self, name: &str, schema: &Value) -> Scan {
+        *self
+            .scans
+            .entry(name.to_owned())
+            .or_insert_with(|| Scan::of(schema))
     }
 
     /// Completes a root schema for the profile: with exactly the definitions
@@ -209,13 +244,14 @@ impl<'a> DefCopier<'a> {
         root: Map<String, Value>,
         mode: Mode,
     ) -> Result<Finished, String> {
-        let mut pending = BTreeSet::new();
-        collect_refs_in(&root, &mut pending);
+        let mut names = BTreeSet::new();
+        collect_refs_in(&root, &mut names);
         if self.profile == SchemaProfile::Standard
-            && let Some(defs) = self.reach(&pending, mode)
+            && let Some(defs) = self.reach(&names, mode)
         {
             return Ok((root, defs));
         }
+        let mut pending: BTreeSet<String> = names.into_iter().map(str::to_owned).collect();
         // A definition that cannot be used: the walk by name says which.
         let mut reached = BTreeSet::new();
         while let Some(name) = pending.pop_first() {
@@ -239,7 +275,7 @@ impl<'a> DefCopier<'a> {
                 let mut defs = Vec::with_capacity(reached.len());
                 for name in reached {
                     if let Ok(value) = &self.prepared(&name, mode).value {
-                        defs.push((name, value.clone()));
+                        defs.push((Arc::from(name), value.clone()));
                     }
                 }
                 Ok((root, defs))
@@ -264,35 +300,78 @@ fn portable_value(mut value: Value) -> Arc<Value> {
     Arc::new(value)
 }
 
-/// Whether any object in `value` has a type array with `null` and no
-/// `anyOf` (what the portable spelling rewrites; data included, so a
-/// `false` is sure).
-fn has_null_type(value: &Value) -> bool {
-    match value {
-        Value::Object(object) => {
-            let rewritten = !object.contains_key("anyOf")
-                && object
-                    .get("type")
-                    .and_then(Value::as_array)
-                    .is_some_and(|types| types.iter().any(|t| t == "null"));
-            rewritten || object.values().any(has_null_type)
+/// What a definition holds that preparing it depends on, found in one
+/// walk (data included, so a `false` is sure).
+#[derive(Clone, Copy, Debug, Default)]
+struct Scan {
+    /// A `readOnly` key: inputs may hide a property.
+    read_only: bool,
+    /// A `writeOnly` key: outputs may hide a property.
+    write_only: bool,
+    /// An object with a type array with `null` and no `anyOf` (what the
+    /// portable spelling rewrites).
+    null_type: bool,
+}
+
+impl Scan {
+    fn of(value: &Value) -> Self {
+        let mut found = Self::default();
+        found.walk(value);
+        found
+    }
+
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::Object(object) => {
+                self.null_type = self.null_type
+                    || (!object.contains_key("anyOf")
+                        && object
+                            .get("type")
+                            .and_then(Value::as_array)
+                            .is_some_and(|types| types.iter().any(|t| t == "null")));
+                for (key, value) in object {
+                    match key.as_str() {
+                        "readOnly" => self.read_only = true,
+                        "writeOnly" => self.write_only = true,
+                        _ => {}
+                    }
+                    self.walk(value);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| self.walk(item)),
+            _ => {}
         }
-        Value::Array(items) => items.iter().any(has_null_type),
+    }
+
+    /// Whether the definition may hide a property in `mode`.
+    fn hides(self, mode: Mode) -> bool {
+        match mode {
+            Mode::Input => self.read_only,
+            Mode::Output => self.write_only,
+        }
+    }
+}
+
+/// Whether any of `keys` appears as a key anywhere in `value`.
+fn mentions_any(value: &Value, keys: &[&str]) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(k, v)| keys.contains(&k.as_str()) || mentions_any(v, keys)),
+        Value::Array(items) => items.iter().any(|v| mentions_any(v, keys)),
         _ => false,
     }
 }
 
-/// Whether `flag` appears as a key anywhere in `value` (no allocation).
-fn mentions(value: &Value, flag: &str) -> bool {
-    match value {
-        Value::Object(object) => object.iter().any(|(k, v)| k == flag || mentions(v, flag)),
-        Value::Array(items) => items.iter().any(|v| mentions(v, flag)),
-        _ => false,
-    }
+/// The names of the `#/$defs/` references in a schema, owned.
+fn owned_refs(value: &Value) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    collect_refs(value, &mut found);
+    found.into_iter().map(str::to_owned).collect()
 }
 
 /// Collects the names of `#/$defs/` references in a schema.
-fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
+fn collect_refs<'v>(value: &'v Value, found: &mut BTreeSet<&'v str>) {
     match value {
         Value::Object(object) => collect_refs_in(object, found),
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, found)),
@@ -300,14 +379,12 @@ fn collect_refs(value: &Value, found: &mut BTreeSet<String>) {
     }
 }
 
-fn collect_refs_in(object: &Map<String, Value>, found: &mut BTreeSet<String>) {
+fn collect_refs_in<'v>(object: &'v Map<String, Value>, found: &mut BTreeSet<&'v str>) {
     for (key, value) in object {
         match (key.as_str(), value) {
             ("$ref", Value::String(reference)) => {
-                if let Some(name) = reference.strip_prefix(DEFS_PREFIX)
-                    && !found.contains(name)
-                {
-                    found.insert(name.to_owned());
+                if let Some(name) = reference.strip_prefix(DEFS_PREFIX) {
+                    found.insert(name);
                 }
             }
             ("enum" | "const" | "default" | "examples", _) => {}

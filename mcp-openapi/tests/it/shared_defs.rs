@@ -33,7 +33,7 @@ fn tools_reaching_a_definition_share_one_copy() {
         let (_, value) = schema
             .shared_defs()
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| &**n == name)
             .unwrap_or_else(|| panic!("`{}` does not share `{name}`", tools[tool].name));
         value.clone()
     };

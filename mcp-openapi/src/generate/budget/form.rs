@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::loosen::{DefTypes, kind_of, relax, relaxes};
 use super::walk::{Target, refs};
-use super::{shorten_descriptions, shortened_by};
+use super::{Name, shorten_descriptions, shortened_by};
 
 /// One definition after the first step of trimming (relaxed, or as it is
 /// where it may not be loosened).
@@ -19,21 +19,21 @@ use super::{shorten_descriptions, shortened_by};
 pub(super) struct Form {
     /// The definition.
     pub(super) value: Arc<Value>,
-    /// Its length in compact JSON.
-    pub(super) len: usize,
-    /// Its length with shorter descriptions (see [`Form::short`]), counted
-    /// on first need.
-    short_len: OnceCell<usize>,
+    /// Its length in compact JSON, counted on first need.
+    len: OnceCell<usize>,
+    /// How much shorter descriptions (see [`Form::short`]) make it,
+    /// counted on first need.
+    saved: OnceCell<usize>,
     /// The definitions it references, in order.
-    pub(super) refs: Vec<String>,
+    pub(super) refs: Vec<Name>,
     /// The definitions it references where a looser schema could reject
     /// more; `None` when one of its references is not to a whole
     /// definition.
-    pub(super) fixing: Option<Vec<String>>,
+    pub(super) fixing: Option<Vec<Name>>,
     /// Its `type` (see [`kind_of`]).
     pub(super) kind: Option<Value>,
     /// The definition with shorter descriptions, made on first need.
-    short: OnceCell<Value>,
+    short: OnceCell<Arc<Value>>,
 }
 
 impl Form {
@@ -43,6 +43,7 @@ impl Form {
         if let Value::Object(object) = &*value {
             refs(object, true, &mut |target, loosenable| match target {
                 Target::Def(name) => {
+                    let name = Name::from(name);
                     if !loosenable && let Some(fixing) = &mut fixing {
                         fixing.push(name.clone());
                     }
@@ -52,8 +53,8 @@ impl Form {
             });
         }
         Self {
-            len: json_len(&*value),
-            short_len: OnceCell::new(),
+            len: OnceCell::new(),
+            saved: OnceCell::new(),
             kind: value.as_object().and_then(kind_of),
             value,
             refs: names,
@@ -75,18 +76,28 @@ impl Form {
         }
     }
 
+    /// The length of the definition in compact JSON.
+    pub(super) fn len(&self) -> usize {
+        *self.len.get_or_init(|| json_len(&*self.value))
+    }
+
+    /// How many bytes shorter [`Form::short`] is.
+    fn saved(&self) -> usize {
+        *self.saved.get_or_init(|| match &*self.value {
+            Value::Object(object) => shortened_by(object, false),
+            _ => 0,
+        })
+    }
+
     /// The length of [`Form::short`].
     pub(super) fn short_len(&self) -> usize {
-        *self.short_len.get_or_init(|| match &*self.value {
-            Value::Object(object) => self.len - shortened_by(object, false),
-            _ => self.len,
-        })
+        self.len() - self.saved()
     }
 
     /// The definition with every description below it cut to its first
     /// sentence (the references and type are the same).
-    pub(super) fn short(&self) -> &Value {
-        if self.short_len() == self.len {
+    pub(super) fn short(&self) -> &Arc<Value> {
+        if self.saved() == 0 {
             return &self.value;
         }
         self.short.get_or_init(|| {
@@ -94,7 +105,7 @@ impl Form {
             if let Value::Object(object) = &mut value {
                 shorten_descriptions(object, false);
             }
-            value
+            Arc::new(value)
         })
     }
 }

@@ -40,7 +40,7 @@ pub(super) fn kind_of(schema: &Map<String, Value>) -> Option<Value> {
         return None;
     };
     if second.as_object().is_none_or(|null| null.len() != 1)
-        || second.get("type") != Some(&Value::String("null".to_owned()))
+        || second.get("type").and_then(Value::as_str) != Some("null")
     {
         return None;
     }
@@ -100,7 +100,7 @@ pub(super) fn unexpand_ref(schema: &mut Map<String, Value>, name: &str, types: &
 /// Whether `branch` is a plain string schema (`{"type": "string", ...}`
 /// with no subschemas or references).
 fn is_plain_string(branch: &Map<String, Value>) -> bool {
-    branch.get("type") == Some(&Value::String("string".to_owned()))
+    branch.get("type").and_then(Value::as_str) == Some("string")
         && !branch.contains_key("$ref")
         && branch.iter().all(|(key, value)| {
             matches!(key.as_str(), "enum" | "examples" | "default" | "const")
@@ -138,9 +138,8 @@ pub(super) fn loosened_union(
             && let Some(Target::Def(name)) = target(branch)
         {
             push(of_type(types.def_type(&name)?), &mut loose);
-            expandable.push(name);
-        } else if branch.len() == 1 && branch.get("type") == Some(&Value::String("null".to_owned()))
-        {
+            expandable.push(name.into_owned());
+        } else if branch.len() == 1 && branch.get("type").and_then(Value::as_str) == Some("null") {
             push(of_type(branch.get("type")), &mut loose);
         } else {
             return None;
@@ -159,6 +158,34 @@ pub(super) fn loosened_union(
         ),
     );
     Some(out)
+}
+
+/// Whether [`loosened_union`] has a looser form of `schema` (without
+/// making it).
+fn is_expandable_union(schema: &Map<String, Value>, types: &dyn DefTypes) -> bool {
+    let Some(Value::Array(branches)) = schema.get("anyOf") else {
+        return false;
+    };
+    let (mut strings, mut expandable) = (false, false);
+    for branch in branches {
+        let Some(branch) = branch.as_object() else {
+            return false;
+        };
+        if is_plain_string(branch) {
+            strings = true;
+        } else if branch.len() == 1
+            && let Some(Target::Def(name)) = target(branch)
+        {
+            if types.def_type(&name).is_none() {
+                return false;
+            }
+            expandable = true;
+        } else if !(branch.len() == 1 && branch.get("type").and_then(Value::as_str) == Some("null"))
+        {
+            return false;
+        }
+    }
+    strings && expandable
 }
 
 /// Loosens `schema` and what it may loosen below it: each `oneOf` without
@@ -183,7 +210,7 @@ pub(super) fn relaxes(schema: &Map<String, Value>, types: &dyn DefTypes) -> bool
     if !schema.contains_key("anyOf") && schema.contains_key("oneOf") {
         return true;
     }
-    if loosened_union(schema, types).is_some() {
+    if is_expandable_union(schema, types) {
         return true;
     }
     let mut found = false;

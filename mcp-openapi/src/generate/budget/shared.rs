@@ -4,20 +4,19 @@
 //! learned once and used for every schema that shares it, and no schema is
 //! assembled whole just to be measured.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
 use mcp_core::ToolSchema;
-use mcp_core::schema::json_len;
+use mcp_core::schema::{json_len, portable};
 use serde_json::Value;
 
 use super::form::Form;
 use super::loosen::{DefTypes, relax};
 use super::walk::{Target, refs};
-use super::{trim_relaxed, trimmed_output_schema};
-use crate::ir::JsonObject;
+use super::{Name, str_len, trim_relaxed_steps, trimmed_output_schema};
 
 /// What trimming knows of one shared definition.
 #[derive(Debug)]
@@ -53,7 +52,7 @@ impl OutputBudget {
     /// `schema` within the budget. A schema that fits stays as it is (its
     /// shared definitions stay shared); only one over the budget is
     /// trimmed, to what [`trimmed_output_schema`] makes of it whole.
-    pub(crate) fn apply(&mut self, schema: ToolSchema) -> ToolSchema {
+    pub(crate) fn apply(&mut self, mut schema: ToolSchema) -> ToolSchema {
         let Some(max_bytes) = self.max_bytes else {
             return schema;
         };
@@ -61,59 +60,33 @@ impl OutputBudget {
         if let Some((_, trimmed)) = self.done.get(&address) {
             return trimmed.clone();
         }
+        // A schema nothing else holds cannot be given again: it is neither
+        // remembered nor copied to be trimmed.
+        let kept = (!schema.is_unique()).then(|| schema.clone());
         let trimmed = if schema.shared_defs().is_empty() {
-            trimmed_output_schema(&schema, max_bytes).map(ToolSchema::from)
+            match trimmed_output_schema(&schema, max_bytes) {
+                Some(trimmed) => ToolSchema::from(trimmed),
+                None => schema,
+            }
         } else {
-            self.trim_shared(&schema, max_bytes).map(ToolSchema::from)
+            self.trim_shared(schema, max_bytes)
         };
-        let trimmed = trimmed.unwrap_or_else(|| schema.clone());
-        self.done.insert(address, (schema, trimmed.clone()));
+        if let Some(kept) = kept {
+            self.done.insert(address, (kept, trimmed.clone()));
+        }
         trimmed
     }
 
     /// [`trimmed_output_schema`] of a schema with shared definitions,
-    /// without assembling it.
-    fn trim_shared(&mut self, schema: &ToolSchema, max_bytes: usize) -> Option<JsonObject> {
-        let shared = schema.shared_defs();
-        let mut root = root_of(schema);
-        let root_len = json_len(&root);
+    /// without assembling it (the schema itself when it fits or cannot be
+    /// trimmed).
+    fn trim_shared(&mut self, schema: ToolSchema, max_bytes: usize) -> ToolSchema {
+        let Some(fixed) = self.fixed_defs(&schema, max_bytes) else {
+            return schema;
+        };
+        let (mut root, shared) = schema.into_parts();
         root.shift_remove("$defs");
-        // Its length, and the definitions fixed by a reference from a place
-        // where a looser schema could reject more.
-        let mut len = root_len - "null".len() + "{}".len() + shared.len() - 1;
-        let mut seeds = Vec::new();
-        let mut followable = true;
-        for (name, def) in shared {
-            let whole = &self.facts(def).whole;
-            len += json_len(name.as_str()) + 1 + whole.len;
-            match &whole.fixing {
-                Some(fixing) => seeds.extend(fixing.iter().cloned()),
-                None => followable = false,
-            }
-        }
-        if len <= max_bytes {
-            return None;
-        }
-        let by_name = ByName::new(shared);
-        // The definitions that may not be loosened: those referenced from a
-        // fixed place, and every definition they reach.
-        refs(&root, true, &mut |target, loosenable| match target {
-            Target::Def(name) if !loosenable => seeds.push(name),
-            Target::Def(_) => {}
-            Target::Other(_) => followable = false,
-        });
-        if !followable {
-            return None;
-        }
-        let mut fixed = BTreeSet::new();
-        while let Some(name) = seeds.pop() {
-            if let Some(def) = by_name.get(&name)
-                && def.is_object()
-                && fixed.insert(name)
-            {
-                seeds.extend(self.facts(def).whole.refs.iter().cloned());
-            }
-        }
+        let by_name = ByName::new(&shared);
         // Step 1, with each shared definition relaxed once per run.
         relax(&mut root, &by_name);
         let form = |name: &str| {
@@ -128,7 +101,60 @@ impl OutputBudget {
                 .get_or_insert_with(|| Form::relaxed(whole, &by_name));
             Some(relaxed.clone())
         };
-        Some(trim_relaxed(root, form, max_bytes))
+        let (mut root, defs) = trim_relaxed_steps(root, form, max_bytes);
+        // The definitions are spelled portably already: shared ones as
+        // generation prepares them, looser forms where they are made.
+        portable(&mut root);
+        ToolSchema::with_shared_defs(root, defs)
+    }
+
+    /// The shared definitions of `schema` that trimming may not loosen
+    /// (those referenced from a place where a looser schema could reject
+    /// more, and every definition they reach); `None` when the schema fits
+    /// or cannot be trimmed.
+    fn fixed_defs(&mut self, schema: &ToolSchema, max_bytes: usize) -> Option<HashSet<Name>> {
+        let shared = schema.shared_defs();
+        let root = schema.root();
+        // Its length, measured until it is over the budget.
+        let mut len = json_len(root) - "null".len() + "{}".len() + shared.len() - 1;
+        let fits = shared.iter().all(|(name, def)| {
+            len += str_len(name) + 1 + self.facts(def).whole.len();
+            len <= max_bytes
+        });
+        if fits {
+            return None;
+        }
+        // The definitions fixed by a reference from a place where a looser
+        // schema could reject more.
+        let mut seeds = Vec::new();
+        let mut followable = true;
+        for (_, def) in shared {
+            match &self.facts(def).whole.fixing {
+                Some(fixing) => seeds.extend(fixing.iter().cloned()),
+                None => followable = false,
+            }
+        }
+        let by_name = ByName::new(shared);
+        // The definitions that may not be loosened: those referenced from a
+        // fixed place, and every definition they reach.
+        refs(root, true, &mut |target, loosenable| match target {
+            Target::Def(name) if !loosenable => seeds.push(Name::from(name)),
+            Target::Def(_) => {}
+            Target::Other(_) => followable = false,
+        });
+        if !followable {
+            return None;
+        }
+        let mut fixed = HashSet::new();
+        while let Some(name) = seeds.pop() {
+            if let Some(def) = by_name.get(&name)
+                && def.is_object()
+                && fixed.insert(name)
+            {
+                seeds.extend(self.facts(def).whole.refs.iter().cloned());
+            }
+        }
+        Some(fixed)
     }
 
     /// What is known of the shared definition `def` (learned on first use).
@@ -174,28 +200,23 @@ impl Hasher for AddressHasher {
 /// The shared definitions of one schema by name: searched in place when
 /// they are sorted by name (as generation writes them), else indexed.
 enum ByName<'a> {
-    Sorted(&'a [(String, Arc<Value>)]),
+    Sorted(&'a [(Arc<str>, Arc<Value>)]),
     Indexed(HashMap<&'a str, &'a Arc<Value>>),
 }
 
 impl<'a> ByName<'a> {
-    fn new(shared: &'a [(String, Arc<Value>)]) -> Self {
+    fn new(shared: &'a [(Arc<str>, Arc<Value>)]) -> Self {
         if shared.windows(2).all(|pair| pair[0].0 < pair[1].0) {
             Self::Sorted(shared)
         } else {
-            Self::Indexed(
-                shared
-                    .iter()
-                    .map(|(name, def)| (name.as_str(), def))
-                    .collect(),
-            )
+            Self::Indexed(shared.iter().map(|(name, def)| (&**name, def)).collect())
         }
     }
 
     fn get(&self, name: &str) -> Option<&'a Arc<Value>> {
         match self {
             Self::Sorted(shared) => shared
-                .binary_search_by(|(key, _)| key.as_str().cmp(name))
+                .binary_search_by(|(key, _)| (**key).cmp(name))
                 .ok()
                 .map(|at| &shared[at].1),
             Self::Indexed(by_name) => by_name.get(name).copied(),
@@ -207,16 +228,4 @@ impl DefTypes for ByName<'_> {
     fn def_type(&self, name: &str) -> Option<Option<&Value>> {
         self.get(name).map(|def| def.get("type"))
     }
-}
-
-/// The root of a schema with shared definitions, its `$defs` entry `null`.
-fn root_of(schema: &ToolSchema) -> JsonObject {
-    let mut root = JsonObject::new();
-    // Returning an object without `$defs` makes `map_root` drop the shared
-    // definitions instead of copying their list.
-    let _ = schema.map_root(|own| {
-        root = own;
-        JsonObject::new()
-    });
-    root
 }

@@ -11,6 +11,8 @@
 //! counts as loosenable when no `anyOf` stands beside it, because trimming
 //! first turns it into an `anyOf` (see `loosen::relax`).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 /// Keywords whose value is a schema or an array of schemas.
@@ -68,6 +70,57 @@ pub(super) fn loosenable(schema: &Map<String, Value>, keyword: &str) -> bool {
     }
 }
 
+/// What of a schema decides whether the subschemas under its keywords may
+/// be loosened (as [`loosenable`] says), read once for all of them.
+#[derive(Clone, Copy)]
+struct Siblings {
+    reads_evaluation: bool,
+    max_contains: bool,
+    any_of: bool,
+}
+
+impl Siblings {
+    /// What `schema` says, read in one pass over its keys; `None` when it
+    /// has no subschemas.
+    fn of(schema: &Map<String, Value>) -> Option<Self> {
+        let mut out = Self {
+            reads_evaluation: false,
+            max_contains: false,
+            any_of: false,
+        };
+        let mut applies = false;
+        for (keyword, value) in schema {
+            match keyword.as_str() {
+                "unevaluatedProperties" | "unevaluatedItems" => {
+                    out.reads_evaluation |= value != &Value::Bool(true);
+                    applies = true;
+                }
+                "maxContains" => out.max_contains = true,
+                "anyOf" => {
+                    out.any_of = true;
+                    applies = true;
+                }
+                keyword => {
+                    applies = applies
+                        || SCHEMA_KEYWORDS.contains(&keyword)
+                        || SCHEMA_MAPS.contains(&keyword);
+                }
+            }
+        }
+        applies.then_some(out)
+    }
+
+    fn loosenable(self, keyword: &str) -> bool {
+        match keyword {
+            "not" | "if" => false,
+            "contains" => !self.max_contains,
+            "oneOf" => !self.any_of && !self.reads_evaluation,
+            _ if IN_PLACE.contains(&keyword) => !self.reads_evaluation,
+            _ => true,
+        }
+    }
+}
+
 /// Whether the `$ref` of `schema` may point at a looser schema.
 pub(super) fn ref_loosenable(schema: &Map<String, Value>) -> bool {
     !reads_evaluation(schema)
@@ -109,24 +162,22 @@ pub(super) fn loosenable_subschemas_mut(
     schema: &mut Map<String, Value>,
     mut f: impl FnMut(&mut Map<String, Value>),
 ) {
-    let keywords: Vec<String> = schema
-        .keys()
-        .filter(|keyword| {
-            let keyword = keyword.as_str();
-            (SCHEMA_KEYWORDS.contains(&keyword) || SCHEMA_MAPS.contains(&keyword))
-                && loosenable(schema, keyword)
-        })
-        .cloned()
-        .collect();
-    for keyword in keywords {
-        let named = SCHEMA_MAPS.contains(&keyword.as_str());
-        match schema.get_mut(&keyword) {
-            Some(Value::Object(sub)) if named => sub
+    let Some(siblings) = Siblings::of(schema) else {
+        return;
+    };
+    for (keyword, value) in schema.iter_mut() {
+        let keyword = keyword.as_str();
+        let named = SCHEMA_MAPS.contains(&keyword);
+        if !(named || SCHEMA_KEYWORDS.contains(&keyword)) || !siblings.loosenable(keyword) {
+            continue;
+        }
+        match value {
+            Value::Object(sub) if named => sub
                 .values_mut()
                 .filter_map(Value::as_object_mut)
                 .for_each(&mut f),
-            Some(Value::Object(sub)) => f(sub),
-            Some(Value::Array(items)) if !named => items
+            Value::Object(sub) => f(sub),
+            Value::Array(items) if !named => items
                 .iter_mut()
                 .filter_map(Value::as_object_mut)
                 .for_each(&mut f),
@@ -139,7 +190,7 @@ pub(super) fn loosenable_subschemas_mut(
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Target<'a> {
     /// A whole definition under the root's `$defs`, by name.
-    Def(String),
+    Def(Cow<'a, str>),
     /// Anything else (the root, a place inside a definition or a property,
     /// another document): trimming cannot tell what it would break.
     Other(&'a str),
@@ -153,7 +204,12 @@ pub(super) fn target(schema: &Map<String, Value>) -> Option<Target<'_>> {
     };
     match text.strip_prefix("#/$defs/") {
         Some(token) if !token.contains('/') => {
-            Some(Target::Def(token.replace("~1", "/").replace("~0", "~")))
+            let name = if token.contains('~') {
+                Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+            } else {
+                Cow::Borrowed(token)
+            };
+            Some(Target::Def(name))
         }
         _ => Some(Target::Other(text)),
     }
@@ -187,7 +243,7 @@ mod tests {
         let mut out = Vec::new();
         refs(schema.as_object().unwrap(), true, &mut |target, ok| {
             let name = match target {
-                Target::Def(name) => name,
+                Target::Def(name) => name.into_owned(),
                 Target::Other(text) => format!("other:{text}"),
             };
             out.push((name, ok));

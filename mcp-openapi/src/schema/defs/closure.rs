@@ -13,7 +13,7 @@ use super::{DefCopier, Mode};
 /// registry's, then any other name in the order first mentioned).
 #[derive(Debug, Default)]
 pub(super) struct Graph {
-    ids: HashMap<String, usize>,
+    ids: HashMap<Arc<str>, usize>,
     nodes: Vec<Node>,
     /// The walk that last reached each node.
     seen: Vec<u32>,
@@ -22,7 +22,8 @@ pub(super) struct Graph {
 
 #[derive(Debug)]
 struct Node {
-    name: String,
+    /// Shared by every schema that reaches the definition.
+    name: Arc<str>,
     /// The prepared definition and the nodes it references, once known;
     /// `Some(None)` when it cannot be used.
     ready: Option<Option<(Arc<Value>, Vec<usize>)>>,
@@ -46,11 +47,9 @@ impl Graph {
             return id;
         }
         let id = self.nodes.len();
-        self.ids.insert(name.to_owned(), id);
-        self.nodes.push(Node {
-            name: name.to_owned(),
-            ready: None,
-        });
+        let name: Arc<str> = Arc::from(name);
+        self.ids.insert(name.clone(), id);
+        self.nodes.push(Node { name, ready: None });
         self.seen.push(0);
         id
     }
@@ -61,9 +60,9 @@ impl DefCopier<'_> {
     /// `None` when one of them cannot be used.
     pub(super) fn reach(
         &mut self,
-        roots: &BTreeSet<String>,
+        roots: &BTreeSet<&str>,
         mode: Mode,
-    ) -> Option<Vec<(String, Arc<Value>)>> {
+    ) -> Option<Vec<(Arc<str>, Arc<Value>)>> {
         let index = mode as usize;
         self.graph[index].number(self.registry.defs.keys());
         let mut pending: Vec<usize> = roots
