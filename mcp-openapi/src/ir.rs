@@ -4,6 +4,7 @@
 //! the request of its route.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -189,8 +190,9 @@ pub struct RequestBodyInfo {
 pub struct MediaTypeInfo {
     /// The media type (`application/json`, `multipart/form-data`, ...).
     pub media_type: String,
-    /// Its schema (2020-12, normalized), if any.
-    pub schema: Option<Value>,
+    /// Its schema (2020-12, normalized), if any; shared by every route
+    /// whose body or response is the same `$ref`.
+    pub schema: Option<Arc<Value>>,
     /// `encoding` objects per property (form and multipart bodies).
     pub encoding: BTreeMap<String, EncodingInfo>,
 }

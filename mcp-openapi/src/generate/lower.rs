@@ -176,7 +176,7 @@ fn input(route: &HttpRoute, copier: &mut DefCopier<'_>) -> Result<Input, SpecErr
     let mut whole_body = None;
     if let Some((body, media)) = body {
         let empty = Value::Object(Map::new());
-        let schema = media.schema.as_ref().unwrap_or(&empty);
+        let schema = media.schema.as_deref().unwrap_or(&empty);
         match copier.object_properties(schema, Mode::Input) {
             Some((props, req)) => {
                 for (name, prop) in props {

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -379,16 +380,16 @@ impl RouteReader<'_> {
         for (media, media_object) in content {
             let loc = Loc::Key(&content_loc, media);
             let schema = match (self.inline.take(media_object), media_object.get("schema")) {
-                (Some(schema), _) => Some(self.converter.convert(
+                (Some(schema), _) => Some(Arc::new(self.converter.convert(
                     doc,
                     schema,
                     Loc::Key(&loc, "schema"),
-                )?),
-                (None, Some(schema)) => Some(self.converter.convert(
+                )?)),
+                (None, Some(schema)) => Some(Arc::new(self.converter.convert(
                     doc,
                     schema,
                     Loc::Key(&loc, "schema"),
-                )?),
+                )?)),
                 (None, None) => None,
             };
             let encoding = media_object

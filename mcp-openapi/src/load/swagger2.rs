@@ -3,6 +3,7 @@
 //! `host` / `basePath` / `schemes`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -95,7 +96,7 @@ impl RouteReader<'_> {
                     )?),
                     None => None,
                 };
-                let content = match schema {
+                let content = match schema.map(Arc::new) {
                     Some(schema) => produces
                         .iter()
                         .map(|media| MediaTypeInfo {
@@ -229,6 +230,7 @@ fn media_types(value: Option<&Value>) -> Vec<String> {
 
 fn request_body(bodies: Bodies, consumes: &[String]) -> Option<RequestBodyInfo> {
     if let Some((required, description, schema)) = bodies.body {
+        let schema = Arc::new(schema);
         let content = consumes
             .iter()
             .filter(|m| !is_form(m))
@@ -277,7 +279,7 @@ fn request_body(bodies: Bodies, consumes: &[String]) -> Option<RequestBodyInfo> 
         description: None,
         content: vec![MediaTypeInfo {
             media_type: media.to_owned(),
-            schema: Some(Value::Object(schema)),
+            schema: Some(Arc::new(Value::Object(schema))),
             encoding: BTreeMap::new(),
         }],
     })
