@@ -16,7 +16,7 @@ use crate::load::fields::{
     RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
 };
 use crate::load::pointer::child;
-use crate::load::route_reader::{PathItem, Place, RouteReader};
+use crate::load::route_reader::{ByNode, PathItem, Place, RefCache, RouteReader};
 use crate::schema::convert::Loc;
 use crate::schema::reference_metadata::ReferenceMetadata;
 
@@ -135,15 +135,36 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<ParameterInfo, SpecError> {
+        self.read_node(
+            written,
+            place,
+            Some(|cache| &mut cache.parameters),
+            Self::parameter_at,
+        )
+    }
+
+    /// Reads the node `written` at `place` with `read`: where it is written,
+    /// or where its `$ref` points. A target that the reference adds no
+    /// summary or description to is read once per document and shared
+    /// through `cache`, when there is one.
+    fn read_node<T: Clone>(
+        &mut self,
+        written: &Value,
+        place: Place<'_, impl FnOnce() -> String>,
+        cache: Option<fn(&mut RefCache) -> &mut ByNode<T>>,
+        read: impl FnOnce(&mut Self, usize, &Value, &ReferenceMetadata, Loc<'_>) -> Result<T, SpecError>,
+    ) -> Result<T, SpecError> {
         let Some(node) = self
             .converter
             .docs
             .follow(place.doc, written, place.pointer)?
         else {
-            return self.parameter_at(place.doc, written, &NO_META, place.loc);
+            return read(self, place.doc, written, &NO_META, place.loc);
         };
-        let shared = node.meta.is_empty();
-        if shared && let Some(hit) = self.cache.parameters.get(node.doc, &node.pointer) {
+        let cache = cache.filter(|_| node.meta.is_empty());
+        if let Some(cache) = cache
+            && let Some(hit) = cache(&mut self.cache).get(node.doc, &node.pointer)
+        {
             return Ok(hit.clone());
         }
         let at = format!(
@@ -151,13 +172,11 @@ impl RouteReader<'_> {
             self.converter.docs.doc_name(node.doc),
             node.pointer
         );
-        let info = self.parameter_at(node.doc, node.value(), &node.meta, Loc::Root(&at))?;
-        if shared {
-            self.cache
-                .parameters
-                .insert(node.doc, node.pointer.clone(), info.clone());
+        let value = read(self, node.doc, node.value(), &node.meta, Loc::Root(&at))?;
+        if let Some(cache) = cache {
+            cache(&mut self.cache).insert(node.doc, node.pointer.clone(), value.clone());
         }
-        Ok(info)
+        Ok(value)
     }
 
     fn parameter_at(
@@ -259,19 +278,7 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<RequestBodyInfo, SpecError> {
-        let Some(node) = self
-            .converter
-            .docs
-            .follow(place.doc, written, place.pointer)?
-        else {
-            return self.request_body_at(place.doc, written, &NO_META, place.loc);
-        };
-        let at = format!(
-            "{}#{}",
-            self.converter.docs.doc_name(node.doc),
-            node.pointer
-        );
-        self.request_body_at(node.doc, node.value(), &node.meta, Loc::Root(&at))
+        self.read_node(written, place, None, Self::request_body_at)
     }
 
     fn request_body_at(
@@ -304,42 +311,12 @@ impl RouteReader<'_> {
         written: &Value,
         place: Place<'_, impl FnOnce() -> String>,
     ) -> Result<ResponseInfo, SpecError> {
-        let Some(node) = self
-            .converter
-            .docs
-            .follow(place.doc, written, place.pointer)?
-        else {
-            let (description, content) =
-                self.response_at(place.doc, written, &NO_META, place.loc)?;
-            return Ok(ResponseInfo {
-                status: status.to_owned(),
-                description,
-                content,
-            });
-        };
-        let shared = node.meta.is_empty();
-        let (description, content) = match self
-            .cache
-            .responses
-            .get(node.doc, &node.pointer)
-            .filter(|_| shared)
-        {
-            Some((description, content)) => (description.clone(), content.clone()),
-            None => {
-                let at = format!(
-                    "{}#{}",
-                    self.converter.docs.doc_name(node.doc),
-                    node.pointer
-                );
-                let read = self.response_at(node.doc, node.value(), &node.meta, Loc::Root(&at))?;
-                if shared {
-                    self.cache
-                        .responses
-                        .insert(node.doc, node.pointer.clone(), read.clone());
-                }
-                read
-            }
-        };
+        let (description, content) = self.read_node(
+            written,
+            place,
+            Some(|cache| &mut cache.responses),
+            Self::response_at,
+        )?;
         Ok(ResponseInfo {
             status: status.to_owned(),
             description,
