@@ -203,7 +203,7 @@ fn trim_relaxed_steps(
     let left_out = defs.left_out(&root, root_len, &fixed, max_bytes);
     unexpand(&mut root, &left_out, &defs);
     // Only the definitions still reached are unexpanded: the kept ones.
-    let kept = reached_kept(&root, |name| {
+    let keep = |name: &str| {
         let form = defs.get(name)?;
         let short = form.short();
         if let Value::Object(object) = &**short
@@ -227,7 +227,8 @@ fn trim_relaxed_steps(
             own_refs: None,
             form,
         })
-    });
+    };
+    let kept = breadth_first(&root, keep, Kept::refs);
     let kept_lens = kept.iter().map(|(name, def)| (&**name, def.len));
     if fits(&root, json_len(&root), kept_lens, max_bytes) {
         return (
@@ -249,7 +250,14 @@ fn trim_relaxed_steps(
     let mut names = Vec::new();
     for depth in (0..MAX_KEPT_DEPTH).rev() {
         cut_below(&mut cut, depth);
-        names = reached_names(&cut, |name| facts.get(name).map(|(_, refs)| *refs));
+        names = breadth_first(
+            &cut,
+            |name| facts.get(name).map(|(_, refs)| *refs),
+            |refs| refs,
+        )
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
         let lens = names.iter().map(|name| (&**name, facts[&**name].0));
         if fits(&cut, json_len(&cut), lens, max_bytes) {
             break;
@@ -277,23 +285,14 @@ struct Reached {
 impl Reached {
     /// The definitions `root` reaches, breadth first, as `form` gives them
     /// (those it has none for are skipped).
-    fn new(root: &JsonObject, mut form: impl FnMut(&str) -> Option<Rc<Form>>) -> Self {
-        let mut out = Self {
-            forms: Vec::new(),
-            index: HashMap::new(),
-        };
-        let mut queue: VecDeque<Name> = def_refs(root).into();
-        while let Some(name) = queue.pop_front() {
-            if out.index.contains_key(&name) {
-                continue;
-            }
-            if let Some(form) = form(&name) {
-                queue.extend(form.refs.iter().cloned());
-                out.index.insert(name.clone(), out.forms.len());
-                out.forms.push((name, form));
-            }
-        }
-        out
+    fn new(root: &JsonObject, form: impl FnMut(&str) -> Option<Rc<Form>>) -> Self {
+        let forms = breadth_first(root, form, |form| &form.refs);
+        let index = forms
+            .iter()
+            .enumerate()
+            .map(|(at, (name, _))| (name.clone(), at))
+            .collect();
+        Self { forms, index }
     }
 
     fn get(&self, name: &str) -> Option<&Form> {
@@ -536,32 +535,14 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
     Some(fixed)
 }
 
-/// The definitions `root` reaches, in the order first reached, each as
-/// `def` gives it (definitions it has no value for are skipped).
-fn reached_kept<'f>(
+/// The definitions `root` reaches, breadth first in the order first
+/// reached, each with what `def` gives for it (definitions it gives nothing
+/// for are skipped); `refs` names the definitions each one references.
+fn breadth_first<T>(
     root: &JsonObject,
-    mut def: impl FnMut(&str) -> Option<Kept<'f>>,
-) -> Vec<(Name, Kept<'f>)> {
-    let mut out: Vec<(Name, Kept<'f>)> = Vec::new();
-    let mut seen = HashSet::new();
-    let mut queue: VecDeque<Name> = def_refs(root).into();
-    while let Some(name) = queue.pop_front() {
-        if seen.contains(&name) {
-            continue;
-        }
-        if let Some(kept) = def(&name) {
-            queue.extend(kept.refs().iter().cloned());
-            seen.insert(name.clone());
-            out.push((name, kept));
-        }
-    }
-    out
-}
-
-/// The names of the definitions `root` reaches, in the order first
-/// reached, `refs` giving those each references (definitions it gives
-/// nothing for are skipped).
-fn reached_names<'r>(root: &JsonObject, refs: impl Fn(&str) -> Option<&'r [Name]>) -> Vec<Name> {
+    mut def: impl FnMut(&str) -> Option<T>,
+    refs: impl Fn(&T) -> &[Name],
+) -> Vec<(Name, T)> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut queue: VecDeque<Name> = def_refs(root).into();
@@ -569,10 +550,10 @@ fn reached_names<'r>(root: &JsonObject, refs: impl Fn(&str) -> Option<&'r [Name]
         if seen.contains(&name) {
             continue;
         }
-        if let Some(more) = refs(&name) {
-            queue.extend(more.iter().cloned());
+        if let Some(value) = def(&name) {
+            queue.extend(refs(&value).iter().cloned());
             seen.insert(name.clone());
-            out.push(name);
+            out.push((name, value));
         }
     }
     out
