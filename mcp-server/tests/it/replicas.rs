@@ -20,7 +20,7 @@ use cluster::{Cluster, Nginx, Sharing};
 use crate::e2e_python::python;
 use crate::support::run_peer_script;
 
-/// Runs `tests/replicas/replicas.py` against `cluster`, killing its second
+/// Runs `tests/python/replicas.py` against `cluster`, killing its second
 /// replica mid-run, and checks every step passed.
 fn python_drives(cluster: &mut Cluster, sessions: bool) {
     let python = python();
@@ -29,7 +29,7 @@ fn python_drives(cluster: &mut Cluster, sessions: bool) {
         "the Python peer is missing at {}: run `cargo xtask peers`, or set MCP_E2E_PYTHON",
         python.display()
     );
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/replicas/replicas.py");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/replicas.py");
     let victim = &cluster.replicas[1];
     let mut command = Command::new(&python);
     command

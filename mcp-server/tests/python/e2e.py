@@ -20,22 +20,9 @@ import sys
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from checks import check, list_all_tools
+
 MODES = {"auto": "2026-07-28", "legacy": "2025-11-25"}
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-async def list_all_tools(client):
-    tools, cursor = [], None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
 
 
 async def exercise(client, label, expected_version, demo):

@@ -22,12 +22,9 @@ from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuth
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
 
+from checks import check
+
 MODES = {"auto": "2026-07-28", "legacy": "2025-11-25"}
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
 
 
 class MemoryStorage(TokenStorage):

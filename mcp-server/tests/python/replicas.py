@@ -30,26 +30,13 @@ import warnings
 
 from mcp import Client
 
+from checks import check, list_all_tools
+
 # resources/subscribe is 2025-11-25 only, which is what the legacy run speaks.
 warnings.filterwarnings("ignore", message="resources/subscribe")
 
 PETS_PER_RUN = 20
 PETS_URI = "demo://petstore/pets"
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-async def list_all_tools(client):
-    tools, cursor = [], None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
 
 
 async def basics(client, label):
