@@ -46,7 +46,7 @@ pub(crate) async fn admit<C>(state: &ServerState<C>, owner: Option<&str>) -> Res
     if limit == usize::MAX {
         return Ok(());
     }
-    let kept = Tasks::of(state).list(owner).await?.len();
+    let kept = Tasks::of(state).count(owner).await?;
     if kept < limit {
         return Ok(());
     }

@@ -357,6 +357,15 @@ impl Tasks {
         }
     }
 
+    /// How many tasks `owner` keeps (running, or ended and not expired).
+    pub(crate) async fn count(&self, owner: &str) -> Result<usize, ErrorData> {
+        self.membership
+            .store
+            .count(owner)
+            .await
+            .map_err(|error| store_failed(&error))
+    }
+
     /// The records of the tasks `owner` created, oldest first, that still
     /// exist.
     pub(crate) async fn list(&self, owner: &str) -> Result<Vec<TaskRecord>, ErrorData> {

@@ -140,6 +140,10 @@ pub(crate) trait TaskStore: Send + Sync + fmt::Debug {
     /// The records of the tasks `owner` created, oldest first.
     fn list<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<Vec<TaskRecord>, StoreError>>;
 
+    /// How many records of tasks `owner` created have not expired, without
+    /// reading them.
+    fn count<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<usize, StoreError>>;
+
     /// Notes that `replica` is alive for `ttl` from now.
     fn beat<'a>(&'a self, replica: &'a str, ttl: Duration)
     -> BoxFuture<'a, Result<(), StoreError>>;

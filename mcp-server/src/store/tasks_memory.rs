@@ -88,6 +88,17 @@ impl TaskStore for MemoryTaskStore {
         Box::pin(async { Ok(listed) })
     }
 
+    fn count<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<usize, StoreError>> {
+        let mut inner = self.inner();
+        inner.sweep();
+        let count = inner
+            .records
+            .values()
+            .filter(|(record, _)| record.owner.as_deref() == Some(owner))
+            .count();
+        Box::pin(async move { Ok(count) })
+    }
+
     fn beat<'a>(
         &'a self,
         replica: &'a str,
@@ -187,6 +198,8 @@ mod tests {
             .map(|record| record.id)
             .collect();
         assert_eq!(ids, ["b", "a"]);
+        assert_eq!(store.count("s1").await.unwrap(), 2);
+        assert_eq!(store.count("s3").await.unwrap(), 0);
         assert!(store.get("gone").await.unwrap().is_none());
     }
 

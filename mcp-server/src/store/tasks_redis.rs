@@ -181,6 +181,26 @@ impl TaskStore for RedisTaskStore {
         })
     }
 
+    fn count<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<usize, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.store.connection();
+            let ids: Vec<String> = connection
+                .zrange(self.index_key(owner), 0, -1)
+                .await
+                .map_err(|error| self.store.error("ZRANGE", error))?;
+            if ids.is_empty() {
+                return Ok(0);
+            }
+            // The index keeps ids whose records expired until a list drops
+            // them: count the records that still exist.
+            let keys: Vec<String> = ids.iter().map(|id| self.record_key(id)).collect();
+            connection
+                .exists(&keys)
+                .await
+                .map_err(|error| self.store.error("EXISTS", error))
+        })
+    }
+
     fn beat<'a>(
         &'a self,
         replica: &'a str,

@@ -94,6 +94,10 @@ type Replica = Running;
 
 /// Starts a replica on the current runtime, its tasks in `redis`.
 async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) -> Replica {
+    replica_with(redis_url, HttpConfig::new().stateless(stateless), started).await
+}
+
+async fn replica_with(redis_url: &str, config: HttpConfig, started: Arc<AtomicUsize>) -> Replica {
     let store = RedisStore::connect(redis_url).await.expect("Redis answers");
     let server = Server::builder()
         .tools(tools(started.clone()))
@@ -102,7 +106,7 @@ async fn replica(redis_url: &str, stateless: bool, started: Arc<AtomicUsize>) ->
         .task_heartbeat(HEARTBEAT)
         .build()
         .unwrap();
-    serve_http(server, HttpConfig::new().stateless(stateless)).await
+    serve_http(server, config).await
 }
 
 /// A replica on a runtime of its own, as good as another process: dropping
@@ -372,6 +376,42 @@ async fn a_sessions_tasks_are_listed_on_any_replica() {
         .filter_map(|task| task["status"].as_str())
         .collect();
     assert_eq!(statuses, ["completed", "cancelled"], "{listed}");
+}
+
+#[tokio::test]
+async fn the_per_session_task_limit_counts_the_sessions_live_tasks_on_every_replica() {
+    let Some(redis) = TestRedis::start().await else {
+        return;
+    };
+    let started = Arc::new(AtomicUsize::new(0));
+    let config = || HttpConfig::new().max_tasks_per_session(2);
+    let a = replica_with(&redis.url(), config(), started.clone()).await;
+    let b = replica_with(&redis.url(), config(), started).await;
+    let on_a = Client::session_2025(&a.url).await;
+    let on_b = Client {
+        http: reqwest::Client::new(),
+        url: b.url.clone(),
+        session: on_a.session.clone(),
+        modern: false,
+    };
+    let short = on_a.call_as_task(1, "brew", json!({"ttl": 1000})).await;
+    assert!(short["result"]["task"]["taskId"].is_string(), "{short}");
+    let long = on_b.call_as_task(2, "brew", json!({"ttl": 60000})).await;
+    assert!(long["result"]["task"]["taskId"].is_string(), "{long}");
+    let refused = on_a.call_as_task(3, "brew", json!({"ttl": 60000})).await;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("keeps 2 tasks"), "{refused}");
+    // Once the short task's record expires, its place is free again.
+    for id in 4..4 + POLLS as i64 {
+        let again = on_b.call_as_task(id, "brew", json!({"ttl": 60000})).await;
+        if again["result"]["task"]["taskId"].is_string() {
+            return;
+        }
+        assert_eq!(again["error"]["code"], -32000, "{again}");
+        tokio::time::sleep(POLL).await;
+    }
+    panic!("the expired task still counted against the limit");
 }
 
 #[tokio::test]
