@@ -60,17 +60,12 @@ impl RequestTrace {
     /// Opens the span of `info`'s request, as a child of the client's
     /// trace context when it sent one (and telemetry is on).
     pub(crate) fn start(info: &RequestInfo<'_>) -> Self {
-        let target = info.tool.or(info.prompt);
-        let name = match target {
-            Some(target) => format!("{} {target}", info.method),
-            None => info.method.to_owned(),
-        };
         // A root, not a child of the transport's session-long span: one
         // trace per request unless the client's trace context says otherwise.
         let span = tracing::info_span!(
             parent: None,
             "mcp.request",
-            otel.name = %name,
+            otel.name = Empty,
             otel.kind = "server",
             otel.status_code = Empty,
             mcp.method.name = info.method,
@@ -83,6 +78,13 @@ impl RequestTrace {
             error.type = Empty,
             rpc.response.status_code = Empty,
         );
+        // Named only when something listens: no text is made otherwise.
+        if !span.is_disabled() {
+            match info.tool.or(info.prompt) {
+                Some(target) => span.record("otel.name", format!("{} {target}", info.method)),
+                None => span.record("otel.name", info.method),
+            };
+        }
         if let Some(tool) = info.tool {
             span.record("gen_ai.tool.name", tool);
             span.record("gen_ai.operation.name", "execute_tool");
