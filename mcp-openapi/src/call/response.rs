@@ -58,7 +58,11 @@ fn envelope_schema() -> Value {
 /// Python SDK does) accept the result, and the model still gets every byte
 /// plus the list of mismatches in the text block.
 pub fn tolerant_output_schema(declared: &JsonObject) -> JsonObject {
-    let mut inner = declared.clone();
+    tolerant_of(declared.clone())
+}
+
+/// [`tolerant_output_schema`] of a schema given by value (nothing copied).
+pub(crate) fn tolerant_of(mut inner: JsonObject) -> JsonObject {
     let mut root = JsonObject::new();
     for key in ["$schema", "$defs", "definitions"] {
         if let Some(value) = inner.remove(key) {

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::call::client_config::ClientConfig;
 use crate::call::execute::HttpToolHandler;
-use crate::call::response::tolerant_output_schema;
+use crate::call::response::tolerant_of;
 use crate::error::SpecError;
 use crate::generate::generator::{Generated, GeneratedTool};
 use crate::ir::{HttpRoute, RequestBinding};
@@ -24,7 +24,7 @@ impl GeneratedTool {
     /// The tool with the handler that performs its HTTP call through `config`.
     ///
     /// Real APIs do not always match their documents, so the served tool
-    /// declares [`tolerant_output_schema`] of the documented output schema: a
+    /// declares [`tolerant_output_schema`](crate::call::tolerant_output_schema) of the documented output schema: a
     /// success that does not match is passed on in an envelope that still
     /// validates, for clients that check `structuredContent` against
     /// `outputSchema`.
@@ -72,7 +72,7 @@ impl TolerantSchemas {
         // generated tools hold it for the whole `tool_defs` call).
         self.0
             .entry(declared.as_ptr())
-            .or_insert_with(|| declared.map_root(|root| tolerant_output_schema(&root)))
+            .or_insert_with(|| declared.map_root(tolerant_of))
             .clone()
     }
 }
