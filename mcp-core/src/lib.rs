@@ -6,7 +6,7 @@
 //! [`tool`](fn@tool) builder that gives a [`ToolDef`] (the value plus its handler), the
 //! [`ToolCallContext`] a handler sees, and [`middleware`].
 //!
-//! The `#[tool]` macro (crate `mcp-macros`) and OpenAPI generation (crate
+//! The `#[tool]` macro (crate `mcp-toolkit-macros`) and OpenAPI generation (crate
 //! `mcp-openapi`) both build their tools with this builder, so a tool is the
 //! same value however it was made; `mcp-server` hosts any mix of them.
 //!

@@ -1,8 +1,8 @@
 //! Discovery mode on real documents: recall of the ranking on the task set
-//! it was developed on (`tests/fixtures/discovery_tasks.yaml`), on a
-//! held-out one (`tests/fixtures/discovery_tasks_held_out.yaml`) and on a
+//! it was developed on (`testdata/discovery/discovery_tasks.yaml`), on a
+//! held-out one (`testdata/discovery/discovery_tasks_held_out.yaml`) and on a
 //! fresh one written after the last ranking change
-//! (`tests/fixtures/discovery_tasks_fresh.yaml`), the bytes of `tools/list`
+//! (`testdata/discovery/discovery_tasks_fresh.yaml`), the bytes of `tools/list`
 //! and of a 5-result `search_tools` answer, and the latency of one search
 //! (over every set's tasks).
 //!
@@ -157,7 +157,7 @@ fn main() {
         return;
     }
     let read = |file: &str| -> HashMap<String, Vec<Task>> {
-        let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = testdata::discovery_tasks(file);
         let text = std::fs::read_to_string(path).expect("the task file reads");
         serde_saphyr::from_str(&text).expect("the task file parses")
     };

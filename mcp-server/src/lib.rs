@@ -99,12 +99,10 @@
 //! - `oauth`: the HTTP endpoint as an OAuth 2.1 protected resource
 //!   ([`auth::OAuth`], [`auth::TokenExchange`]; implies `http`);
 //! - `openapi`: [`ServerBuilder::openapi`] and [`OpenApiSource`] (crate
-//!   `mcp-openapi` with its HTTP client);
+//!   `mcp-toolkit-openapi` with its HTTP client);
 //! - `otel`: OpenTelemetry traces and metrics ([`telemetry::Telemetry`]:
 //!   OTLP over HTTP from the `OTEL_*` variables, a Prometheus text
 //!   endpoint; implies `http`);
-//! - `cli`: the `mcp-server` binary (clap, logging, file watching); implies
-//!   the other five.
 //!
 //! # OAuth-protected HTTP
 //!

@@ -6,6 +6,8 @@
 //!   as a plain file into this crate's `OUT_DIR`, so callers read them by path.
 //! - [`mcp_schema`]: the official MCP JSON Schemas, one file per protocol
 //!   version.
+//! - [`discovery_tasks`]: task sets for discovery mode's ranking (requests
+//!   and the tools that serve them, per document).
 //!
 //! ```
 //! let petstore = std::fs::read_to_string(testdata::openapi("petstore.yaml")).unwrap();
@@ -46,4 +48,15 @@ pub fn openapi_names() -> Vec<String> {
 pub fn mcp_schema(version: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/mcp-schema"))
         .join(format!("schema-{version}.json"))
+}
+
+/// The path of the discovery task set `name` (for example
+/// `discovery_tasks.yaml`): requests a user might make, with the tools that
+/// serve each, per corpus document.
+///
+/// ```
+/// assert!(testdata::discovery_tasks("discovery_tasks.yaml").is_file());
+/// ```
+pub fn discovery_tasks(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/discovery")).join(name)
 }

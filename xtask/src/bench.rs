@@ -26,7 +26,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     for file in &files {
         ours.extend(bench_lines(
             root,
-            "mcp-openapi",
+            "mcp-toolkit-openapi",
             "generate",
             std::slice::from_ref(file),
         )?);
@@ -56,9 +56,9 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         .cloned()
         .collect();
     let processes = bench_lines(root, "mcp-server", "process", &process_files)?;
-    let server = bench_lines(root, "mcp-server", "roundtrip", &[])?;
-    let generated_call = bench_lines(root, "mcp-openapi", "call_overhead", &[])?;
-    let discovery = bench_lines(root, "mcp-server", "discovery", &[])?;
+    let server = bench_lines(root, "mcp-toolkit-server", "roundtrip", &[])?;
+    let generated_call = bench_lines(root, "mcp-toolkit-openapi", "call_overhead", &[])?;
+    let discovery = bench_lines(root, "mcp-toolkit-server", "discovery", &[])?;
     targets_table(
         &mut report,
         &ours,
@@ -83,11 +83,11 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         report,
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\
          release build takes about 15 minutes more; `BENCH_SKIP_ANCHOR=1` leaves it out). Each bench also runs alone:\n\
-         `cargo bench -p mcp-openapi --bench generate -- --bench FILE...`,\n\
+         `cargo bench -p mcp-toolkit-openapi --bench generate -- --bench FILE...`,\n\
          `cargo bench -p mcp-server --bench process -- --bench FILE...`,\n\
-         `cargo bench -p mcp-server --bench roundtrip -- --bench`,\n\
-         `cargo bench -p mcp-openapi --bench call_overhead -- --bench`,\n\
-         `cargo bench -p mcp-server --bench discovery -- --bench`; compile times:\n\
+         `cargo bench -p mcp-toolkit-server --bench roundtrip -- --bench`,\n\
+         `cargo bench -p mcp-toolkit-openapi --bench call_overhead -- --bench`,\n\
+         `cargo bench -p mcp-toolkit-server --bench discovery -- --bench`; compile times:\n\
          `mcp-macros/scripts/compile_bench.sh`.\n"
     );
     fs::write(root.join("BENCHMARKS.md"), &report)
@@ -174,7 +174,7 @@ fn discovery_table(report: &mut String, lines: &[Value]) {
         "## Discovery mode\n\n\
          `serve --discovery`: `tools/list` shows `search_tools` and `call_tool`. Recall is the share of the\n\
          tasks whose tool ranks first (@1) or in the top 5 (@5): the tasks the ranking was developed on\n\
-         (`mcp-server/tests/fixtures/discovery_tasks.yaml`) and, in brackets, a held-out set it was never\n\
+         (`testdata/discovery/discovery_tasks.yaml`) and, in brackets, a held-out set it was never\n\
          tuned to (`discovery_tasks_held_out.yaml`) / a fresh set written after the last ranking change\n\
          and measured once (`discovery_tasks_fresh.yaml`). Answer bytes are a whole 5-result `search_tools`\n\
          result (largest over the tasks); latency is one search, median and 95th percentile over every\n\

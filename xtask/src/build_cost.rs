@@ -21,7 +21,7 @@ use crate::{cargo, stdout_of};
 struct Shape {
     name: &'static str,
     what: &'static str,
-    /// `mcp-server`'s features (without its defaults).
+    /// `mcp-toolkit-server`'s features (without its defaults).
     server_features: &'static [&'static str],
     main_rs: &'static str,
     /// The most crates it may compile (normal and build dependencies).
@@ -92,12 +92,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// Library feature sets no shape covers: `cargo check -p <crate> --lib
 /// --no-default-features --features <features>`.
 const LIBRARY_SETS: &[(&str, &str)] = &[
-    ("mcp-core", ""),
-    ("mcp-openapi", ""),
-    ("mcp-server", ""),
-    ("mcp-server", "stdio,openapi"),
-    ("mcp-server", "redis"),
-    ("mcp-server", "otel"),
+    ("mcp-toolkit-core", ""),
+    ("mcp-toolkit-openapi", ""),
+    ("mcp-toolkit-server", ""),
+    ("mcp-toolkit-server", "stdio,openapi"),
+    ("mcp-toolkit-server", "redis"),
+    ("mcp-toolkit-server", "otel"),
 ];
 
 /// The heading of the build-cost section of `BENCHMARKS.md`, measured by
@@ -162,8 +162,8 @@ edition = "2024"
 publish = false
 
 [dependencies]
-mcp-core = {{ path = {core} }}
-mcp-server = {{ path = {server}, default-features = false, features = [{features}] }}
+mcp-toolkit-core = {{ path = {core} }}
+mcp-toolkit-server = {{ path = {server}, default-features = false, features = [{features}] }}
 tokio = {{ version = "1", features = ["rt-multi-thread", "macros"] }}
 
 # The workspace's profile, so the checks share its artifacts.

@@ -103,10 +103,7 @@ pub(crate) fn run_all(root: &Path) -> Result<(), String> {
     }
     drop(everything);
 
-    let petstore = root
-        .join("mcp-server/src/cli/petstore.yaml")
-        .display()
-        .to_string();
+    let petstore = root.join("cli/src/cli/petstore.yaml").display().to_string();
     let serve = ["serve", "--openapi", &petstore, "--transport", "http"];
     let openapi = Server::start(&bin.join("mcp-server"), &serve)?;
     let (mut passed, mut failed) = (0, 0);

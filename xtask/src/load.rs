@@ -47,7 +47,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let text = format!(
         "{SECTION}\n\n\
          Made by `cargo xtask load`: debug builds of `mcp-server demo` replicas on loopback behind\n\
-         nginx (round-robin, no stickiness; `mcp-server/tests/replicas/nginx.conf`), with the load\n\
+         nginx (round-robin, no stickiness; `cli/tests/replicas/nginx.conf`), with the load\n\
          generator on the same 2 cores. {clients} concurrent clients call `add` for {seconds} s per row,\n\
          and every sum is checked. 2026-07-28 clients send self-contained requests to `--stateless`\n\
          replicas; 2025-11-25 clients each hold a session kept in Redis (`--state redis://...`), so\n\

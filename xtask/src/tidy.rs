@@ -26,9 +26,9 @@ use std::process::Command;
 
 /// Crates whose normal dependency tree must not contain the forbidden ones.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("mcp-core", &["rmcp", "tokio"]),
-    ("mcp-macros", &["rmcp", "tokio", "mcp-core"]),
-    ("mcp-openapi", &["rmcp"]),
+    ("mcp-toolkit-core", &["rmcp", "tokio"]),
+    ("mcp-toolkit-macros", &["rmcp", "tokio", "mcp-toolkit-core"]),
+    ("mcp-toolkit-openapi", &["rmcp"]),
 ];
 
 /// The workspace's crate folders whose modules are checked for cycles.
@@ -37,6 +37,7 @@ const CRATES: &[&str] = &[
     "mcp-macros",
     "mcp-openapi",
     "mcp-server",
+    "cli",
     "examples",
     "testdata",
     "xtask",

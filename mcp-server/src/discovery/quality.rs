@@ -30,7 +30,7 @@ fn task_sets() -> Vec<(&'static str, HashMap<String, Vec<Task>>)> {
     ]
     .into_iter()
     .map(|file| {
-        let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = testdata::discovery_tasks(file);
         let text = std::fs::read_to_string(&path).expect("the task file reads");
         (
             file,

@@ -10,7 +10,7 @@
 //!
 //! `error.type` is `tool_error` for a result with `isError: true`, else the
 //! JSON-RPC error code; it is absent on success. Upstream calls of
-//! generated tools add `http.client.request.duration` (crate `mcp-openapi`).
+//! generated tools add `http.client.request.duration` (crate `mcp-toolkit-openapi`).
 
 use std::sync::OnceLock;
 

@@ -27,6 +27,7 @@ pub(crate) const RULES: &[Rule] = &[
             "mcp-macros/src",
             "mcp-openapi/src",
             "mcp-server/src",
+            "cli/src",
             "examples/src",
         ],
         allowed: &["mcp-server/src/protocol", "mcp-server/src/transport"],

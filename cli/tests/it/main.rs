@@ -1,6 +1,7 @@
-//! Integration tests of `mcp-server`: in-process sessions over
-//! `tokio::io::duplex` with an rmcp client or raw JSON-RPC, HTTP checks, the
-//! CLI, and the official Python SDK as a real peer.
+//! Integration tests of the server (`mcp-toolkit-server`) and of its
+//! `mcp-server` binary: in-process sessions over `tokio::io::duplex` with an
+//! rmcp client or raw JSON-RPC, HTTP checks, the CLI, and the official Python
+//! SDK as a real peer.
 
 mod call_tool;
 mod cli;

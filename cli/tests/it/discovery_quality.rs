@@ -1,9 +1,9 @@
 //! The ranking of `search_tools` on tasks phrased as people ask them,
 //! against the real GitHub and Stripe documents: the task set the ranking
-//! was developed on (`tests/fixtures/discovery_tasks.yaml`) and a held-out
-//! set it was never tuned to (`tests/fixtures/discovery_tasks_held_out.yaml`),
+//! was developed on (`testdata/discovery/discovery_tasks.yaml`) and a held-out
+//! set it was never tuned to (`testdata/discovery/discovery_tasks_held_out.yaml`),
 //! and a fresh set written after the ranking's last change and measured
-//! once (`tests/fixtures/discovery_tasks_fresh.yaml`).
+//! once (`testdata/discovery/discovery_tasks_fresh.yaml`).
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -26,7 +26,7 @@ struct Tasks {
 }
 
 fn tasks(file: &str) -> Tasks {
-    let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = testdata::discovery_tasks(file);
     let text = std::fs::read_to_string(path).expect("the task file reads");
     serde_saphyr::from_str(&text).expect("the task file parses")
 }
