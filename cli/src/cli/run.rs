@@ -43,7 +43,10 @@ fn server_of(
     discovery: Option<Discovery>,
     shared: Option<(RedisStore, Duration)>,
 ) -> Result<Server, CliError> {
-    let mut builder = Server::builder().page_size(page_size);
+    let mut builder = Server::builder()
+        .name("mcp-server")
+        .version(env!("CARGO_PKG_VERSION"))
+        .page_size(page_size);
     if let Some((store, heartbeat)) = shared {
         builder = builder.store(store).task_heartbeat(heartbeat);
     }

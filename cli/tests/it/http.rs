@@ -72,7 +72,7 @@ async fn stateful_sessions_carry_execution_through_the_body_rewrite() {
         .clone();
     assert_eq!(
         message(init).await["result"]["serverInfo"]["name"],
-        "mcp-server"
+        "mcp-toolkit-server"
     );
     let notified = running
         .request(
