@@ -62,11 +62,17 @@
 //! | response | result |
 //! | --- | --- |
 //! | 2xx JSON | `structuredContent` (wrapped as `{"result": ...}` when the tool's output is wrapped) plus a text block |
+//! | 2xx with a JSON media type whose body is not JSON | `isError: true`: where parsing failed and an excerpt of the body |
+//! | 2xx longer than the cap ([`ClientConfigBuilder::max_response_bytes`], 10 MiB by default) | `isError: true`, the body never held whole in memory |
 //! | 2xx `text/*`, XML | a text block |
 //! | 2xx `image/*` / `audio/*` | an image / audio block |
 //! | 2xx other binary | an embedded blob resource |
 //! | 204 or an empty body | an empty success |
 //! | not 2xx | `isError: true`: status, reason, a bounded excerpt of the body (a JSON body kept structured) |
+//! | a redirect to another origin | `isError: true`; not followed, so no credential reaches the other host |
+//! | more than 10 redirects | `isError: true` |
+//! | no answer, or an answer slower than the timeout ([`ClientConfigBuilder::timeout`], 30 s by default) | `isError: true` when the timeout ends the call |
+//! | a connection reset before the body's end | `isError: true` |
 
 pub(crate) mod authorizer;
 pub(crate) mod binary;
@@ -85,7 +91,9 @@ pub(crate) mod style;
 pub(crate) mod telemetry;
 pub(crate) mod upstream_credentials;
 
-pub use client_config::{ClientConfig, ClientConfigBuilder, USER_AGENT};
+pub use client_config::{
+    ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, USER_AGENT,
+};
 pub use error::CallError;
 pub use execute::HttpToolHandler;
 pub use passthrough::with_incoming_authorization;

@@ -4,7 +4,7 @@
 //!   (warnings are errors), `cargo doc` (warnings are errors),
 //!   `cargo test --workspace` (unit, integration, doc
 //!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
-//!   `conformance` and `tidy`.
+//!   `conformance`, `tidy` and each fuzz target for a few seconds.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
 //!   and the Debian packages `redis-server` and `nginx` when they are missing.
@@ -20,11 +20,16 @@
 //!   section of `BENCHMARKS.md`.
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.
+//! - `fuzz [SECS] [TARGET]...`: seeds, builds (`cargo +nightly fuzz`, the
+//!   pinned cargo-fuzz installed when missing) and runs the fuzz targets of
+//!   `fuzz/` for SECS seconds each (60 by default); `fuzz seed DIR` writes
+//!   the seed corpora only, `fuzz build` builds only.
 
 mod bench;
 mod benchmarks_md;
 mod build_cost;
 mod conformance;
+mod fuzz;
 mod load;
 mod peers;
 mod synth;
@@ -46,8 +51,9 @@ fn main() -> ExitCode {
         "load" => load::run(&workspace_root()),
         "build-cost" => build_cost::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
+        "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, conformance (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, conformance, fuzz (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -86,7 +92,8 @@ fn ci() -> Result<(), String> {
     cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
     build_cost::check(&root)?;
     conformance::run_all(&root)?;
-    tidy::check(&root)
+    tidy::check(&root)?;
+    fuzz::run_targets(&root, fuzz::CI_SECONDS, &[])
 }
 
 fn synth() -> Result<(), String> {

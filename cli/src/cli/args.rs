@@ -84,6 +84,10 @@ pub(crate) struct SpecArgs {
     /// schemas are never trimmed.
     #[arg(long, value_name = "BYTES|full", default_value_t = SchemaBudget::default())]
     pub(crate) output_schema_budget: SchemaBudget,
+    /// The most bytes read of an API's response to a tool call; a longer
+    /// successful response makes the call an error, read no further.
+    #[arg(long, value_name = "BYTES", default_value_t = mcp_openapi::call::DEFAULT_MAX_RESPONSE_BYTES)]
+    pub(crate) max_response_bytes: usize,
     /// A file of tool transformations, applied to the generated tools after
     /// prefixes: one table per tool by its served name, renaming it, renaming,
     /// hiding or restricting its arguments, trimming its results. TOML for

@@ -128,9 +128,11 @@ fn generate(
     for warning in &generated.warnings {
         tracing::warn!(document = label, "{warning}");
     }
-    let mut config = ClientConfig::builder().security_schemes(
-        SecuritySchemes::from_components(&api.security_schemes()).map_err(CliError::Client)?,
-    );
+    let mut config = ClientConfig::builder()
+        .security_schemes(
+            SecuritySchemes::from_components(&api.security_schemes()).map_err(CliError::Client)?,
+        )
+        .max_response_bytes(specs.max_response_bytes);
     if let Some(base_url) = &specs.base_url {
         config = config.base_url(base_url.clone());
     }

@@ -18,7 +18,7 @@ use crate::call::upstream_credentials::{CredentialHook, UpstreamCredentials};
 /// The default per-call timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default cap on a response body (10 MiB).
-const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
 /// The `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!("mcp-openapi/", env!("CARGO_PKG_VERSION"));
 
@@ -40,8 +40,31 @@ pub struct ClientConfig {
 impl ClientConfig {
     /// A builder with the defaults: the document's servers, 30 s timeout,
     /// 10 MiB response cap, 2 retries of idempotent calls, no credentials.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_openapi::ClientConfig;
+    ///
+    /// let config = ClientConfig::builder()
+    ///     .base_url("http://127.0.0.1:8080")
+    ///     .timeout(Duration::from_secs(5))
+    ///     .max_response_bytes(1024 * 1024)
+    ///     .build()?;
+    /// assert_eq!(config.max_response_bytes(), 1024 * 1024);
+    /// # Ok::<(), mcp_openapi::call::CallError>(())
+    /// ```
     pub fn builder() -> ClientConfigBuilder {
         ClientConfigBuilder::default()
+    }
+
+    /// The cap on a response body, in bytes.
+    pub fn max_response_bytes(&self) -> usize {
+        self.max_response_bytes
+    }
+
+    /// The default timeout of a whole call.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 }
 
@@ -87,7 +110,9 @@ impl ClientConfigBuilder {
         self
     }
 
-    /// The cap on a response body; longer ones are cut with a notice.
+    /// The cap on a response body (10 MiB by default): a successful
+    /// response that is longer is an error result, read no further than
+    /// the cap (a failed one is quoted from its first bytes).
     pub fn max_response_bytes(mut self, bytes: usize) -> Self {
         self.max_response_bytes = Some(bytes);
         self
@@ -185,16 +210,28 @@ impl ClientConfigBuilder {
     }
 }
 
-/// Redirects are followed (up to 10) only while they stay on the origin of
-/// the first request: credentials never travel to another host.
+/// The most redirects one request follows.
+const MAX_REDIRECTS: usize = 10;
+
+/// Why a chain of redirects was given up.
+#[derive(Debug, thiserror::Error)]
+#[error("more than {MAX_REDIRECTS} redirects (a redirect loop?)")]
+struct TooManyRedirects;
+
+/// Redirects are followed (up to [`MAX_REDIRECTS`]) only while they stay on
+/// the origin of the first request: credentials never travel to another
+/// host. A redirect elsewhere is answered as it came (an error result);
+/// a longer chain is an error.
 fn same_origin_redirects() -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(|attempt| {
         let same_origin = attempt
             .previous()
             .first()
             .is_some_and(|first| first.origin() == attempt.url().origin());
-        if attempt.previous().len() > 10 || !same_origin {
+        if !same_origin {
             attempt.stop()
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(TooManyRedirects)
         } else {
             attempt.follow()
         }

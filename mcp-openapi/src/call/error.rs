@@ -51,6 +51,12 @@ pub enum CallError {
     /// (without credentials or query) and why.
     #[error("{0}")]
     Transport(String),
+    /// A successful response's body is longer than the configured cap
+    /// ([`ClientConfigBuilder::max_response_bytes`](crate::call::ClientConfigBuilder::max_response_bytes)).
+    #[error(
+        "the upstream response is larger than {0} bytes, the most this server reads from it; none of it is used"
+    )]
+    ResponseTooLarge(usize),
     /// The exchange took longer than the tool's timeout.
     #[error("request timed out after {0} ms")]
     Timeout(u128),
@@ -78,6 +84,7 @@ impl CallError {
             Self::Auth { .. } => "auth",
             Self::Client(_) => "client",
             Self::Transport(_) => "transport",
+            Self::ResponseTooLarge(_) => "response_too_large",
             Self::Timeout(_) => "timeout",
             Self::Cancelled => "cancelled",
             Self::UpstreamCredentials(_) => "upstream_credentials",

@@ -330,27 +330,35 @@ impl Inner {
     }
 }
 
-/// Reads at most `cap` bytes of the body, chunk by chunk; the rest is
-/// never read (the connection is dropped).
+/// Reads the body. A success longer than `cap` bytes is refused, unread
+/// when its `Content-Length` says so; of a failure, the first `cap` bytes
+/// are kept for the error's excerpt. The rest is never read (the connection
+/// is dropped), so no response holds more than `cap` bytes in memory.
 async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
 ) -> Result<ReadResponse, CallError> {
     let status = response.status();
+    let too_large = || CallError::ResponseTooLarge(cap);
+    let announced = response.content_length();
+    if status.is_success() && announced.is_some_and(|n| n > cap as u64) {
+        return Err(too_large());
+    }
     let headers = response.headers().clone();
-    let expected = response
-        .content_length()
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(0);
+    let url = response.url().clone();
+    let expected = announced.and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
     let mut body = Vec::with_capacity(expected.min(cap));
     let mut truncated = None;
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| CallError::transport(&e))?
+        .map_err(|e| CallError::transport(&e.with_url(url.clone())))?
     {
         let room = cap.saturating_sub(body.len());
         if chunk.len() > room {
+            if status.is_success() {
+                return Err(too_large());
+            }
             body.extend_from_slice(&chunk[..room]);
             truncated = Some(cap);
             break;

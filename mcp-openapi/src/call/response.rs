@@ -51,8 +51,8 @@ fn envelope_schema() -> Value {
 /// schema `D` through this function, which declares
 /// `{"type": "object", "anyOf": [D, envelope]}` (with `D`'s `$defs` hoisted
 /// to the root). A response that matches `D` is sent as is; one that does
-/// not (or that is not JSON, or was cut at the size cap) is sent as the
-/// envelope `{"unvalidatedResponse": <the response>, "schemaViolations":
+/// not (or whose media type is not JSON) is sent as the envelope
+/// `{"unvalidatedResponse": <the response>, "schemaViolations":
 /// ["<pointer>: <message>", ...]}`. Either way `structuredContent` is valid
 /// against the tool's `outputSchema`, so clients that check it (the official
 /// Python SDK does) accept the result, and the model still gets every byte
@@ -108,13 +108,14 @@ impl OutputSchema {
     }
 }
 
-/// A response as read (the body possibly cut at the size cap).
+/// A response as read (a failure's body possibly cut at the size cap).
 #[derive(Debug)]
 pub(crate) struct ReadResponse {
     pub(crate) status: StatusCode,
     pub(crate) headers: HeaderMap,
     pub(crate) body: Vec<u8>,
-    /// `Some(cap)` when the body was longer than `cap` bytes and was cut.
+    /// `Some(cap)` when a failure's body was longer than `cap` bytes and
+    /// was cut (a success that long is an error before mapping).
     pub(crate) truncated: Option<usize>,
 }
 
@@ -148,35 +149,25 @@ fn media_type(headers: &HeaderMap) -> String {
         .to_ascii_lowercase()
 }
 
-fn truncation_notice(response: &ReadResponse) -> Option<String> {
-    response
-        .truncated
-        .map(|cap| format!("[the response was cut at {cap} bytes: the upstream sent more]"))
-}
-
 /// Maps a response to a tool result.
 pub(crate) fn map_response(response: &ReadResponse, mapping: &Mapping<'_>) -> CallToolResult {
     if !response.status.is_success() {
         return failure(response);
     }
     let media_type = media_type(&response.headers);
-    let json = if is_json_media_type(&media_type) && response.truncated.is_none() {
-        serde_json::from_slice::<Value>(&response.body).ok()
-    } else {
-        None
-    };
-    let notice = truncation_notice(response);
-    if let Some(value) = json {
-        return json_success(value, mapping);
+    if is_json_media_type(&media_type) && !response.body.trim_ascii().is_empty() {
+        return match serde_json::from_slice::<Value>(&response.body) {
+            Ok(value) => json_success(value, mapping),
+            Err(error) => not_json(response, &media_type, &error),
+        };
     }
     let mut content = Vec::new();
     let text_body = media_type.is_empty()
         || media_type.starts_with("text/")
-        || is_json_media_type(&media_type)
         || media_type.ends_with("/xml")
         || media_type.ends_with("+xml")
         || media_type == "application/javascript";
-    let unvalidated = if response.body.is_empty() {
+    let unvalidated = if response.body.trim_ascii().is_empty() {
         Value::Null
     } else if text_body {
         let text = String::from_utf8_lossy(&response.body).into_owned();
@@ -197,20 +188,39 @@ pub(crate) fn map_response(response: &ReadResponse, mapping: &Mapping<'_>) -> Ca
         });
         Value::Null
     };
-    if let Some(notice) = &notice {
-        content.push(Content::text(notice.clone()));
-    }
     let mut result = CallToolResult::success(content);
     if let Some((_, true)) = mapping.check {
-        let reason =
-            notice.unwrap_or_else(|| match (response.body.is_empty(), media_type.as_str()) {
-                (true, _) => "the response has no content".to_owned(),
-                (false, "") => "the response has no content type".to_owned(),
-                (false, other) => format!("the response is `{other}`, not the documented JSON"),
-            });
+        let reason = match (response.body.trim_ascii().is_empty(), media_type.as_str()) {
+            (true, _) => "the response has no content".to_owned(),
+            (false, "") => "the response has no content type".to_owned(),
+            (false, other) => format!("the response is `{other}`, not the documented JSON"),
+        };
         result.structured_content = Some(json!({ UNVALIDATED: unvalidated, VIOLATIONS: [reason] }));
     }
     result
+}
+
+/// A success whose body says it is JSON and is not: an error quoting where
+/// parsing failed and the start of the body.
+fn not_json(
+    response: &ReadResponse,
+    media_type: &str,
+    error: &serde_json::Error,
+) -> CallToolResult {
+    let status = response.status;
+    let body = String::from_utf8_lossy(&response.body);
+    let excerpt: String = body.chars().take(ERROR_EXCERPT).collect();
+    let more = if excerpt.len() < body.len() {
+        " [...]"
+    } else {
+        ""
+    };
+    CallToolResult::error(format!(
+        "the upstream API answered {} {} with `{media_type}` content that is not valid JSON \
+         ({error}):\n{excerpt}{more}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("unknown status"),
+    ))
 }
 
 fn json_success(value: Value, mapping: &Mapping<'_>) -> CallToolResult {

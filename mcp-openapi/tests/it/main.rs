@@ -4,6 +4,7 @@ mod content_type;
 mod corpus;
 mod fixtures;
 mod handler;
+mod hostile_upstream;
 mod http_fixtures;
 mod output_budget;
 mod overlay;

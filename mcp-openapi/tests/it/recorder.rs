@@ -70,11 +70,18 @@ impl Recorder {
     pub(crate) async fn with(
         respond: impl Fn(&Recorded) -> Response + Send + Sync + 'static,
     ) -> Self {
+        Self::on("127.0.0.1", respond).await
+    }
+
+    /// Starts a server on the loopback address `ip` (any of `127.0.0.0/8`),
+    /// answering with `respond`.
+    pub(crate) async fn on(
+        ip: &str,
+        respond: impl Fn(&Recorded) -> Response + Send + Sync + 'static,
+    ) -> Self {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let respond: Responder = Arc::new(respond);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
+        let listener = tokio::net::TcpListener::bind((ip, 0)).await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let record = seen.clone();
         let app = axum::Router::new().fallback(move |request: Request<Body>| {

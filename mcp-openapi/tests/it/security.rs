@@ -1,13 +1,12 @@
 //! What a proxy in front of real credentials must never do: leave a path
 //! segment, change host, send a header with CR/LF, follow a redirect to
-//! another host, buffer an unbounded response, or echo a credential.
+//! another host, or echo a credential (hostile upstreams: `hostile_upstream`).
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mcp_openapi::call::{Credential, Credentials, Secret, SecuritySchemes};
 use percent_encoding::percent_decode_str;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::http_fixtures::{binding, config, param, route, tool_def};
 use crate::recorder::Recorder;
@@ -168,47 +167,6 @@ async fn redirects_are_followed_only_on_the_same_origin() {
     assert!(
         elsewhere.requests().is_empty(),
         "the other host never saw a request"
-    );
-}
-
-#[tokio::test]
-async fn a_response_larger_than_the_cap_is_cut_not_buffered() {
-    // A server that streams an endless body (no content-length).
-    let (listener, base) = crate::http_fixtures::local_listener().await;
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut request = [0u8; 4096];
-                let _ = socket.read(&mut request).await;
-                let head =
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n";
-                if socket.write_all(head.as_bytes()).await.is_err() {
-                    return;
-                }
-                let chunk = vec![b'x'; 64 * 1024];
-                // Endless: only the client hanging up stops it.
-                while socket.write_all(&chunk).await.is_ok() {}
-            });
-        }
-    });
-    let cap = 1024 * 1024;
-    let tool = tool_def(
-        route("GET", "/huge", json!([]), Value::Null),
-        binding(&[], &[], false, None),
-        json!({"type": "object"}),
-        None,
-        config(&base)
-            .max_response_bytes(cap)
-            .build()
-            .expect("config"),
-    );
-    let result = tool.call_detached(json!({})).await;
-    assert!(!result.is_error());
-    assert_eq!(result.content.len(), 2);
-    assert_eq!(result.content[0].as_text().map(str::len), Some(cap));
-    assert_eq!(
-        result.content[1].as_text(),
-        Some("[the response was cut at 1048576 bytes: the upstream sent more]")
     );
 }
 

@@ -1,5 +1,6 @@
-//! Any bytes: parse (JSON or YAML), load routes, generate tools in both
-//! schema profiles. Errors are fine; panics, hangs and aborts are bugs.
+//! Any bytes as an OpenAPI document (JSON or YAML, by content): load the
+//! routes, generate the tools in both schema profiles, and the resources.
+//! Errors are fine; panics, hangs and aborts are bugs.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
