@@ -41,6 +41,7 @@ fn help_names_every_subcommand_and_flag() {
         "--overlay",
         "--transform",
         "--output-schema-budget",
+        "--max-response-bytes",
         "--watch",
         "SIGHUP",
         "--discovery",
@@ -637,6 +638,37 @@ async fn served_transformed_tools_call_the_original_routes() {
         seen.lock().unwrap().len(),
         2,
         "refused calls never reach the API"
+    );
+    client.cancel().await.expect("close");
+}
+
+#[tokio::test]
+async fn max_response_bytes_refuses_longer_answers() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+
+    let base_url = petstore_upstream(Arc::new(Mutex::new(Vec::new()))).await;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args(["serve", "--openapi", PETSTORE, "--base-url", &base_url])
+        .args(["--max-response-bytes", "64"])
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("serve starts");
+    let io = (
+        child.stdout.take().expect("piped stdout"),
+        child.stdin.take().expect("piped stdin"),
+    );
+    let client = ().serve(io).await.expect("initialize");
+    let call = |name: &str| client.call_tool(CallToolRequestParams::new(name.to_owned()));
+    let list = call("listPets").await.expect("tools/call");
+    assert_eq!(list.is_error, Some(true));
+    let text = format!("{:?}", list.content);
+    assert!(
+        text.contains("the upstream response is larger than 64 bytes"),
+        "{text}"
     );
     client.cancel().await.expect("close");
 }

@@ -1,8 +1,12 @@
 //! RFC 6570 URI templates, parsed once and matched against concrete URIs
 //! (the direction `resources/read` needs: URI in, variables out).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
+
+/// The longest URI a template matches: matching tries the ways adjacent
+/// expressions can split the text, which must stay cheap for any input.
+const MAX_URI_BYTES: usize = 4 * 1024;
 
 /// A parsed URI template such as `file:///logs/{date}/{+path}{?lines}`.
 ///
@@ -102,10 +106,17 @@ impl UriTemplate {
             .map(String::as_str)
     }
 
-    /// The variables of `uri` when it matches the template.
+    /// The variables of `uri` when it matches the template (a URI longer
+    /// than 4 KiB matches none).
     pub fn match_uri(&self, uri: &str) -> Option<BTreeMap<String, String>> {
+        if uri.len() > MAX_URI_BYTES {
+            return None;
+        }
         let mut vars = BTreeMap::new();
-        match_parts(&self.parts, uri, &mut vars).then_some(vars)
+        let mut matcher = Matcher {
+            failed: HashSet::new(),
+        };
+        matcher.parts(&self.parts, uri, &mut vars).then_some(vars)
     }
 }
 
@@ -146,58 +157,141 @@ fn parse_expression(body: &str) -> Result<Part, String> {
     Ok(Part::Expression { operator, names })
 }
 
-fn match_parts(parts: &[Part], uri: &str, vars: &mut BTreeMap<String, String>) -> bool {
-    let Some((first, rest)) = parts.split_first() else {
-        return uri.is_empty();
-    };
-    match first {
-        Part::Literal(literal) => uri
-            .strip_prefix(literal.as_str())
-            .is_some_and(|after| match_parts(rest, after, vars)),
-        Part::Expression {
-            operator: Some(op @ ('?' | '&')),
-            names,
-        } => match_query(*op, names, rest, uri, vars),
-        Part::Expression { operator, names } => {
-            let prefix = operator.filter(|op| *op != '+');
-            let body = match prefix {
-                Some(p) => match uri.strip_prefix(p) {
-                    Some(body) => body,
-                    // An undefined variable expands to nothing.
-                    None => return match_parts(rest, uri, vars),
-                },
-                None => uri,
-            };
-            // One value never holds its own separator; a list of several
-            // values is split on it by `bind`.
-            let single = names.len() == 1;
-            let forbidden: &[char] = match operator {
-                None => &['/', '?', '#', '&'],
-                Some('.') if single => &['/', '?', '#', '&', '.'],
-                Some('.') => &['/', '?', '#', '&'],
-                Some('/' | ';') if single => &['/', '?', '#'],
-                Some('/' | ';') => &['?', '#'],
-                _ => &[],
-            };
-            let mut ends: Vec<usize> = body
-                .char_indices()
-                .map(|(i, _)| i)
-                .skip(1)
-                .chain([body.len()])
-                .take_while(|&end| !body[..end].contains(forbidden))
-                .collect();
-            ends.reverse();
-            for end in ends {
-                let mut attempt = vars.clone();
-                if bind(*operator, names, &body[..end], &mut attempt)
-                    && match_parts(rest, &body[end..], &mut attempt)
-                {
-                    *vars = attempt;
-                    return true;
-                }
-            }
-            false
+/// Matches parts against text, remembering the states that failed: whether
+/// the parts left match the text left does not depend on the variables
+/// bound so far, so each state (parts left, text left) is tried once.
+struct Matcher {
+    failed: HashSet<(usize, usize)>,
+}
+
+impl Matcher {
+    fn parts(&mut self, parts: &[Part], uri: &str, vars: &mut BTreeMap<String, String>) -> bool {
+        let state = (parts.len(), uri.len());
+        if self.failed.contains(&state) {
+            return false;
         }
+        let matched = self.first(parts, uri, vars);
+        if !matched {
+            self.failed.insert(state);
+        }
+        matched
+    }
+
+    fn first(&mut self, parts: &[Part], uri: &str, vars: &mut BTreeMap<String, String>) -> bool {
+        let Some((first, rest)) = parts.split_first() else {
+            return uri.is_empty();
+        };
+        match first {
+            Part::Literal(literal) => uri
+                .strip_prefix(literal.as_str())
+                .is_some_and(|after| self.parts(rest, after, vars)),
+            Part::Expression {
+                operator: Some(op @ ('?' | '&')),
+                names,
+            } => self.query(*op, names, rest, uri, vars),
+            Part::Expression { operator, names } => {
+                let prefix = operator.filter(|op| *op != '+');
+                let body = match prefix {
+                    Some(p) => match uri.strip_prefix(p) {
+                        Some(body) => body,
+                        // An undefined variable expands to nothing.
+                        None => return self.parts(rest, uri, vars),
+                    },
+                    None => uri,
+                };
+                // One value never holds its own separator; a list of several
+                // values is split on it by `bind`.
+                let single = names.len() == 1;
+                let forbidden: &[char] = match operator {
+                    None => &['/', '?', '#', '&'],
+                    Some('.') if single => &['/', '?', '#', '&', '.'],
+                    Some('.') => &['/', '?', '#', '&'],
+                    Some('/' | ';') if single => &['/', '?', '#'],
+                    Some('/' | ';') => &['?', '#'],
+                    _ => &[],
+                };
+                let limit = body.find(forbidden).unwrap_or(body.len());
+                // What must follow the value, when that is known.
+                let next = match rest.first() {
+                    None => Some(""),
+                    Some(Part::Literal(literal)) => Some(literal.as_str()),
+                    Some(Part::Expression { .. }) => None,
+                };
+                // Each possible end of the value (a char boundary, the value
+                // empty only when nothing is left) and the separators before it.
+                let separator = separator(*operator);
+                if body[..limit].matches(separator).count() + 1 < names.len() {
+                    return false;
+                }
+                let mut ends = Vec::new();
+                let mut separators = 0;
+                for (at, c) in body[..limit].char_indices() {
+                    if at > 0 {
+                        ends.push((at, separators));
+                    }
+                    separators += usize::from(c == separator);
+                }
+                if limit > 0 || body.is_empty() {
+                    ends.push((limit, separators));
+                }
+                for &(end, separators) in ends.iter().rev() {
+                    if separators + 1 != names.len()
+                        || next.is_some_and(|next| !body[end..].starts_with(next))
+                    {
+                        continue;
+                    }
+                    // The rest first: it does not depend on this value, and
+                    // it is remembered when it fails. Later values win, as
+                    // they would bound in order.
+                    let mut later = BTreeMap::new();
+                    let mut value = BTreeMap::new();
+                    if self.parts(rest, &body[end..], &mut later)
+                        && bind(*operator, names, &body[..end], &mut value)
+                    {
+                        vars.extend(value);
+                        vars.extend(later);
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    fn query(
+        &mut self,
+        op: char,
+        names: &[String],
+        rest: &[Part],
+        uri: &str,
+        vars: &mut BTreeMap<String, String>,
+    ) -> bool {
+        let Some(query) = uri.strip_prefix(op) else {
+            return self.parts(rest, uri, vars);
+        };
+        let end = query.find('#').unwrap_or(query.len());
+        let mut attempt = vars.clone();
+        for pair in query[..end].split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            if names.iter().any(|name| name == key) {
+                attempt.insert(key.to_owned(), percent_decode(value));
+            }
+        }
+        if self.parts(rest, &query[end..], &mut attempt) {
+            *vars = attempt;
+            return true;
+        }
+        false
+    }
+}
+
+/// What separates the values of a list expanded with `operator`.
+fn separator(operator: Option<char>) -> char {
+    match operator {
+        Some('.') => '.',
+        Some('/') => '/',
+        Some(';') => ';',
+        _ => ',',
     }
 }
 
@@ -207,13 +301,7 @@ fn bind(
     text: &str,
     vars: &mut BTreeMap<String, String>,
 ) -> bool {
-    let separator = match operator {
-        Some('.') => '.',
-        Some('/') => '/',
-        Some(';') => ';',
-        _ => ',',
-    };
-    let values: Vec<&str> = text.split(separator).collect();
+    let values: Vec<&str> = text.split(separator(operator)).collect();
     if values.len() != names.len() {
         return false;
     }
@@ -229,31 +317,6 @@ fn bind(
         vars.insert(name.clone(), percent_decode(value));
     }
     true
-}
-
-fn match_query(
-    op: char,
-    names: &[String],
-    rest: &[Part],
-    uri: &str,
-    vars: &mut BTreeMap<String, String>,
-) -> bool {
-    let Some(query) = uri.strip_prefix(op) else {
-        return match_parts(rest, uri, vars);
-    };
-    let end = query.find('#').unwrap_or(query.len());
-    let mut attempt = vars.clone();
-    for pair in query[..end].split('&') {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if names.iter().any(|name| name == key) {
-            attempt.insert(key.to_owned(), percent_decode(value));
-        }
-    }
-    if match_parts(rest, &query[end..], &mut attempt) {
-        *vars = attempt;
-        return true;
-    }
-    false
 }
 
 fn percent_decode(text: &str) -> String {
@@ -297,6 +360,27 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn adjacent_expressions_match_without_trying_every_split_again() {
+        // Found by the `uri_template` fuzz target: trying every split of
+        // every expression again took exponential time.
+        let fuzzed = "\n\0\0a\n\0{xa,\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0}y}\n\n\0\0e.example.org\0\0\0ef";
+        assert_eq!(vars("{var:3}{x,y}{Xar:3}{x,y}", fuzzed), None);
+        let long = "x".repeat(MAX_URI_BYTES - 1);
+        assert_eq!(vars("{a}{b,c}{d}{e,f}", &format!("{long}!")), None);
+        let three = vars("{a}{b}{c}", &long).unwrap();
+        let lengths: Vec<usize> = three.iter().map(|(_, value)| value.len()).collect();
+        assert_eq!(lengths, [MAX_URI_BYTES - 1, 0, 0]);
+    }
+
+    #[test]
+    fn a_uri_longer_than_the_limit_matches_nothing() {
+        let path = "a".repeat(MAX_URI_BYTES);
+        assert_eq!(vars("{+path}", &path[1..]), pairs(&[("path", &path[1..])]));
+        assert_eq!(vars("{+path}", &path), pairs(&[("path", &path)]));
+        assert_eq!(vars("{+path}", &format!("{path}a")), None);
     }
 
     #[test]
