@@ -6,6 +6,10 @@
 //!   target (what a long campaign starts its corpora from).
 //! - `cargo xtask fuzz build`: builds the targets only.
 //!
+//! CI runs each target for [`CI_SECONDS`] from a development build
+//! (unoptimized, so it builds in a fraction of the time: only the smoke
+//! test's speed suffers); longer runs use the optimized build.
+//!
 //! Everything lives under `target/fuzz/`: `build/` (the target directory),
 //! `corpus/<target>/` (kept between runs, so coverage accumulates) and
 //! `artifacts/<target>/` (an input that crashed, hung or ran out of memory;
@@ -38,6 +42,25 @@ pub(crate) const TARGETS: [(&str, usize); 7] = [
 /// What CI runs each target for, in seconds.
 pub(crate) const CI_SECONDS: u64 = 10;
 
+/// How the fuzz targets are compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Build {
+    /// Unoptimized: quick to build, for short runs.
+    Dev,
+    /// Optimized (with debug assertions): for long runs.
+    Release,
+}
+
+impl Build {
+    /// The profile's folder in the target directory.
+    fn folder(self) -> &'static str {
+        match self {
+            Self::Dev => "debug",
+            Self::Release => "release",
+        }
+    }
+}
+
 /// `cargo xtask fuzz ...` with the arguments after `fuzz`.
 pub(crate) fn task(root: &Path, args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
@@ -47,7 +70,7 @@ pub(crate) fn task(root: &Path, args: &[String]) -> Result<(), String> {
         }
         Some("build") => {
             install_cargo_fuzz(root)?;
-            build(root)
+            build(root, Build::Release)
         }
         _ => {
             let seconds = match args.first() {
@@ -57,14 +80,19 @@ pub(crate) fn task(root: &Path, args: &[String]) -> Result<(), String> {
                 None => 60,
             };
             let chosen: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
-            run_targets(root, seconds, &chosen)
+            run_targets(root, Build::Release, seconds, &chosen)
         }
     }
 }
 
 /// Seeds, builds and runs every target (or those `chosen`) for `seconds`
 /// each; fails on the first target that finds a crash.
-pub(crate) fn run_targets(root: &Path, seconds: u64, chosen: &[&str]) -> Result<(), String> {
+pub(crate) fn run_targets(
+    root: &Path,
+    profile: Build,
+    seconds: u64,
+    chosen: &[&str],
+) -> Result<(), String> {
     for name in chosen {
         if !TARGETS.iter().any(|(target, _)| target == name) {
             return Err(format!("no fuzz target `{name}`; targets: {}", names()));
@@ -72,7 +100,7 @@ pub(crate) fn run_targets(root: &Path, seconds: u64, chosen: &[&str]) -> Result<
     }
     install_cargo_fuzz(root)?;
     let started = Instant::now();
-    build(root)?;
+    build(root, profile)?;
     eprintln!(
         "xtask fuzz: built the targets in {:.0} s",
         started.elapsed().as_secs_f64()
@@ -88,7 +116,7 @@ pub(crate) fn run_targets(root: &Path, seconds: u64, chosen: &[&str]) -> Result<
         fs::create_dir_all(&artifacts)
             .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
         let started = Instant::now();
-        let outcome = run(Command::new(binary(root, name))
+        let outcome = run(Command::new(binary(root, profile, name))
             .arg(corpus_root.join(name))
             .arg(format!("-max_total_time={seconds}"))
             .arg(format!("-max_len={max_len}"))
@@ -110,11 +138,16 @@ pub(crate) fn run_targets(root: &Path, seconds: u64, chosen: &[&str]) -> Result<
     Ok(())
 }
 
-/// Builds every target with `cargo +nightly fuzz build` (release with debug
-/// assertions, AddressSanitizer) into `target/fuzz/build`.
-fn build(root: &Path) -> Result<(), String> {
-    run(Command::new("cargo")
-        .args(["+nightly", "fuzz", "build", "--fuzz-dir"])
+/// Builds every target with `cargo +nightly fuzz build` (with debug
+/// assertions and AddressSanitizer) into `target/fuzz/build`.
+fn build(root: &Path, profile: Build) -> Result<(), String> {
+    let mut command = Command::new("cargo");
+    command.args(["+nightly", "fuzz", "build"]);
+    if profile == Build::Dev {
+        command.arg("--dev");
+    }
+    run(command
+        .arg("--fuzz-dir")
         .arg(root.join("fuzz"))
         .arg("--target-dir")
         .arg(fuzz_dir(root).join("build"))
@@ -143,12 +176,12 @@ fn install_cargo_fuzz(root: &Path) -> Result<(), String> {
 
 /// The built binary of target `name` (cargo-fuzz builds for the host's
 /// triple; libFuzzer runs on Linux).
-fn binary(root: &Path, name: &str) -> PathBuf {
+fn binary(root: &Path, profile: Build, name: &str) -> PathBuf {
     let triple = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
     fuzz_dir(root)
         .join("build")
         .join(triple)
-        .join("release")
+        .join(profile.folder())
         .join(name)
 }
 

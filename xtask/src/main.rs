@@ -93,7 +93,7 @@ fn ci() -> Result<(), String> {
     build_cost::check(&root)?;
     conformance::run_all(&root)?;
     tidy::check(&root)?;
-    fuzz::run_targets(&root, fuzz::CI_SECONDS, &[])
+    fuzz::run_targets(&root, fuzz::Build::Dev, fuzz::CI_SECONDS, &[])
 }
 
 fn synth() -> Result<(), String> {
