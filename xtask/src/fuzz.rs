@@ -5,6 +5,7 @@
 //! - `cargo xtask fuzz seed DIR`: writes only the seeds, one folder per
 //!   target (what a long campaign starts its corpora from).
 //! - `cargo xtask fuzz build`: builds the targets only.
+//! - `cargo xtask fuzz --dev [SECS]`: what CI runs (see below).
 //!
 //! CI runs each target for [`CI_SECONDS`] from a development build
 //! (unoptimized, so it builds in a fraction of the time: only the smoke
@@ -71,6 +72,13 @@ pub(crate) fn task(root: &Path, args: &[String]) -> Result<(), String> {
         Some("build") => {
             install_cargo_fuzz(root)?;
             build(root, Build::Release)
+        }
+        Some("--dev") => {
+            let seconds = args.get(1).map_or(Ok(CI_SECONDS), |secs| {
+                secs.parse()
+                    .map_err(|_| format!("`{secs}` is not a number of seconds"))
+            })?;
+            run_targets(root, Build::Dev, seconds, &[])
         }
         _ => {
             let seconds = match args.first() {

@@ -23,7 +23,8 @@
 //! - `fuzz [SECS] [TARGET]...`: seeds, builds (`cargo +nightly fuzz`, the
 //!   pinned cargo-fuzz installed when missing) and runs the fuzz targets of
 //!   `fuzz/` for SECS seconds each (60 by default); `fuzz seed DIR` writes
-//!   the seed corpora only, `fuzz build` builds only.
+//!   the seed corpora only, `fuzz build` builds only, `fuzz --dev` is
+//!   CI's short run of every target from a quick unoptimized build.
 
 mod bench;
 mod benchmarks_md;

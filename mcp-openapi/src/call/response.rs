@@ -164,10 +164,11 @@ pub(crate) fn map_response(response: &ReadResponse, mapping: &Mapping<'_>) -> Ca
     let mut content = Vec::new();
     let text_body = media_type.is_empty()
         || media_type.starts_with("text/")
+        || is_json_media_type(&media_type)
         || media_type.ends_with("/xml")
         || media_type.ends_with("+xml")
         || media_type == "application/javascript";
-    let unvalidated = if response.body.trim_ascii().is_empty() {
+    let unvalidated = if response.body.is_empty() {
         Value::Null
     } else if text_body {
         let text = String::from_utf8_lossy(&response.body).into_owned();
@@ -190,7 +191,7 @@ pub(crate) fn map_response(response: &ReadResponse, mapping: &Mapping<'_>) -> Ca
     };
     let mut result = CallToolResult::success(content);
     if let Some((_, true)) = mapping.check {
-        let reason = match (response.body.trim_ascii().is_empty(), media_type.as_str()) {
+        let reason = match (response.body.is_empty(), media_type.as_str()) {
             (true, _) => "the response has no content".to_owned(),
             (false, "") => "the response has no content type".to_owned(),
             (false, other) => format!("the response is `{other}`, not the documented JSON"),
