@@ -23,6 +23,9 @@ use crate::discovery::view::SEARCH_TOOLS;
 
 /// The bytes of declarations an answer holds per tool it shows.
 pub(crate) const ANSWER_BYTES_PER_TOOL: usize = 520;
+/// How much more a hit's size weighs, for lowering its detail, than the one
+/// before it: a size counts `RANK_WEIGHT + rank` times.
+const RANK_WEIGHT: usize = 4;
 /// How many bytes of the tool's description may name categories.
 const TAG_LIST_BYTES: usize = 600;
 /// The longest description a category listing shows, in characters.
@@ -208,7 +211,8 @@ impl Search {
     /// The level of detail of each tool at `shown`: the most detailed ones
     /// within [`ANSWER_BYTES_PER_TOOL`] per tool (or one declaration's
     /// [`DECLARATION_BYTES`] for fewer tools), lowering the largest
-    /// declaration first.
+    /// declaration first (the sizes of later hits weigh more), then raising
+    /// the best hits again while the answer still fits.
     fn fitted_levels(&self, shown: &[usize]) -> Vec<usize> {
         let budget = (ANSWER_BYTES_PER_TOOL * shown.len()).max(DECLARATION_BYTES);
         let mut levels = vec![0; shown.len()];
@@ -217,14 +221,31 @@ impl Search {
             .map(|&tool| self.declaration(tool, 0).len())
             .collect();
         while sizes.iter().sum::<usize>() > budget {
+            // The largest declaration goes down first, a later hit's
+            // counting more: the best hits keep most.
             let largest = (0..shown.len())
                 .filter(|&position| levels[position] + 1 < LEVEL_COUNT)
-                .max_by_key(|&position| sizes[position]);
+                .max_by_key(|&position| sizes[position] * (RANK_WEIGHT + position));
             let Some(position) = largest else {
                 break;
             };
             levels[position] += 1;
             sizes[position] = self.declaration(shown[position], levels[position]).len();
+        }
+        // A step down may free more than needed: give it back to the best
+        // hits first.
+        for position in 0..shown.len() {
+            while levels[position] > 0 {
+                let richer = self
+                    .declaration(shown[position], levels[position] - 1)
+                    .len();
+                let total = sizes.iter().sum::<usize>() - sizes[position] + richer;
+                if total > budget {
+                    break;
+                }
+                levels[position] -= 1;
+                sizes[position] = richer;
+            }
         }
         levels
     }

@@ -176,21 +176,16 @@ fn push_unique(types: &mut Vec<Ty>, ty: Ty) {
 }
 
 /// One object type with the members of `objects`, when no key is in two of
-/// them and at most one has an index signature.
+/// them and their index signatures agree: all `unknown` (which any
+/// property fits), or a single one beside no properties.
 fn merge_objects(objects: &[Ty]) -> Option<Ty> {
     let mut merged = Object::default();
+    let mut indexes = Vec::new();
     for object in objects {
         let Ty::Object(object) = object else {
             return None;
         };
-        if object.index.is_some() {
-            if merged.index.is_some() || !merged.properties.is_empty() {
-                return None;
-            }
-            merged.index.clone_from(&object.index);
-        } else if merged.index.is_some() {
-            return None;
-        }
+        indexes.extend(object.index.as_deref());
         for property in &object.properties {
             if merged
                 .properties
@@ -203,6 +198,12 @@ fn merge_objects(objects: &[Ty]) -> Option<Ty> {
         }
         merged.left_out += object.left_out;
     }
+    merged.index = match indexes.as_slice() {
+        [] => None,
+        all if all.iter().all(|index| **index == Ty::Unknown) => Some(Box::new(Ty::Unknown)),
+        [only] if merged.properties.is_empty() => Some(Box::new((*only).clone())),
+        _ => return None,
+    };
     Some(Ty::Object(merged))
 }
 
@@ -360,6 +361,19 @@ mod tests {
         assert_eq!(
             Ty::intersection([a.clone(), also_a]).to_string(),
             "{ a: string } & { a: number }"
+        );
+        assert_eq!(
+            Ty::intersection([Ty::any_object(), a.clone()]).to_string(),
+            "{ a: string; [key: string]: unknown }"
+        );
+        let strings = Ty::record(Ty::String);
+        assert_eq!(
+            Ty::intersection([strings.clone(), a.clone()]).to_string(),
+            "Record<string, string> & { a: string }"
+        );
+        assert_eq!(
+            Ty::intersection([strings.clone(), Ty::any_object()]).to_string(),
+            "Record<string, string> & Record<string, unknown>"
         );
         assert_eq!(Ty::intersection([a.clone(), Ty::Never]), Ty::Never);
         assert_eq!(Ty::intersection([Ty::Unknown]), Ty::Unknown);
