@@ -18,6 +18,10 @@ use super::literal::{literal_type, type_name};
 use super::refs::{Uses, ref_name, resolve};
 use super::ty::{Object, Property, Tuple, Ty};
 
+/// The most schemas converted inside one another (through any keyword or
+/// reference); deeper ones are `unknown`, so no schema exhausts the stack.
+const MAX_NESTING: usize = 64;
+
 /// Type names a definition never takes: the declarations write these.
 const RESERVED: [&str; 4] = ["Promise", "Record", "Array", "Object"];
 
@@ -78,6 +82,8 @@ pub(crate) struct Converter<'a> {
     inlining: Vec<(usize, &'a str)>,
     /// Whether a part of a schema was left out.
     abbreviated: bool,
+    /// How many schemas are being converted inside one another.
+    nesting: usize,
 }
 
 impl<'a> Converter<'a> {
@@ -106,6 +112,17 @@ impl<'a> Converter<'a> {
     }
 
     fn ty(&mut self, document: &Document<'a>, schema: &'a Value, depth: usize) -> Ty {
+        if self.nesting >= MAX_NESTING {
+            self.abbreviated = true;
+            return Ty::Unknown;
+        }
+        self.nesting += 1;
+        let ty = self.subschema(document, schema, depth);
+        self.nesting -= 1;
+        ty
+    }
+
+    fn subschema(&mut self, document: &Document<'a>, schema: &'a Value, depth: usize) -> Ty {
         let schema = match schema {
             Value::Bool(true) => return Ty::Unknown,
             Value::Bool(false) => return Ty::Never,

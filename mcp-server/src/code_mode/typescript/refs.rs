@@ -7,6 +7,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+/// The most schemas read inside one another; deeper ones are not read.
+const MAX_NESTING: usize = 64;
+
 /// Keywords whose value is one schema.
 const ONE_SCHEMA: [&str; 4] = ["items", "additionalProperties", "additionalItems", "not"];
 /// Keywords whose value is a list of schemas.
@@ -86,6 +89,8 @@ pub(crate) struct Uses {
     cyclic: HashSet<String>,
     /// References whose target is more than a scalar or a short enum.
     composite: HashSet<String>,
+    /// How many schemas are being read inside one another.
+    nesting: usize,
 }
 
 impl Uses {
@@ -108,9 +113,21 @@ impl Uses {
     }
 
     fn visit<'a>(&mut self, root: &'a Value, schema: &'a Value, open: &mut Vec<&'a str>) {
-        let Value::Object(schema) = schema else {
-            return;
-        };
+        self.nesting += 1;
+        if self.nesting <= MAX_NESTING
+            && let Value::Object(schema) = schema
+        {
+            self.visit_keywords(root, schema, open);
+        }
+        self.nesting -= 1;
+    }
+
+    fn visit_keywords<'a>(
+        &mut self,
+        root: &'a Value,
+        schema: &'a serde_json::Map<String, Value>,
+        open: &mut Vec<&'a str>,
+    ) {
         if let Some(Value::String(reference)) = schema.get("$ref") {
             let count = self.counts.entry(reference.clone()).or_default();
             *count += 1;

@@ -351,3 +351,20 @@ fn names_never_shadow_what_declarations_use() {
     );
     assert_eq!(aliases.len(), 3, "{aliases:?}");
 }
+
+#[test]
+fn long_chains_of_references_stop_without_exhausting_the_stack() {
+    let mut defs = serde_json::Map::new();
+    for n in 0..5_000 {
+        defs.insert(
+            format!("d{n}"),
+            json!({"type": "array", "items": {"$ref": format!("#/$defs/d{}", n + 1)}}),
+        );
+    }
+    let schema = json!({"$ref": "#/$defs/d0", "$defs": defs});
+    let document = Document::new(0, &schema, &schema, FULL);
+    let mut converter = Converter::default();
+    let ty = converter.convert(&document, &schema).to_string();
+    assert!(ty.starts_with("unknown[][]") && ty.len() < 200, "{ty}");
+    assert!(converter.abbreviated());
+}
