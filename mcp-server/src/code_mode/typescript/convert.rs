@@ -14,9 +14,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::literal::{literal_type, type_name};
+use super::literal::type_name;
 use super::refs::{Uses, ref_name, resolve};
-use super::ty::{Object, Property, Tuple, Ty};
+use super::ty::{Object, Property, Tuple, Ty, literal_type};
 
 /// The most schemas converted inside one another (through any keyword or
 /// reference); deeper ones are `unknown`, so no schema exhausts the stack.

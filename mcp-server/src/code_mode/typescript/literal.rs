@@ -1,12 +1,9 @@
 //! Names and literals as TypeScript spells them: string literals, property
-//! keys (quoted unless identifiers), type names, and JSON values as literal
-//! types.
+//! keys (quoted unless identifiers) and type names.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
-
-use super::ty::{Object, Property, Tuple, Ty};
 
 /// `text` as a TypeScript string literal: JSON's escaping (quotes,
 /// backslashes, control characters), which TypeScript reads the same.
@@ -52,38 +49,9 @@ pub(crate) fn type_name(key: &str) -> String {
     name
 }
 
-/// The literal type of the JSON value `value`: strings, numbers, `true`,
-/// `false` and `null` as literals, arrays as tuples and objects as object
-/// types of literals.
-pub(crate) fn literal_type(value: &Value) -> Ty {
-    match value {
-        Value::Null => Ty::Null,
-        Value::Bool(flag) => Ty::Literal(flag.to_string()),
-        Value::Number(number) => Ty::Literal(number.to_string()),
-        Value::String(text) => Ty::Literal(string_literal(text)),
-        Value::Array(items) => Ty::Tuple(Tuple {
-            elements: items.iter().map(literal_type).collect(),
-            required: items.len(),
-            rest: None,
-        }),
-        Value::Object(fields) => Ty::Object(Object {
-            properties: fields
-                .iter()
-                .map(|(name, value)| Property {
-                    name: name.clone(),
-                    optional: false,
-                    ty: literal_type(value),
-                })
-                .collect(),
-            ..Object::default()
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn strings_escape_quotes_backslashes_and_controls() {
@@ -112,14 +80,5 @@ mod tests {
         assert_eq!(type_name("3d_secure"), "_3dSecure");
         assert_eq!(type_name("Foo.Bar"), "FooBar");
         assert_eq!(type_name("–"), "_");
-    }
-
-    #[test]
-    fn json_values_become_literal_types() {
-        let value = json!({"kind": "pet", "tags": [1, true, null], "x-y": 2.5});
-        assert_eq!(
-            literal_type(&value).to_string(),
-            r#"{ kind: "pet"; tags: [1, true, null]; "x-y": 2.5 }"#
-        );
     }
 }

@@ -4,7 +4,9 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::literal::property_key;
+use serde_json::Value;
+
+use super::literal::{property_key, string_literal};
 
 /// A TypeScript type.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,6 +171,34 @@ impl Ty {
     }
 }
 
+/// The literal type of the JSON value `value`: strings, numbers, `true`,
+/// `false` and `null` as literals, arrays as tuples and objects as object
+/// types of literals.
+pub(crate) fn literal_type(value: &Value) -> Ty {
+    match value {
+        Value::Null => Ty::Null,
+        Value::Bool(flag) => Ty::Literal(flag.to_string()),
+        Value::Number(number) => Ty::Literal(number.to_string()),
+        Value::String(text) => Ty::Literal(string_literal(text)),
+        Value::Array(items) => Ty::Tuple(Tuple {
+            elements: items.iter().map(literal_type).collect(),
+            required: items.len(),
+            rest: None,
+        }),
+        Value::Object(fields) => Ty::Object(Object {
+            properties: fields
+                .iter()
+                .map(|(name, value)| Property {
+                    name: name.clone(),
+                    optional: false,
+                    ty: literal_type(value),
+                })
+                .collect(),
+            ..Object::default()
+        }),
+    }
+}
+
 fn push_unique(types: &mut Vec<Ty>, ty: Ty) {
     if !types.contains(&ty) {
         types.push(ty);
@@ -306,6 +336,16 @@ fn write_object(f: &mut Formatter<'_>, object: &Object) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_values_become_literal_types() {
+        let value = json!({"kind": "pet", "tags": [1, true, null], "x-y": 2.5});
+        assert_eq!(
+            literal_type(&value).to_string(),
+            r#"{ kind: "pet"; tags: [1, true, null]; "x-y": 2.5 }"#
+        );
+    }
 
     fn object(properties: &[(&str, bool, Ty)]) -> Ty {
         Ty::Object(Object {
