@@ -31,7 +31,7 @@
 
 mod compact;
 mod document;
-mod finder;
+pub(crate) mod finder;
 mod index;
 #[cfg(test)]
 mod quality;

