@@ -1,7 +1,66 @@
-//! Code mode: the model finds tools as TypeScript declarations and calls
-//! them from a script.
+//! Code mode: the model finds tools as TypeScript declarations and chains
+//! any number of calls in one JavaScript script, run in a sandbox; only
+//! the script's answer comes back.
+//!
+//! `tools/list` shows `search_tools` and `execute` (plus pinned tools), and
+//! every tool stays callable directly.
+//!
+//! - `search_tools` takes discovery mode's arguments and ranking and
+//!   answers with each hit's `name` and `typescript` declaration, the
+//!   signature a script codes against (`detail: true` adds the full input
+//!   schema).
+//! - `execute` takes `code`: an async arrow function, or a body that may
+//!   `await` and `return`. Inside, `await tools.<identifier>(input)` (the
+//!   name with every character outside `[A-Za-z0-9_$]` as `_`) and
+//!   `await callTool(name, input)` call tools through the same path as a
+//!   direct `tools/call` (middleware, argument checks, the session's OAuth
+//!   scopes, a span per call, cancellation). A call resolves to the tool's
+//!   value (structured content, unwrapped from a `{"result": ...}`
+//!   envelope, or its text parsed as JSON) and a failed call throws an
+//!   `Error` with the tool's message. `catalog` holds every tool as data;
+//!   `console` output is captured. The answer's `structuredContent` is
+//!   `{"result", "logs", "calls"}` and its text the result as JSON.
+//!
+//! Each run gets a fresh QuickJS runtime on a thread of its own (a bounded
+//! number at once), with limits on wall time (waiting on tools included),
+//! memory, stack, calls and result size ([`CodeMode`]). The sandbox has no
+//! `fetch`, `require`, `import()`, `process`, file system, timers or
+//! environment: tools are its only way out.
+//!
+//! ```
+//! use mcp_server::{CodeMode, Server};
+//! use serde_json::json;
+//!
+//! let add = mcp_core::tool("add")
+//!     .description("Adds two numbers.")
+//!     .run(|args: serde_json::Map<String, serde_json::Value>| async move {
+//!         args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0)
+//!     })?;
+//! let server = Server::builder().tool(add).code_mode(CodeMode::new()).build()?;
+//!
+//! let execute = server.tool("execute").expect("code mode's execute");
+//! let script = "const sums = await Promise.all([1, 2, 3].map((n) => tools.add({ a: n, b: 10 })));
+//! return sums.reduce((total, sum) => total + sum, 0);";
+//! # tokio::runtime::Runtime::new()?.block_on(async {
+//! let result = execute.call_detached(json!({ "code": script })).await;
+//! assert_eq!(result.structured_content, Some(json!({ "result": 36, "logs": [], "calls": 3 })));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-#[allow(dead_code, reason = "the execute side calls these")]
+mod catalog;
+pub(crate) mod execute;
+mod identifiers;
+pub(crate) mod invoke;
+mod sandbox;
 pub(crate) mod search;
-#[allow(dead_code, reason = "the execute side calls these")]
+mod settings;
+mod state;
 pub(crate) mod typescript;
+mod value;
+pub(crate) mod view;
+
+pub use execute::EXECUTE;
+pub use settings::CodeMode;
+pub(crate) use state::CodeModeState;

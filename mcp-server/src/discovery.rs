@@ -30,14 +30,14 @@
 //! per tool set: when the server is built and after each change.
 
 mod compact;
-mod document;
+pub(crate) mod document;
 pub(crate) mod finder;
 mod index;
 #[cfg(test)]
 mod quality;
 mod request;
 mod signals;
-mod suggest;
+pub(crate) mod suggest;
 mod synonyms;
 pub(crate) mod view;
 mod words;

@@ -56,12 +56,15 @@ pub enum BuildError {
         /// The hosted names closest to it.
         closest: Vec<String>,
     },
-    /// Discovery mode's meta-tools could not be made.
-    #[error("discovery mode: {reason}")]
+    /// The meta-tools of discovery mode or code mode could not be made.
+    #[error("the meta-tools could not be made: {reason}")]
     MetaTools {
         /// Why.
         reason: String,
     },
+    /// Both discovery mode and code mode were asked for.
+    #[error("discovery mode and code mode exclude each other: pick one")]
+    TwoModes,
     /// The page size of `tools/list` is zero.
     #[error("the tools/list page size must be at least 1")]
     ZeroPageSize,

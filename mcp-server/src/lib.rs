@@ -180,6 +180,8 @@ pub mod store;
 pub mod telemetry;
 pub mod transport;
 
+#[cfg(feature = "code-mode")]
+pub use code_mode::{CodeMode, EXECUTE};
 pub use discovery::Discovery;
 pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 #[cfg(feature = "openapi")]

@@ -88,8 +88,19 @@ impl<C: Send + Sync + 'static> Server<C> {
 
     /// The tools `tools/list` shows, in order: every hosted tool, or in
     /// discovery mode (see [`ServerBuilder::discovery`](crate::ServerBuilder::discovery))
-    /// `search_tools`, `call_tool` and the pinned tools.
+    /// `search_tools`, `call_tool` and the pinned tools, or in code mode
+    /// `search_tools`, `execute` and the pinned tools.
     pub fn listed_tools(&self) -> Vec<Tool> {
+        #[cfg(feature = "code-mode")]
+        if let Some(code_mode) = self.state.code_mode() {
+            return match code_mode.view(&self.state.catalog()) {
+                Ok(view) => view.listed().to_vec(),
+                Err(reason) => {
+                    tracing::error!("code mode: {reason}");
+                    Vec::new()
+                }
+            };
+        }
         let Some(discovery) = self.state.discovery() else {
             return self.tools();
         };
@@ -133,9 +144,22 @@ impl<C: Send + Sync + 'static> Server<C> {
 
     /// The hosted tool called `name`; in discovery mode `search_tools` too
     /// (`call_tool` has no handler of its own: the server runs the tool it
-    /// names).
+    /// names); in code mode `search_tools` and `execute` (whose calls run
+    /// inside the server's middleware, without a session).
     pub fn tool(&self, name: &str) -> Option<ToolDef<C>> {
         let catalog = self.state.catalog();
+        #[cfg(feature = "code-mode")]
+        if let Some(code_mode) = self.state.code_mode()
+            && (name == crate::SEARCH_TOOLS || name == crate::EXECUTE)
+        {
+            let view = code_mode.view(&catalog).ok()?;
+            if name == crate::SEARCH_TOOLS {
+                return Some(view.search_tool().clone());
+            }
+            return code_mode
+                .execute_def(view, self.state.layers().clone(), None)
+                .ok();
+        }
         if let (Some(discovery), crate::SEARCH_TOOLS) = (self.state.discovery(), name) {
             return DiscoveryView::of(&catalog, discovery)
                 .ok()

@@ -261,24 +261,56 @@ impl TransportArgs {
     }
 }
 
-/// Discovery mode.
+/// What `tools/list` shows: every tool, or the meta-tools of discovery
+/// mode or code mode.
 #[derive(Debug, Args)]
-pub(crate) struct DiscoveryArgs {
+#[command(group(clap::ArgGroup::new("meta_tools").args(["discovery", "code_mode"])))]
+pub(crate) struct ModeArgs {
     /// List only the meta-tools `search_tools` and `call_tool` (plus
     /// --pin tools): the model searches the tools by task and runs them by
     /// name; every tool stays callable directly.
     #[arg(long)]
     pub(crate) discovery: bool,
-    /// With --discovery, also list this tool. Repeatable.
-    #[arg(long = "pin", value_name = "NAME", requires = "discovery")]
+    /// List only the meta-tools `search_tools` and `execute` (plus --pin
+    /// tools): the model finds tools as TypeScript declarations and runs a
+    /// JavaScript script that chains their calls in a sandbox, getting back
+    /// only what the script returns; every tool stays callable directly.
+    #[arg(long)]
+    pub(crate) code_mode: bool,
+    /// With --discovery or --code-mode, also list this tool. Repeatable.
+    #[arg(long = "pin", value_name = "NAME", requires = "meta_tools")]
     pub(crate) pins: Vec<String>,
+    /// With --code-mode, the wall time of one script, waiting on tools
+    /// included.
+    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "code_mode", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) code_timeout: u64,
+    /// With --code-mode, the memory of one script's JavaScript runtime.
+    #[arg(long, value_name = "MIB", default_value_t = 64, requires = "code_mode", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub(crate) code_memory: u64,
+    /// With --code-mode, the tool calls one script may make.
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "code_mode", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub(crate) code_max_calls: u64,
 }
 
-impl DiscoveryArgs {
-    /// The discovery settings, when --discovery is given.
-    pub(crate) fn settings(&self) -> Option<mcp_server::Discovery> {
-        self.discovery
-            .then(|| mcp_server::Discovery::search().pin(self.pins.iter().cloned()))
+impl ModeArgs {
+    /// `builder` in the mode these flags ask for.
+    pub(crate) fn apply(&self, builder: mcp_server::ServerBuilder) -> mcp_server::ServerBuilder {
+        let pins = self.pins.iter().cloned();
+        if self.discovery {
+            return builder.discovery(mcp_server::Discovery::search().pin(pins));
+        }
+        if self.code_mode {
+            let mib = usize::try_from(self.code_memory).unwrap_or(usize::MAX);
+            let calls = usize::try_from(self.code_max_calls).unwrap_or(usize::MAX);
+            return builder.code_mode(
+                mcp_server::CodeMode::new()
+                    .pin(pins)
+                    .timeout(std::time::Duration::from_secs(self.code_timeout))
+                    .memory_limit(mib.saturating_mul(1024 * 1024))
+                    .max_calls(calls),
+            );
+        }
+        builder
     }
 }
 
@@ -288,7 +320,7 @@ pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub(crate) specs: SpecArgs,
     #[command(flatten)]
-    pub(crate) discovery: DiscoveryArgs,
+    pub(crate) mode: ModeArgs,
     /// The transport.
     #[arg(long, value_enum, default_value_t = Transport::Stdio)]
     pub(crate) transport: Transport,
@@ -324,7 +356,7 @@ pub(crate) struct ToolsArgs {
     #[command(flatten)]
     pub(crate) specs: SpecArgs,
     #[command(flatten)]
-    pub(crate) discovery: DiscoveryArgs,
+    pub(crate) mode: ModeArgs,
     /// Print counts and sizes to stderr as well.
     #[arg(long)]
     pub(crate) stats: bool,

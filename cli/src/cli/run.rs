@@ -6,9 +6,9 @@ use std::time::Duration;
 use mcp_core::Tool;
 use mcp_server::store::RedisStore;
 use mcp_server::telemetry::PrometheusMetrics;
-use mcp_server::{Discovery, Server, ToolSource};
+use mcp_server::{Server, ToolSource};
 
-use super::args::{Cli, Command, Transport};
+use super::args::{Cli, Command, ModeArgs, Transport};
 use super::error::CliError;
 use super::serve::{announce, http_config};
 use super::{demo, openapi, reload};
@@ -40,7 +40,7 @@ fn print_tools(tools: &[Tool]) -> Result<(), CliError> {
 fn server_of(
     sources: Vec<ToolSource>,
     page_size: usize,
-    discovery: Option<Discovery>,
+    mode: &ModeArgs,
     shared: Option<(RedisStore, Duration)>,
 ) -> Result<Server, CliError> {
     let mut builder = Server::builder()
@@ -50,9 +50,7 @@ fn server_of(
     if let Some((store, heartbeat)) = shared {
         builder = builder.store(store).task_heartbeat(heartbeat);
     }
-    if let Some(discovery) = discovery {
-        builder = builder.discovery(discovery);
-    }
+    builder = mode.apply(builder);
     for source in sources {
         builder = builder.source(source);
     }
@@ -76,7 +74,7 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             let server = server_of(
                 sources,
                 args.serving.page_size,
-                args.discovery.settings(),
+                &args.mode,
                 shared,
             )?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
@@ -98,10 +96,10 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             let server = server_of(
                 openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,
-                args.discovery.settings(),
+                &args.mode,
                 None,
             )?;
-            // What `tools/list` returns: in discovery mode, the meta-tools and pins.
+            // What `tools/list` returns: in discovery or code mode, the meta-tools and pins.
             let tools = server.listed_tools();
             print_tools(&tools)?;
             if args.stats {

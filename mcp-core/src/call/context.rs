@@ -261,9 +261,11 @@ impl<C> ToolCallContext<C> {
     }
 
     /// The context of a call of `tool` with `arguments` made while serving
-    /// this one: same session, channel, per-session context and request
-    /// `_meta` (so progress and cancellation reach the inner call).
-    pub(crate) fn for_tool(&self, tool: Arc<Tool>, arguments: JsonObject) -> Self {
+    /// this one: same session, caller, channel, per-session context and
+    /// request `_meta` (so progress and cancellation reach the inner call).
+    /// A tool that calls other tools (a transform, code mode's `execute`)
+    /// runs them with it.
+    pub fn for_tool(&self, tool: Arc<Tool>, arguments: JsonObject) -> Self {
         let request = CallToolRequest::new(tool.name.clone(), Some(arguments))
             .meta(self.request.meta.clone());
         Self {

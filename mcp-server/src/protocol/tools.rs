@@ -63,6 +63,13 @@ pub(crate) fn list<C: Send + Sync + 'static>(
 /// meta-tools and the pinned tools.
 fn listed<C: Send + Sync + 'static>(state: &ServerState<C>) -> Result<Arc<WireTools>, ErrorData> {
     let catalog = state.catalog();
+    #[cfg(feature = "code-mode")]
+    if let Some(code_mode) = state.code_mode() {
+        let view = code_mode
+            .view(&catalog)
+            .map_err(|reason| ErrorData::internal_error(reason, None))?;
+        return Ok(WireTools::listed_in_code_mode(&catalog, &view));
+    }
     match state.discovery() {
         None => Ok(WireTools::of(&catalog)),
         Some(discovery) => {
@@ -79,6 +86,11 @@ pub(crate) fn get<C: Send + Sync + 'static>(
     name: &str,
 ) -> Option<WireTool> {
     let catalog = state.catalog();
+    #[cfg(feature = "code-mode")]
+    if state.code_mode().is_some() && (name == SEARCH_TOOLS || name == crate::EXECUTE) {
+        let tools = listed(state).ok()?;
+        return tools.find(name).cloned();
+    }
     if state.discovery().is_some() && (name == SEARCH_TOOLS || name == CALL_TOOL) {
         let tools = listed(state).ok()?;
         return tools.find(name).cloned();
@@ -101,7 +113,26 @@ fn resolve<C: Send + Sync + 'static>(
     state: &ServerState<C>,
     catalog: &Catalog<C>,
     request: &mut CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
 ) -> Result<Resolved<C>, ErrorData> {
+    #[cfg(feature = "code-mode")]
+    if let Some(code_mode) = state.code_mode()
+        && (request.name == SEARCH_TOOLS || request.name == crate::EXECUTE)
+    {
+        let view = code_mode
+            .view(catalog)
+            .map_err(|reason| ErrorData::internal_error(reason, None))?;
+        let def = if request.name == SEARCH_TOOLS {
+            view.search_tool().clone()
+        } else {
+            code_mode
+                .execute_def(view, state.layers().clone(), configured_scopes(context))
+                .map_err(|reason| ErrorData::internal_error(reason, None))?
+        };
+        return Ok(Resolved::Run(def, TaskSupport::Forbidden));
+    }
+    #[cfg(not(feature = "code-mode"))]
+    let _ = context;
     if let Some(discovery) = state.discovery() {
         let view = DiscoveryView::of(catalog, discovery)
             .map_err(|reason| ErrorData::internal_error(reason, None))?;
@@ -136,6 +167,26 @@ fn resolve<C: Send + Sync + 'static>(
         catalog.tools().all()[index].clone(),
         catalog.tools().declared_task_support(index),
     ))
+}
+
+/// The scopes the OAuth settings ask of each tool, when the request came
+/// through an OAuth-protected endpoint.
+#[cfg(feature = "code-mode")]
+fn configured_scopes(
+    context: &RequestContext<RoleServer>,
+) -> Option<crate::code_mode::invoke::ConfiguredScopes> {
+    #[cfg(feature = "oauth")]
+    {
+        use crate::transport::auth::gate::ConfiguredToolScopes;
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let configured = parts.extensions.get::<ConfiguredToolScopes>()?.clone();
+        Some(Arc::new(move |tool: &str| configured.of_tool(tool)))
+    }
+    #[cfg(not(feature = "oauth"))]
+    {
+        let _ = context;
+        None
+    }
 }
 
 /// What a `tools/call` answers.
@@ -173,7 +224,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     let asked: Option<TaskParam> = take_parked(&mut request.meta, &mut context.meta);
     // The call keeps the tool it found, even if the tools change meanwhile.
     let catalog = state.catalog();
-    let (def, task_support) = match resolve(state, &catalog, &mut request)? {
+    let (def, task_support) = match resolve(state, &catalog, &mut request, &context)? {
         Resolved::Run(def, task_support) => (def, task_support),
         Resolved::Answer(response) => return Ok(Called::Response(response)),
     };

@@ -17,6 +17,10 @@ use crate::server::catalog::Catalog;
 /// The discovery-mode listing of a catalog, kept apart from its full one.
 struct DiscoveryListing(Arc<WireTools>);
 
+/// The code-mode listing of a catalog, kept apart from its full one.
+#[cfg(feature = "code-mode")]
+struct CodeModeListing(Arc<WireTools>);
+
 /// The hosted tools as rmcp values, in listing order, plus each tool's
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
 ///
@@ -49,6 +53,19 @@ impl WireTools {
         let listed = catalog
             .attachments()
             .get_or_insert_with(|| DiscoveryListing(Arc::new(Self::new(view.listed()))));
+        listed.0.clone()
+    }
+
+    /// What `tools/list` shows of `catalog` in code mode (`view`): the
+    /// meta-tools and the pinned tools, converted on first use.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn listed_in_code_mode<C: Send + Sync + 'static>(
+        catalog: &Catalog<C>,
+        view: &crate::code_mode::view::CodeModeView<C>,
+    ) -> Arc<Self> {
+        let listed = catalog
+            .attachments()
+            .get_or_insert_with(|| CodeModeListing(Arc::new(Self::new(view.listed()))));
         listed.0.clone()
     }
 

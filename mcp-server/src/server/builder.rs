@@ -41,6 +41,8 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
+    #[cfg(feature = "code-mode")]
+    code_mode: Option<crate::CodeMode>,
     /// How long a replica running tasks counts as alive after a heartbeat.
     task_heartbeat: std::time::Duration,
     /// The first OpenAPI document that could not be loaded, reported by `build`.
@@ -85,6 +87,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
+            #[cfg(feature = "code-mode")]
+            code_mode: None,
             task_heartbeat: DEFAULT_HEARTBEAT,
             #[cfg(feature = "openapi")]
             openapi_error: None,
@@ -292,6 +296,33 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Turns on code mode: `tools/list` shows `search_tools` (answering
+    /// with TypeScript declarations) and `execute` (running a JavaScript
+    /// script that calls the tools in a sandbox), plus the tools
+    /// `code_mode` pins; every tool stays callable. See [`CodeMode`] for
+    /// the limits of a run. Discovery mode and code mode exclude each
+    /// other.
+    ///
+    /// ```
+    /// use mcp_server::{CodeMode, Server};
+    ///
+    /// let server = Server::builder()
+    ///     .tool(mcp_core::tool("whoami").run(|| async { "me" })?)
+    ///     .code_mode(CodeMode::new())
+    ///     .build()?;
+    /// let listed: Vec<String> = server.listed_tools().into_iter().map(|tool| tool.name).collect();
+    /// assert_eq!(listed, ["search_tools", "execute"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`CodeMode`]: crate::CodeMode
+    #[cfg(feature = "code-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
+    pub fn code_mode(mut self, code_mode: crate::CodeMode) -> Self {
+        self.code_mode = Some(code_mode);
+        self
+    }
+
     /// How long a replica running tasks counts as alive after its last
     /// heartbeat in the shared [`store`](Self::store) (10 seconds unless
     /// set; it beats every third of that): when a replica stops for longer,
@@ -335,12 +366,25 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         };
         let catalog = Catalog::new(self.sources)?;
         if let Some(discovery) = &self.discovery {
-            check_pins(&catalog, discovery)?;
+            check_pins(&catalog, discovery.pinned())?;
             DiscoveryView::of(&catalog, discovery)
                 .map_err(|reason| BuildError::MetaTools { reason })?;
         }
+        #[cfg(feature = "code-mode")]
+        let code_mode = match self.code_mode {
+            Some(_) if self.discovery.is_some() => return Err(BuildError::TwoModes),
+            Some(settings) => {
+                check_pins(&catalog, settings.pinned())?;
+                let code_mode = crate::code_mode::CodeModeState::new(settings);
+                code_mode
+                    .view(&catalog)
+                    .map_err(|reason| BuildError::MetaTools { reason })?;
+                Some(code_mode)
+            }
+            None => None,
+        };
         let prompts = PromptSet::new(self.prompts)?;
-        #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+        #[cfg_attr(not(any(feature = "redis", feature = "code-mode")), allow(unused_mut))]
         let mut state = ServerState::new(
             self.identity,
             catalog,
@@ -350,6 +394,10 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.page_size,
             self.discovery,
         );
+        #[cfg(feature = "code-mode")]
+        if let Some(code_mode) = code_mode {
+            state.set_code_mode(code_mode);
+        }
         #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
         let mut tasks = TaskBackend::in_memory(self.task_heartbeat);
         #[cfg(feature = "redis")]
@@ -367,10 +415,9 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
 /// Fails on a pinned name that no hosted tool has.
 fn check_pins<C: Send + Sync + 'static>(
     catalog: &Catalog<C>,
-    discovery: &Discovery,
+    pinned: &[String],
 ) -> Result<(), BuildError> {
-    let Some(unknown) = discovery
-        .pinned()
+    let Some(unknown) = pinned
         .iter()
         .find(|name| catalog.tools().get(name).is_none())
     else {

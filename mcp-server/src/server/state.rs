@@ -42,6 +42,8 @@ pub(crate) struct ServerState<C> {
     page_size: usize,
     attachments: Attachments,
     discovery: Option<Discovery>,
+    #[cfg(feature = "code-mode")]
+    code_mode: Option<crate::code_mode::CodeModeState>,
     /// Where sessions (and tasks) are shared with other replicas.
     #[cfg(feature = "redis")]
     store: Option<crate::store::RedisStore>,
@@ -68,9 +70,23 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             page_size,
             attachments: Attachments::default(),
             discovery,
+            #[cfg(feature = "code-mode")]
+            code_mode: None,
             #[cfg(feature = "redis")]
             store: None,
         }
+    }
+
+    /// Serves the tools in code mode.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn set_code_mode(&mut self, code_mode: crate::code_mode::CodeModeState) {
+        self.code_mode = Some(code_mode);
+    }
+
+    /// Code mode, when the server is in it.
+    #[cfg(feature = "code-mode")]
+    pub(crate) fn code_mode(&self) -> Option<&crate::code_mode::CodeModeState> {
+        self.code_mode.as_ref()
     }
 
     /// Shares sessions (and tasks) with the other replicas through `store`.

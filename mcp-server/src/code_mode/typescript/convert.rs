@@ -97,11 +97,6 @@ impl<'a> Converter<'a> {
         self.abbreviated
     }
 
-    /// Forgets that something was left out (to ask again of what follows).
-    pub(crate) fn reset_abbreviated(&mut self) {
-        self.abbreviated = false;
-    }
-
     /// The type aliases the converted types name, in order of first use:
     /// `type Name = ...`.
     pub(crate) fn aliases(&self) -> impl Iterator<Item = String> + '_ {

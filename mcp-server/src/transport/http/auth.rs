@@ -57,7 +57,7 @@ mod error;
 #[cfg(feature = "oauth")]
 mod exchange;
 #[cfg(feature = "oauth")]
-pub(super) mod gate;
+pub(crate) mod gate;
 #[cfg(feature = "oauth")]
 mod introspect;
 #[cfg(feature = "oauth")]

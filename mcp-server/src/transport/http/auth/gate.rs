@@ -107,7 +107,28 @@ pub(crate) async fn require_token(
     };
     let mut request = request;
     request.extensions_mut().insert(Arc::new(info));
+    request
+        .extensions_mut()
+        .insert(ConfiguredToolScopes(gate.verifier.clone()));
     next.run(request).await
+}
+
+/// The scopes the OAuth settings ask of each tool (on top of those the
+/// tools declare), kept with each request for the calls made inside it
+/// (code mode's scripts).
+#[derive(Clone)]
+pub(crate) struct ConfiguredToolScopes(Arc<Verifier>);
+
+impl ConfiguredToolScopes {
+    /// The scopes the settings ask of `tool`.
+    pub(crate) fn of_tool(&self, tool: &str) -> Vec<String> {
+        self.0
+            .settings()
+            .tool_scopes
+            .get(tool)
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 /// The request back when the token has the scopes of the tool it calls;

@@ -1,0 +1,265 @@
+//! The `execute` tool: runs a script in a fresh sandbox on a thread of its
+//! own, makes the tool calls it asks for (a bounded number at once), and
+//! answers with what it returned.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use mcp_core::content::Content;
+use mcp_core::middleware::Layer;
+use mcp_core::handler::{BoxFuture, ToolHandler};
+use mcp_core::{CallToolResult, Hint, JsonObject, Tool, ToolCallContext, ToolError};
+use serde_json::{Value, json};
+use tokio::sync::{Semaphore, oneshot};
+
+use super::CodeMode;
+use super::invoke::{ConfiguredScopes, Invoker};
+use super::view::CodeModeView;
+use super::sandbox::{self, CallRequest, Job, Outcome, ScriptError};
+
+/// The meta-tool that runs a script.
+pub const EXECUTE: &str = "execute";
+
+/// The native stack a run's thread has beyond what JavaScript may use.
+const THREAD_STACK_MARGIN: usize = 2 * 1024 * 1024;
+/// How long past its time limit a run that does not stop is waited for
+/// before the call is answered anyway.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// The `execute` tool's protocol value.
+pub(crate) fn execute_tool(settings: &CodeMode) -> Result<Tool, ToolError> {
+    let limits = settings.limits();
+    let description = format!(
+        "Run JavaScript that calls this server's tools; only what it returns comes back. \
+`code` is an async arrow function or a function body that may `await` and `return`. \
+Call a tool with `await tools.<identifier>(input)` (declarations from `search_tools`) or \
+`await callTool(name, input)`: it resolves to the tool's result value, and a failed call throws an \
+Error with the tool's message (catch it to go on). `catalog` lists every tool as {{name, \
+identifier, title, description, tags, method, path}}. Run calls in parallel with \
+`Promise.all`; `console.log` goes to `logs`. Limits per run: {} s, {} MiB, {} calls, a result \
+of {} KB. A fresh sandbox each run: nothing persists, and there is no fetch, require, import, \
+timer or environment.\n\nExample:\n\
+const issues = await tools.issues_list_for_repo({{ owner: \"octo\", repo: \"app\", state: \"open\" }});\n\
+const crashes = issues.filter((issue) => /crash/i.test(issue.title));\n\
+await Promise.all(crashes.map((issue) => tools.issues_add_labels({{ owner: \"octo\", repo: \"app\", \
+issue_number: issue.number, labels: [\"crash\"] }})));\n\
+return crashes.map((issue) => issue.number);",
+        limits.time.as_secs(),
+        limits.memory_bytes / (1024 * 1024),
+        limits.calls,
+        limits.result_bytes / 1000,
+    );
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "description": "JavaScript: an async arrow function, or a body that may await and return"}
+        },
+        "required": ["code"],
+        "additionalProperties": false
+    });
+    let output = json!({
+        "type": "object",
+        "properties": {
+            "result": {"description": "What the script returned"},
+            "logs": {"type": "array", "items": {"type": "string"}},
+            "calls": {"type": "integer", "description": "The tool calls it made"}
+        },
+        "required": ["result", "logs", "calls"]
+    });
+    mcp_core::tool(EXECUTE)
+        .description(description)
+        .input_schema(object(input))
+        .output_schema(object(output))
+        .annotations([Hint::Write, Hint::OpenWorld])
+        .build()
+}
+
+fn object(value: Value) -> JsonObject {
+    match value {
+        Value::Object(object) => object,
+        _ => JsonObject::new(),
+    }
+}
+
+/// The handler of `execute`: the view of the tools, the server's
+/// middleware, the OAuth scopes configured per tool, the limits and the
+/// places for running scripts.
+pub(crate) struct Execute<C> {
+    pub(crate) view: Arc<CodeModeView<C>>,
+    pub(crate) layers: Arc<[Layer<C>]>,
+    pub(crate) scopes: Option<ConfiguredScopes>,
+    pub(crate) settings: CodeMode,
+    /// One permit per script running, server-wide.
+    pub(crate) running: Arc<Semaphore>,
+}
+
+impl<C: Send + Sync + 'static> ToolHandler<C> for Execute<C> {
+    fn call(&self, mut cx: ToolCallContext<C>) -> BoxFuture<'static, CallToolResult> {
+        let code = match code_of(cx.request_mut().arguments.take()) {
+            Ok(code) => code,
+            Err(message) => return Box::pin(std::future::ready(CallToolResult::error(message))),
+        };
+        let invoker = Invoker {
+            view: self.view.clone(),
+            layers: self.layers.clone(),
+            cx,
+            scopes: self.scopes.clone(),
+        };
+        let settings = self.settings.clone();
+        let running = self.running.clone();
+        Box::pin(async move {
+            let started = Instant::now();
+            let outcome = run(code, &invoker, &settings, &running, started).await;
+            answer(outcome)
+        })
+    }
+}
+
+/// The script `arguments` carry, or what is wrong with them.
+fn code_of(arguments: Option<JsonObject>) -> Result<String, String> {
+    let mut arguments = arguments.unwrap_or_default();
+    if let Some(extra) = arguments.keys().find(|key| *key != "code") {
+        return Err(format!("`execute` takes only `code`, not `{extra}`"));
+    }
+    match arguments.remove("code") {
+        Some(Value::String(code)) if !code.trim().is_empty() => Ok(code),
+        Some(Value::String(_)) | None => Err(
+            "`execute` needs `code`: JavaScript that calls tools with `await tools.<identifier>(input)` and returns the answer".into(),
+        ),
+        Some(other) => Err(format!("`code` must be a string of JavaScript, not {other}")),
+    }
+}
+
+/// Sets the cancellation flag when the call is dropped (cancelled by the
+/// client, or answered by the watchdog), so the sandbox stops too.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `code`: waits for a place among the running scripts, starts the
+/// sandbox thread and makes its calls until it ends.
+async fn run<C: Send + Sync + 'static>(
+    code: String,
+    invoker: &Invoker<C>,
+    settings: &CodeMode,
+    running: &Arc<Semaphore>,
+    started: Instant,
+) -> Outcome {
+    let limits = settings.limits();
+    let failed = |error: ScriptError| Outcome {
+        result: Err(error),
+        logs: Vec::new(),
+        calls: 0,
+    };
+    let permit = match tokio::time::timeout(limits.time, running.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) | Err(_) => {
+            return failed(ScriptError::Sandbox(format!(
+                "{} scripts were already running for the whole time limit; try again",
+                settings.scripts_at_once()
+            )));
+        }
+    };
+    let (requests, mut incoming) = tokio::sync::mpsc::unbounded_channel::<CallRequest>();
+    let (replies, outgoing) = mpsc::channel();
+    let (done, mut finished) = oneshot::channel();
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(cancelled.clone());
+    let job = Job {
+        code,
+        identifiers: invoker.view.identifiers(),
+        catalog: invoker.view.catalog_json(),
+        limits,
+        started,
+    };
+    let spawned = std::thread::Builder::new()
+        .name("mcp-code-mode".into())
+        .stack_size(limits.stack_bytes + THREAD_STACK_MARGIN)
+        .spawn(move || {
+            let outcome = sandbox::run(job, requests, &outgoing, cancelled);
+            drop(permit);
+            let _ = done.send(outcome);
+        });
+    if let Err(error) = spawned {
+        return failed(ScriptError::Sandbox(format!("no thread for the script: {error}")));
+    }
+    let mut calls = FuturesUnordered::new();
+    let mut waiting = VecDeque::new();
+    let mut asked = 0;
+    let watchdog = tokio::time::sleep_until((started + limits.time + GRACE).into());
+    tokio::pin!(watchdog);
+    loop {
+        tokio::select! {
+            outcome = &mut finished => {
+                return outcome.unwrap_or_else(|_| failed(ScriptError::Sandbox("the script's thread ended without an answer".into())));
+            }
+            Some(request) = incoming.recv() => {
+                asked += 1;
+                if calls.len() < settings.calls_at_once() {
+                    calls.push(invoker.call(request));
+                } else {
+                    waiting.push_back(request);
+                }
+            }
+            Some(reply) = calls.next() => {
+                // The script may have ended meanwhile; its answer comes next.
+                let _ = replies.send(reply);
+                if let Some(request) = waiting.pop_front() {
+                    calls.push(invoker.call(request));
+                }
+            }
+            () = &mut watchdog => {
+                return Outcome {
+                    result: Err(ScriptError::Time { limit: limits.time, calls: asked }),
+                    logs: Vec::new(),
+                    calls: asked,
+                };
+            }
+        }
+    }
+}
+
+/// The result of `execute`: `{"result", "logs", "calls"}` as structured
+/// content, the returned value as JSON text (then the console output, when
+/// there is some); a failed run is an error result saying what happened.
+fn answer(outcome: Outcome) -> CallToolResult {
+    let logs_text = (!outcome.logs.is_empty())
+        .then(|| format!("console output:\n{}", outcome.logs.join("\n")));
+    match outcome.result {
+        Ok(json) => {
+            let returned_nothing = json.is_none();
+            let value: Value = json
+                .as_deref()
+                .and_then(|json| serde_json::from_str(json).ok())
+                .unwrap_or(Value::Null);
+            let text = json.unwrap_or_else(|| "null".to_owned());
+            let mut result = CallToolResult::structured(
+                json!({ "result": value, "logs": outcome.logs, "calls": outcome.calls }),
+            );
+            result.content = vec![Content::text(text)];
+            if returned_nothing {
+                result.content.push(Content::text(
+                    "The script returned nothing (undefined): end it with `return <value>`.",
+                ));
+            }
+            result.content.extend(logs_text.map(Content::text));
+            result
+        }
+        Err(error) => {
+            let mut text = error.to_string();
+            if let Some(logs) = logs_text {
+                text.push_str("\n\n");
+                text.push_str(&logs);
+            }
+            CallToolResult::error(text)
+        }
+    }
+}

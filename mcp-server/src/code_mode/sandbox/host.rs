@@ -1,0 +1,234 @@
+//! The native functions the prelude builds the script's globals on, and
+//! the calls they leave outstanding.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use rquickjs::{Ctx, Exception, Function, Object, Persistent, Promise};
+use serde_json::Value;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::outcome::{ScriptError, size};
+use super::{CallReply, CallRequest, ToolRef};
+
+/// What the native functions share within one run.
+pub(super) struct Host {
+    next_id: u64,
+    /// The calls sent and not answered yet.
+    pending: HashMap<u64, Pending>,
+    calls: usize,
+    max_calls: usize,
+    /// Set once the script asks for a call past the limit; the interrupt
+    /// handler then stops it.
+    over_call_limit: Rc<Cell<bool>>,
+    requests: UnboundedSender<CallRequest>,
+    logs: Logs,
+    identifiers: Arc<[String]>,
+    catalog: Arc<str>,
+}
+
+/// A call's promise, to settle when its reply comes.
+struct Pending {
+    resolve: Persistent<Function<'static>>,
+    reject: Persistent<Function<'static>>,
+    /// The tool as the script named it, for the error it may throw.
+    tool: String,
+}
+
+/// What the script wrote with `console`, within a byte budget.
+struct Logs {
+    entries: Vec<String>,
+    bytes: usize,
+    limit: usize,
+    cut: bool,
+}
+
+impl Host {
+    pub(super) fn new(
+        requests: UnboundedSender<CallRequest>,
+        max_calls: usize,
+        log_bytes: usize,
+        identifiers: Arc<[String]>,
+        catalog: Arc<str>,
+    ) -> Self {
+        Self {
+            next_id: 0,
+            pending: HashMap::new(),
+            calls: 0,
+            max_calls,
+            over_call_limit: Rc::new(Cell::new(false)),
+            requests,
+            logs: Logs {
+                entries: Vec::new(),
+                bytes: 0,
+                limit: log_bytes,
+                cut: false,
+            },
+            identifiers,
+            catalog,
+        }
+    }
+
+    /// The flag the interrupt handler reads.
+    pub(super) fn over_call_limit(&self) -> Rc<Cell<bool>> {
+        self.over_call_limit.clone()
+    }
+
+    /// Whether a call is outstanding.
+    pub(super) fn is_waiting(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The calls made so far.
+    pub(super) fn calls(&self) -> usize {
+        self.calls
+    }
+
+    /// Takes the captured console output.
+    pub(super) fn take_logs(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.logs.entries)
+    }
+
+    /// Forgets the outstanding calls (their promises are freed here, before
+    /// the runtime they belong to).
+    pub(super) fn forget_calls(&mut self) {
+        self.pending.clear();
+    }
+
+    /// Sends a call and returns its promise.
+    fn call<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        key: String,
+        input: Option<String>,
+        by_identifier: bool,
+    ) -> rquickjs::Result<Promise<'js>> {
+        self.calls += 1;
+        if self.calls > self.max_calls {
+            self.over_call_limit.set(true);
+            let limit = ScriptError::Calls {
+                limit: self.max_calls,
+            };
+            return Err(Exception::throw_internal(ctx, &limit.to_string()));
+        }
+        let arguments = match input.as_deref().map(serde_json::from_str::<Value>) {
+            None => None,
+            Some(Ok(Value::Object(arguments))) => Some(arguments),
+            Some(_) => {
+                return Err(Exception::throw_type(
+                    ctx,
+                    "the input of a tool call must be an object of named arguments",
+                ));
+            }
+        };
+        let (promise, resolve, reject) = ctx.promise()?;
+        let id = self.next_id;
+        self.next_id += 1;
+        let tool = if by_identifier {
+            ToolRef::Identifier(key.clone())
+        } else {
+            ToolRef::Name(key.clone())
+        };
+        let request = CallRequest {
+            id,
+            tool,
+            arguments,
+        };
+        if self.requests.send(request).is_err() {
+            return Err(Exception::throw_internal(
+                ctx,
+                &ScriptError::Cancelled.to_string(),
+            ));
+        }
+        self.pending.insert(
+            id,
+            Pending {
+                resolve: Persistent::save(ctx, resolve),
+                reject: Persistent::save(ctx, reject),
+                tool: key,
+            },
+        );
+        Ok(promise)
+    }
+
+    fn log(&mut self, level: &str, text: &str) {
+        let logs = &mut self.logs;
+        if logs.cut {
+            return;
+        }
+        let entry = match level {
+            "log" | "info" => text.to_owned(),
+            other => format!("[{other}] {text}"),
+        };
+        if logs.bytes + entry.len() > logs.limit {
+            logs.cut = true;
+            logs.entries
+                .push(format!("(console output cut at {})", size(logs.limit)));
+            return;
+        }
+        logs.bytes += entry.len();
+        logs.entries.push(entry);
+    }
+}
+
+/// The object the prelude receives as `host`: `call`, `log`,
+/// `identifiers` and `catalog`.
+pub(super) fn object<'js>(ctx: &Ctx<'js>, host: &Rc<RefCell<Host>>) -> rquickjs::Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    let shared = host.clone();
+    object.set(
+        "call",
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>, key: String, input: Option<String>, by_identifier: bool| {
+                shared.borrow_mut().call(&ctx, key, input, by_identifier)
+            },
+        )?,
+    )?;
+    let shared = host.clone();
+    object.set(
+        "log",
+        Function::new(ctx.clone(), move |level: String, text: String| {
+            shared.borrow_mut().log(&level, &text);
+        })?,
+    )?;
+    let shared = host.clone();
+    object.set(
+        "identifiers",
+        Function::new(ctx.clone(), move || {
+            serde_json::to_string(&*shared.borrow().identifiers).unwrap_or_else(|_| "[]".into())
+        })?,
+    )?;
+    let shared = host.clone();
+    object.set(
+        "catalog",
+        Function::new(ctx.clone(), move || shared.borrow().catalog.to_string())?,
+    )?;
+    Ok(object)
+}
+
+/// Settles the promise of the call `reply` answers: resolved with the
+/// tool's value, or rejected with an `Error` whose message is the tool's
+/// error text (and whose `tool` names the tool).
+pub(super) fn deliver<'js>(
+    ctx: &Ctx<'js>,
+    host: &RefCell<Host>,
+    reply: CallReply,
+) -> rquickjs::Result<()> {
+    let Some(pending) = host.borrow_mut().pending.remove(&reply.id) else {
+        return Ok(());
+    };
+    match reply.outcome {
+        Ok(json) => {
+            let value = ctx.json_parse(json)?;
+            pending.resolve.restore(ctx)?.call::<_, ()>((value,))
+        }
+        Err(message) => {
+            let error = Exception::from_message(ctx.clone(), &message)?;
+            error.as_object().set("tool", pending.tool)?;
+            pending.reject.restore(ctx)?.call::<_, ()>((error,))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Code mode as a server holds it: the settings and the places for
+//! running scripts, shared by every session.
+
+use std::sync::Arc;
+
+use mcp_core::ToolDef;
+use mcp_core::middleware::Layer;
+use tokio::sync::Semaphore;
+
+use super::CodeMode;
+use super::execute::Execute;
+use super::invoke::ConfiguredScopes;
+use super::view::CodeModeView;
+use crate::server::catalog::Catalog;
+
+/// Code mode's settings and the server-wide bound on running scripts.
+#[derive(Debug)]
+pub(crate) struct CodeModeState {
+    settings: CodeMode,
+    running: Arc<Semaphore>,
+}
+
+impl CodeModeState {
+    pub(crate) fn new(settings: CodeMode) -> Self {
+        let running = Arc::new(Semaphore::new(settings.scripts_at_once()));
+        Self { settings, running }
+    }
+
+    /// The view of `catalog`, made on first use.
+    pub(crate) fn view<C: Send + Sync + 'static>(
+        &self,
+        catalog: &Catalog<C>,
+    ) -> Result<Arc<CodeModeView<C>>, String> {
+        CodeModeView::of(catalog, &self.settings)
+    }
+
+    /// The `execute` tool over `view`, calling tools inside `layers`; behind
+    /// OAuth, `scopes` gives the scopes configured per tool.
+    pub(crate) fn execute_def<C: Send + Sync + 'static>(
+        &self,
+        view: Arc<CodeModeView<C>>,
+        layers: Arc<[Layer<C>]>,
+        scopes: Option<ConfiguredScopes>,
+    ) -> Result<ToolDef<C>, String> {
+        let tool = view.execute_tool().clone();
+        let handler = Execute {
+            view,
+            layers,
+            scopes,
+            settings: self.settings.clone(),
+            running: self.running.clone(),
+        };
+        ToolDef::new(tool, handler).map_err(|error| error.to_string())
+    }
+}
