@@ -31,12 +31,13 @@
 //! use mcp_server::{CodeMode, Server};
 //! use serde_json::json;
 //!
-//! let add = mcp_core::tool("add")
-//!     .description("Adds two numbers.")
-//!     .run(|args: serde_json::Map<String, serde_json::Value>| async move {
-//!         args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0)
-//!     })?;
-//! let server = Server::builder().tool(add).code_mode(CodeMode::new()).build()?;
+//! /// Adds two numbers.
+//! #[mcp_core::tool]
+//! async fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let server = Server::builder().tool(add_tool()?).code_mode(CodeMode::new()).build()?;
 //!
 //! let execute = server.tool("execute").expect("code mode's execute");
 //! let script = "const sums = await Promise.all([1, 2, 3].map((n) => tools.add({ a: n, b: 10 })));

@@ -5,6 +5,7 @@
 
 mod call_tool;
 mod cli;
+mod code_mode;
 mod discovery;
 mod discovery_quality;
 mod e2e_python;
