@@ -2,6 +2,7 @@
 //! HTTP; what each one lists in `tools/list` is a reviewed snapshot
 //! (`snapshots/it__*_tools.snap`).
 
+mod code_mode;
 mod everything;
 mod github_curated;
 mod openapi_examples;
