@@ -71,12 +71,7 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             }
             let store = super::shared_state::connect(args.state.as_deref(), args.transport).await?;
             let shared = store.map(|store| (store, args.serving.task_heartbeat()));
-            let server = server_of(
-                sources,
-                args.serving.page_size,
-                &args.mode,
-                shared,
-            )?;
+            let server = server_of(sources, args.serving.page_size, &args.mode, shared)?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,

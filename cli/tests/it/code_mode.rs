@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use mcp_core::auth::AuthInfo;
 use mcp_core::call::CallToolRequest;
 use mcp_core::{JsonObject, ToolDef, tool};
-use mcp_openapi::call::ClientConfig;
 use mcp_openapi::OpenApi;
+use mcp_openapi::call::ClientConfig;
 use mcp_server::{CodeMode, Server, ToolSource};
 use serde_json::{Value, json};
 
@@ -121,7 +121,11 @@ async fn one_script_chains_a_hand_written_and_a_generated_tool() {
     assert_eq!(text(&answer), r#"{"names":["Rex","Tom"],"total":42}"#);
     // Every tool stays callable directly.
     let direct = raw
-        .request(3, "tools/call", json!({"name": "add", "arguments": {"a": 1, "b": 2}}))
+        .request(
+            3,
+            "tools/call",
+            json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
+        )
         .await;
     assert_eq!(direct["result"]["structuredContent"], json!({"result": 3}));
 }
@@ -145,7 +149,10 @@ async fn a_tool_scope_the_token_lacks_is_refused_inside_a_script() {
         async move {
             let arguments = json!({"code": code}).as_object().cloned();
             let request = CallToolRequest::new("execute", arguments);
-            let claims = json!({"sub": "ann", "scope": scope}).as_object().cloned().unwrap();
+            let claims = json!({"sub": "ann", "scope": scope})
+                .as_object()
+                .cloned()
+                .unwrap();
             let cx = execute
                 .context(request, Arc::new(()))
                 .authenticated(Arc::new(AuthInfo::from_claims(claims)));
@@ -163,7 +170,11 @@ async fn a_tool_scope_the_token_lacks_is_refused_inside_a_script() {
     );
     let uncaught = run("mcp", "await tools.echo({}); await tools.purge();").await;
     assert!(uncaught.is_error());
-    assert!(uncaught.text_content().contains("needs the OAuth scope `admin`"));
+    assert!(
+        uncaught
+            .text_content()
+            .contains("needs the OAuth scope `admin`")
+    );
     let granted = run("mcp admin", "return await tools.purge()").await;
     assert_eq!(granted.structured_content.unwrap()["result"], "purged");
 }
@@ -181,15 +192,24 @@ async fn cancelling_execute_stops_the_script() {
     start(&mut raw, 5, "for (;;) { await tools.tick() }").await;
     let started = Instant::now();
     while ticks.load(Ordering::SeqCst) < 10 {
-        assert!(started.elapsed() < Duration::from_secs(10), "the script never ran");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the script never ran"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    raw.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}))
-        .await;
+    raw.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}),
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after_cancel = ticks.load(Ordering::SeqCst);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(ticks.load(Ordering::SeqCst), after_cancel, "the script kept calling");
+    assert_eq!(
+        ticks.load(Ordering::SeqCst),
+        after_cancel,
+        "the script kept calling"
+    );
     // The server goes on serving.
     let list = raw.request(6, "tools/list", json!({})).await;
     assert_eq!(list["result"]["tools"][1]["name"], "execute");
@@ -215,20 +235,32 @@ async fn hostile_scripts_end_in_clear_errors_while_the_server_serves() {
             "const hoard = []; for (;;) hoard.push('x'.repeat(4096) + hoard.length);",
             "memory limit of 32 MiB exceeded",
         ),
-        ("const deeper = (n) => deeper(n + 1) + 1; return deeper(0);", "RangeError"),
+        (
+            "const deeper = (n) => deeper(n + 1) + 1; return deeper(0);",
+            "RangeError",
+        ),
         ("await new Promise(() => {}); return 1;", "never settles"),
         (
             "for (let i = 0; i < 10000; i++) await tools.tick();",
             "call limit of 100 tool calls per run exceeded",
         ),
         ("return 'x'.repeat(64 * 1024 * 1024);", "limit of"),
-        ("return await fetch('http://127.0.0.1:1/');", "fetch is not defined"),
+        (
+            "return await fetch('http://127.0.0.1:1/');",
+            "fetch is not defined",
+        ),
         ("return require('fs');", "require is not defined"),
         ("return process.env;", "process is not defined"),
         ("return std.getenv('HOME');", "std is not defined"),
         ("return await import('os');", "uncaught"),
-        ("const a = 1;\nconst b = ;\nreturn a;", "SyntaxError at line 2"),
-        ("return await tools.ech({});", "unknown tool tools.ech; did you mean tools.echo"),
+        (
+            "const a = 1;\nconst b = ;\nreturn a;",
+            "SyntaxError at line 2",
+        ),
+        (
+            "return await tools.ech({});",
+            "unknown tool tools.ech; did you mean tools.echo",
+        ),
     ];
     let mut id = 100;
     for (code, expected) in cases {
@@ -245,18 +277,46 @@ async fn hostile_scripts_end_in_clear_errors_while_the_server_serves() {
         let answer = raw.response(id).await;
         let took = started.elapsed();
         assert_eq!(answer["result"]["isError"], true, "{code} gave {answer}");
-        assert!(text(&answer).contains(expected), "{code} gave {}", text(&answer));
-        assert!(took < LIMIT + Duration::from_secs(3), "{code} took {took:?}");
+        assert!(
+            text(&answer).contains(expected),
+            "{code} gave {}",
+            text(&answer)
+        );
+        assert!(
+            took < LIMIT + Duration::from_secs(3),
+            "{code} took {took:?}"
+        );
     }
     // Bad arguments: the tool's own argument check, as an error to catch.
-    start(&mut raw, 1, "try { await tools.add({ a: 'one' }) } catch (e) { return e.message }").await;
+    start(
+        &mut raw,
+        1,
+        "try { await tools.add({ a: 'one' }) } catch (e) { return e.message }",
+    )
+    .await;
     let bad = raw.response(1).await;
-    let message = bad["result"]["structuredContent"]["result"].as_str().unwrap().to_owned();
+    let message = bad["result"]["structuredContent"]["result"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(message.contains('a') && message.contains("b"), "{message}");
     // Globals and prototypes do not carry into the next run.
-    start(&mut raw, 2, "globalThis.leak = 1; Object.prototype.polluted = 2; Array.prototype.map = null; return 0;").await;
-    assert_eq!(raw.response(2).await["result"]["structuredContent"]["result"], 0);
-    start(&mut raw, 3, "return [typeof leak, typeof {}.polluted, typeof [].map];").await;
+    start(
+        &mut raw,
+        2,
+        "globalThis.leak = 1; Object.prototype.polluted = 2; Array.prototype.map = null; return 0;",
+    )
+    .await;
+    assert_eq!(
+        raw.response(2).await["result"]["structuredContent"]["result"],
+        0
+    );
+    start(
+        &mut raw,
+        3,
+        "return [typeof leak, typeof {}.polluted, typeof [].map];",
+    )
+    .await;
     assert_eq!(
         raw.response(3).await["result"]["structuredContent"]["result"],
         json!(["undefined", "undefined", "function"])

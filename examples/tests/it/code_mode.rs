@@ -11,12 +11,18 @@ async fn code_mode_lists_two_meta_tools_and_runs_a_script_over_both_kinds() {
     let example = spawn_with(env!("CARGO_BIN_EXE_code_mode"), &[&petstore]).await;
     assert_eq!(example.tool_names().await, ["search_tools", "execute"]);
     let found = example
-        .call("search_tools", json!({"query": "list all pets", "limit": 1}))
+        .call(
+            "search_tools",
+            json!({"query": "list all pets", "limit": 1}),
+        )
         .await;
     let hit = &found.structured_content.as_ref().unwrap()["tools"][0];
     assert_eq!(hit["name"], "pets_listPets");
     assert!(
-        hit["typescript"].as_str().unwrap().contains("pets_listPets(input?: { limit?: number }): Promise<"),
+        hit["typescript"]
+            .as_str()
+            .unwrap()
+            .contains("pets_listPets(input?: { limit?: number }): Promise<"),
         "{hit}"
     );
     let code = "const generated = catalog.filter((tool) => tool.method === 'GET').map((tool) => tool.identifier);\n\

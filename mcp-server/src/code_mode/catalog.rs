@@ -20,7 +20,12 @@ pub(crate) fn catalog_json(finder: &Finder, identifiers: &[String]) -> String {
         .filter_map(|position| {
             let tool = finder.tool(position)?;
             let openapi = tool.meta.get(OPENAPI_META_KEY);
-            let field = |key: &str| openapi.and_then(|o| o.get(key)).cloned().unwrap_or(Value::Null);
+            let field = |key: &str| {
+                openapi
+                    .and_then(|o| o.get(key))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            };
             let title = tool
                 .title
                 .clone()

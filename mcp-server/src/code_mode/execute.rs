@@ -10,16 +10,16 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use mcp_core::content::Content;
-use mcp_core::middleware::Layer;
 use mcp_core::handler::{BoxFuture, ToolHandler};
+use mcp_core::middleware::Layer;
 use mcp_core::{CallToolResult, Hint, JsonObject, Tool, ToolCallContext, ToolError};
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, oneshot};
 
 use super::CodeMode;
 use super::invoke::{ConfiguredScopes, Invoker};
-use super::view::CodeModeView;
 use super::sandbox::{self, CallRequest, Job, Outcome, ScriptError};
+use super::view::CodeModeView;
 
 /// The meta-tool that runs a script.
 pub const EXECUTE: &str = "execute";
@@ -189,7 +189,9 @@ async fn run<C: Send + Sync + 'static>(
             let _ = done.send(outcome);
         });
     if let Err(error) = spawned {
-        return failed(ScriptError::Sandbox(format!("no thread for the script: {error}")));
+        return failed(ScriptError::Sandbox(format!(
+            "no thread for the script: {error}"
+        )));
     }
     let mut calls = FuturesUnordered::new();
     let mut waiting = VecDeque::new();
@@ -231,8 +233,8 @@ async fn run<C: Send + Sync + 'static>(
 /// content, the returned value as JSON text (then the console output, when
 /// there is some); a failed run is an error result saying what happened.
 fn answer(outcome: Outcome) -> CallToolResult {
-    let logs_text = (!outcome.logs.is_empty())
-        .then(|| format!("console output:\n{}", outcome.logs.join("\n")));
+    let logs_text =
+        (!outcome.logs.is_empty()).then(|| format!("console output:\n{}", outcome.logs.join("\n")));
     match outcome.result {
         Ok(json) => {
             let returned_nothing = json.is_none();

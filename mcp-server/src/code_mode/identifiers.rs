@@ -43,8 +43,24 @@ mod tests {
     #[test]
     fn names_become_identifiers_and_duplicates_are_numbered() {
         assert_eq!(
-            identifiers(["issues/list-for-repo", "issues_list.for_repo", "a.b", "a-b", "a_b_2", "9lives", "$ok"]),
-            ["issues_list_for_repo", "issues_list_for_repo_2", "a_b", "a_b_2", "a_b_2_2", "_9lives", "$ok"]
+            identifiers([
+                "issues/list-for-repo",
+                "issues_list.for_repo",
+                "a.b",
+                "a-b",
+                "a_b_2",
+                "9lives",
+                "$ok"
+            ]),
+            [
+                "issues_list_for_repo",
+                "issues_list_for_repo_2",
+                "a_b",
+                "a_b_2",
+                "a_b_2_2",
+                "_9lives",
+                "$ok"
+            ]
         );
     }
 }

@@ -32,7 +32,10 @@ pub(crate) struct Invoker<C> {
 impl<C: Send + Sync + 'static> Invoker<C> {
     /// Makes the call `request` asks for; the reply carries the value the
     /// script gets, or the message of the error it throws.
-    pub(crate) fn call(&self, request: CallRequest) -> impl Future<Output = CallReply> + Send + 'static {
+    pub(crate) fn call(
+        &self,
+        request: CallRequest,
+    ) -> impl Future<Output = CallReply> + Send + 'static {
         let id = request.id;
         let started = match self.view.resolve(&request.tool) {
             Err(message) => Err(message),
@@ -83,7 +86,11 @@ impl<C: Send + Sync + 'static> Invoker<C> {
                 "tool `{name}` passes the caller's Authorization header through to its upstream API, which an OAuth-protected server refuses"
             ));
         }
-        let mut needed: Vec<String> = self.scopes.as_ref().map(|scopes| scopes(name)).unwrap_or_default();
+        let mut needed: Vec<String> = self
+            .scopes
+            .as_ref()
+            .map(|scopes| scopes(name))
+            .unwrap_or_default();
         needed.extend(def.required_scopes().iter().cloned());
         let mut missing: Vec<String> = needed
             .into_iter()

@@ -32,7 +32,10 @@ pub(crate) fn script_value(tool: &Tool, result: &CallToolResult) -> Result<Strin
         return Ok(value.to_string());
     }
     let text = result.text_content();
-    let has_text = result.content.iter().any(|content| content.as_text().is_some());
+    let has_text = result
+        .content
+        .iter()
+        .any(|content| content.as_text().is_some());
     if !has_text && !result.content.is_empty() {
         return serde_json::to_string(&result.content).map_err(|error| error.to_string());
     }
@@ -61,9 +64,18 @@ mod tests {
     fn results_become_values_and_errors_messages() {
         let structured = CallToolResult::structured(json!({"result": [1, 2]}));
         assert_eq!(script_value(&tool(true), &structured).unwrap(), "[1,2]");
-        assert_eq!(script_value(&tool(false), &structured).unwrap(), r#"{"result":[1,2]}"#);
-        assert_eq!(script_value(&tool(false), &CallToolResult::text(r#"{"a":1}"#)).unwrap(), r#"{"a":1}"#);
-        assert_eq!(script_value(&tool(false), &CallToolResult::text("plain")).unwrap(), r#""plain""#);
+        assert_eq!(
+            script_value(&tool(false), &structured).unwrap(),
+            r#"{"result":[1,2]}"#
+        );
+        assert_eq!(
+            script_value(&tool(false), &CallToolResult::text(r#"{"a":1}"#)).unwrap(),
+            r#"{"a":1}"#
+        );
+        assert_eq!(
+            script_value(&tool(false), &CallToolResult::text("plain")).unwrap(),
+            r#""plain""#
+        );
         assert_eq!(
             script_value(&tool(false), &CallToolResult::error("Not Found")).unwrap_err(),
             "Not Found"

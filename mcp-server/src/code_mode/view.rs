@@ -48,7 +48,8 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
         let tools: Vec<ToolDef<C>> = catalog.tools().all().to_vec();
         let values: Vec<&Tool> = tools.iter().map(ToolDef::tool).collect();
         let finder = Arc::new(Finder::new(&values));
-        let identifiers: Arc<[String]> = identifiers(values.iter().map(|tool| tool.name.as_str())).into();
+        let identifiers: Arc<[String]> =
+            identifiers(values.iter().map(|tool| tool.name.as_str())).into();
         let by_identifier = identifiers
             .iter()
             .enumerate()
@@ -59,7 +60,8 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
             .enumerate()
             .map(|(position, tool)| (tool.name.clone(), position))
             .collect();
-        let search = search_tool(finder.clone(), identifiers.clone()).map_err(|error| error.to_string())?;
+        let search =
+            search_tool(finder.clone(), identifiers.clone()).map_err(|error| error.to_string())?;
         let execute = execute_tool(settings).map_err(|error| error.to_string())?;
         let mut listed = vec![search.tool().clone(), execute.clone()];
         listed.extend(
@@ -112,9 +114,10 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
     /// throws: the unknown name and the closest existing ones.
     pub(crate) fn resolve(&self, tool: &ToolRef) -> Result<&ToolDef<C>, String> {
         let (found, asked) = match tool {
-            ToolRef::Identifier(identifier) => {
-                (self.by_identifier.get(identifier), format!("tools.{identifier}"))
-            }
+            ToolRef::Identifier(identifier) => (
+                self.by_identifier.get(identifier),
+                format!("tools.{identifier}"),
+            ),
             ToolRef::Name(name) => (self.by_name.get(name), format!("callTool(\"{name}\")")),
         };
         if let Some(&position) = found {

@@ -172,14 +172,19 @@ impl<'a> Run<'a> {
 
     /// Runs jobs and delivers replies until the script's promise settles:
     /// its value as JSON (`None` for `undefined`), or why it failed.
-    fn until_settled(&mut self, replies: &Receiver<CallReply>) -> Result<Option<String>, ScriptError> {
+    fn until_settled(
+        &mut self,
+        replies: &Receiver<CallReply>,
+    ) -> Result<Option<String>, ScriptError> {
         loop {
             loop {
                 match self.runtime.execute_pending_job() {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(_) => {
-                        let thrown = self.context.with(|ctx| describe(&ctx, &ctx.catch(), &self.stops.limits));
+                        let thrown = self
+                            .context
+                            .with(|ctx| describe(&ctx, &ctx.catch(), &self.stops.limits));
                         return Err(self.stopped().unwrap_or(thrown));
                     }
                 }
@@ -193,7 +198,10 @@ impl<'a> Run<'a> {
             if !self.host.borrow().is_waiting() {
                 return Err(ScriptError::NeverSettled);
             }
-            let left = self.stops.deadline.saturating_duration_since(Instant::now());
+            let left = self
+                .stops
+                .deadline
+                .saturating_duration_since(Instant::now());
             match replies.recv_timeout(left) {
                 Ok(reply) => {
                     self.deliver(reply)?;
@@ -228,12 +236,16 @@ impl<'a> Run<'a> {
                         Some(Ok(value)) => value,
                         _ => ctx.catch(),
                     };
-                    Some(Err(self.stopped().unwrap_or_else(|| describe(&ctx, &reason, &self.stops.limits))))
+                    Some(Err(self.stopped().unwrap_or_else(|| {
+                        describe(&ctx, &reason, &self.stops.limits)
+                    })))
                 }
                 PromiseState::Resolved => {
                     let value = match promise.result::<Value<'_>>()? {
                         Ok(value) => value,
-                        Err(_) => return Some(Err(describe(&ctx, &ctx.catch(), &self.stops.limits))),
+                        Err(_) => {
+                            return Some(Err(describe(&ctx, &ctx.catch(), &self.stops.limits)));
+                        }
                     };
                     Some(self.finished(&ctx, value))
                 }
@@ -242,7 +254,11 @@ impl<'a> Run<'a> {
     }
 
     /// The returned `value` as JSON within the result limit.
-    fn finished<'js>(&self, ctx: &Ctx<'js>, value: Value<'js>) -> Result<Option<String>, ScriptError> {
+    fn finished<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        value: Value<'js>,
+    ) -> Result<Option<String>, ScriptError> {
         let finish = self.finish.clone().restore(ctx).map_err(sandbox)?;
         let json: Option<String> = match finish.call((value,)) {
             Ok(json) => json,

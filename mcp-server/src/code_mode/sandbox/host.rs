@@ -175,7 +175,10 @@ impl Host {
 
 /// The object the prelude receives as `host`: `call`, `log`,
 /// `identifiers` and `catalog`.
-pub(super) fn object<'js>(ctx: &Ctx<'js>, host: &Rc<RefCell<Host>>) -> rquickjs::Result<Object<'js>> {
+pub(super) fn object<'js>(
+    ctx: &Ctx<'js>,
+    host: &Rc<RefCell<Host>>,
+) -> rquickjs::Result<Object<'js>> {
     let object = Object::new(ctx.clone())?;
     let shared = host.clone();
     object.set(

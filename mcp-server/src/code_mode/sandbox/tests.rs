@@ -32,7 +32,13 @@ fn run_with(
         while let Some(request) = incoming.blocking_recv() {
             let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
             let outcome = answer(&request.tool, &arguments).map(|value| value.to_string());
-            if replies.send(CallReply { id: request.id, outcome }).is_err() {
+            if replies
+                .send(CallReply {
+                    id: request.id,
+                    outcome,
+                })
+                .is_err()
+            {
                 break;
             }
         }
@@ -78,7 +84,10 @@ fn error(code: &str) -> String {
 #[test]
 fn a_body_an_arrow_function_and_an_expression_all_return_their_value() {
     assert_eq!(result("return 1 + 1").unwrap(), json!(2));
-    assert_eq!(result("async () => { return [1, 2] }").unwrap(), json!([1, 2]));
+    assert_eq!(
+        result("async () => { return [1, 2] }").unwrap(),
+        json!([1, 2])
+    );
     assert_eq!(result("({a: 1});").unwrap(), json!({"a": 1}));
     assert_eq!(result("const x = 3;\nreturn x * 2;").unwrap(), json!(6));
     assert_eq!(result("let x = 1").unwrap(), Value::Null);
@@ -126,7 +135,10 @@ fn syntax_and_runtime_errors_name_their_line() {
         error("const a = null;\n\nreturn a.b;"),
         "uncaught TypeError at line 3: cannot read property 'b' of null"
     );
-    assert_eq!(error("throw {code: 7}"), "uncaught a thrown value: {\"code\":7}");
+    assert_eq!(
+        error("throw {code: 7}"),
+        "uncaught a thrown value: {\"code\":7}"
+    );
     assert!(error("tools.echo([1])").contains("must be an object of named arguments"));
 }
 
@@ -139,23 +151,37 @@ fn console_output_is_captured_within_its_budget() {
     );
     assert_eq!(outcome.logs[0], "a 1 {\"b\":2}");
     assert_eq!(outcome.logs[1], "[warn] careful");
-    assert_eq!(outcome.logs.last().unwrap(), "(console output cut at 200 B)");
+    assert_eq!(
+        outcome.logs.last().unwrap(),
+        "(console output cut at 200 B)"
+    );
     assert!(outcome.logs.len() <= 22, "{}", outcome.logs.len());
 }
 
 #[test]
 fn limits_end_hostile_scripts_with_a_clear_error() {
     let started = Instant::now();
-    assert_eq!(error("for (;;) {}"), "time limit of 2 s exceeded after 0 calls");
+    assert_eq!(
+        error("for (;;) {}"),
+        "time limit of 2 s exceeded after 0 calls"
+    );
     assert!(started.elapsed() < Duration::from_secs(4));
-    assert!(error("const a = []; for (;;) a.push('x'.repeat(1000) + a.length);").starts_with("memory limit of 16 MiB exceeded"));
+    assert!(
+        error("const a = []; for (;;) a.push('x'.repeat(1000) + a.length);")
+            .starts_with("memory limit of 16 MiB exceeded")
+    );
     assert!(error("const f = (n) => f(n + 1) + 1; return f(0);").contains("RangeError"));
     assert_eq!(
         error("for (;;) { try { await tools.echo({}) } catch {} }"),
         "call limit of 20 tool calls per run exceeded: fetch more per call (larger pages) or split the work over several runs"
     );
-    assert!(error("return new Promise(() => {})").starts_with("the script's promise never settles"));
-    assert!(error("return 'x'.repeat(20000)").starts_with("the returned value is 20.0 KB as JSON, over the limit of 10.0 KB"));
+    assert!(
+        error("return new Promise(() => {})").starts_with("the script's promise never settles")
+    );
+    assert!(
+        error("return 'x'.repeat(20000)")
+            .starts_with("the returned value is 20.0 KB as JSON, over the limit of 10.0 KB")
+    );
     assert!(error("return {a: tools.echo({})}").contains("it holds a Promise at \"a\""));
 }
 
@@ -181,14 +207,20 @@ fn nothing_outside_the_tools_is_reachable() {
     .unwrap();
     assert_eq!(kinds, json!(vec!["undefined"; 7]));
     assert!(error("return await import('os')").contains("uncaught"));
-    assert_eq!(result("return Object.keys(tools)").unwrap(), json!(["echo", "fail"]));
+    assert_eq!(
+        result("return Object.keys(tools)").unwrap(),
+        json!(["echo", "fail"])
+    );
     assert_eq!(result("return catalog[0].tags").unwrap(), json!(["misc"]));
     assert!(result("'use strict'; catalog[0].name = 'x'; return 1").is_err());
 }
 
 #[test]
 fn nothing_persists_between_runs() {
-    assert_eq!(result("globalThis.leak = 1; Array.prototype.evil = 2; return 0").unwrap(), json!(0));
+    assert_eq!(
+        result("globalThis.leak = 1; Array.prototype.evil = 2; return 0").unwrap(),
+        json!(0)
+    );
     assert_eq!(
         result("return [typeof leak, typeof [].evil]").unwrap(),
         json!(["undefined", "undefined"])
