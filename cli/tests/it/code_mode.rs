@@ -229,7 +229,7 @@ async fn hostile_scripts_end_in_clear_errors_while_the_server_serves() {
         .unwrap();
     let mut raw = Raw::new(server);
     raw.initialize_2025().await;
-    let cases: [(&str, &str); 13] = [
+    let cases: [(&str, &str); 14] = [
         ("for (;;) {}", "time limit of 2 s exceeded after 0 calls"),
         (
             "const hoard = []; for (;;) hoard.push('x'.repeat(4096) + hoard.length);",
@@ -245,6 +245,10 @@ async fn hostile_scripts_end_in_clear_errors_while_the_server_serves() {
             "call limit of 100 tool calls per run exceeded",
         ),
         ("return 'x'.repeat(64 * 1024 * 1024);", "limit of"),
+        (
+            "let deep = []; for (let i = 0; i < 1000; i++) deep = [deep]; return deep;",
+            "cannot be read back as JSON",
+        ),
         (
             "return await fetch('http://127.0.0.1:1/');",
             "fetch is not defined",

@@ -12,7 +12,7 @@ use futures_util::stream::FuturesUnordered;
 use mcp_core::content::Content;
 use mcp_core::handler::{BoxFuture, ToolHandler};
 use mcp_core::middleware::Layer;
-use mcp_core::{CallToolResult, Hint, JsonObject, Tool, ToolCallContext, ToolError};
+use mcp_core::{CallToolResult, JsonObject, ToolCallContext};
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, oneshot};
 
@@ -21,69 +21,11 @@ use super::invoke::{ConfiguredScopes, Invoker};
 use super::sandbox::{self, CallRequest, Job, Outcome, ScriptError};
 use super::view::CodeModeView;
 
-/// The meta-tool that runs a script.
-pub const EXECUTE: &str = "execute";
-
 /// The native stack a run's thread has beyond what JavaScript may use.
 const THREAD_STACK_MARGIN: usize = 2 * 1024 * 1024;
 /// How long past its time limit a run that does not stop is waited for
 /// before the call is answered anyway.
 const GRACE: Duration = Duration::from_secs(1);
-
-/// The `execute` tool's protocol value.
-pub(crate) fn execute_tool(settings: &CodeMode) -> Result<Tool, ToolError> {
-    let limits = settings.limits();
-    let description = format!(
-        "Run JavaScript that calls this server's tools; only what it returns comes back. \
-`code` is an async arrow function or a function body that may `await` and `return`. \
-Call a tool with `await tools.<identifier>(input)` (declarations from `search_tools`) or \
-`await callTool(name, input)`: it resolves to the tool's result value, and a failed call throws an \
-Error with the tool's message (catch it to go on). `catalog` lists every tool as {{name, \
-identifier, title, description, tags, method, path}}. Run calls in parallel with \
-`Promise.all`; `console.log` goes to `logs`. Limits per run: {} s, {} MiB, {} calls, a result \
-of {} KB. A fresh sandbox each run: nothing persists, and there is no fetch, require, import, \
-timer or environment.\n\nExample:\n\
-const issues = await tools.issues_list_for_repo({{ owner: \"octo\", repo: \"app\", state: \"open\" }});\n\
-const crashes = issues.filter((issue) => /crash/i.test(issue.title));\n\
-await Promise.all(crashes.map((issue) => tools.issues_add_labels({{ owner: \"octo\", repo: \"app\", \
-issue_number: issue.number, labels: [\"crash\"] }})));\n\
-return crashes.map((issue) => issue.number);",
-        limits.time.as_secs(),
-        limits.memory_bytes / (1024 * 1024),
-        limits.calls,
-        limits.result_bytes / 1000,
-    );
-    let input = json!({
-        "type": "object",
-        "properties": {
-            "code": {"type": "string", "description": "JavaScript: an async arrow function, or a body that may await and return"}
-        },
-        "required": ["code"],
-        "additionalProperties": false
-    });
-    let output = json!({
-        "type": "object",
-        "properties": {
-            "result": {"description": "What the script returned"},
-            "logs": {"type": "array", "items": {"type": "string"}},
-            "calls": {"type": "integer", "description": "The tool calls it made"}
-        },
-        "required": ["result", "logs", "calls"]
-    });
-    mcp_core::tool(EXECUTE)
-        .description(description)
-        .input_schema(object(input))
-        .output_schema(object(output))
-        .annotations([Hint::Write, Hint::OpenWorld])
-        .build()
-}
-
-fn object(value: Value) -> JsonObject {
-    match value {
-        Value::Object(object) => object,
-        _ => JsonObject::new(),
-    }
-}
 
 /// The handler of `execute`: the view of the tools, the server's
 /// middleware, the OAuth scopes configured per tool, the limits and the
@@ -237,11 +179,16 @@ fn answer(outcome: Outcome) -> CallToolResult {
         (!outcome.logs.is_empty()).then(|| format!("console output:\n{}", outcome.logs.join("\n")));
     match outcome.result {
         Ok(json) => {
+            let value: Value = match json.as_deref().map(serde_json::from_str) {
+                None => Value::Null,
+                Some(Ok(value)) => value,
+                Some(Err(error)) => {
+                    return CallToolResult::error(format!(
+                        "the returned value cannot be read back as JSON ({error}): return a flatter value"
+                    ));
+                }
+            };
             let returned_nothing = json.is_none();
-            let value: Value = json
-                .as_deref()
-                .and_then(|json| serde_json::from_str(json).ok())
-                .unwrap_or(Value::Null);
             let text = json.unwrap_or_else(|| "null".to_owned());
             let mut result = CallToolResult::structured(
                 json!({ "result": value, "logs": outcome.logs, "calls": outcome.calls }),

@@ -9,7 +9,7 @@ use mcp_core::{Tool, ToolDef};
 
 use super::CodeMode;
 use super::catalog::catalog_json;
-use super::execute::execute_tool;
+use super::execute_tool::execute_tool;
 use super::identifiers::identifiers;
 use super::sandbox::ToolRef;
 use super::search::search_tool;

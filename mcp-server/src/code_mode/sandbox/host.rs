@@ -116,11 +116,15 @@ impl Host {
         let arguments = match input.as_deref().map(serde_json::from_str::<Value>) {
             None => None,
             Some(Ok(Value::Object(arguments))) => Some(arguments),
-            Some(_) => {
+            Some(Ok(_)) => {
                 return Err(Exception::throw_type(
                     ctx,
                     "the input of a tool call must be an object of named arguments",
                 ));
+            }
+            Some(Err(error)) => {
+                let message = format!("the input of a tool call cannot be read as JSON: {error}");
+                return Err(Exception::throw_type(ctx, &message));
             }
         };
         let (promise, resolve, reject) = ctx.promise()?;

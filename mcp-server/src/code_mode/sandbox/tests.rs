@@ -226,3 +226,14 @@ fn nothing_persists_between_runs() {
         json!(["undefined", "undefined"])
     );
 }
+
+#[test]
+fn deep_values_are_refused_with_a_reason() {
+    let outcome = run_with(
+        "let deep = {}; for (let i = 0; i < 200; i++) deep = {deep}; return await tools.echo(deep)",
+        limits(),
+        echo,
+    );
+    let error = outcome.result.unwrap_err().to_string();
+    assert!(error.contains("cannot be read as JSON: recursion limit"), "{error}");
+}
