@@ -8,6 +8,7 @@ mod cli;
 mod code_mode;
 mod discovery;
 mod discovery_quality;
+mod e2e_code_mode;
 mod e2e_python;
 mod e2e_typescript;
 mod http;
