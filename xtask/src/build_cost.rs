@@ -98,6 +98,7 @@ const LIBRARY_SETS: &[(&str, &str)] = &[
     ("mcp-toolkit-server", "stdio,openapi"),
     ("mcp-toolkit-server", "redis"),
     ("mcp-toolkit-server", "otel"),
+    ("mcp-toolkit-server", "stdio,code-mode"),
 ];
 
 /// The heading of the build-cost section of `BENCHMARKS.md`, measured by
