@@ -51,7 +51,7 @@ fn python_sdk_runs_code_mode_scripts_on_github_against_a_mock_upstream() {
             "Promise.all",
             "labelled the crash issues",
             "caught the 404",
-            "issue 7 ->",
+            "issue number 7 ->",
             "console.log captured",
             "a syntax error and an uncaught throw",
             "an unlisted tool stays callable directly",

@@ -767,7 +767,7 @@ return { login, company: user.company, name: user.name };
         {"method": "GET", "path": f"{LIST}/7"},
         {"method": "GET", "path": "/users/priya-r"},
     ])
-    print(f"ok {label}: issue 7 -> priya-r -> {company}", flush=True)
+    print(f"ok {label}: issue number 7 -> priya-r -> {company}", flush=True)
 
 
 async def check_log(client, mock, label):

@@ -155,7 +155,7 @@ return issues.length;
         "answer": len(open_issue_numbers()),
     },
     {
-        "task": "who opened issue 7 and what is their company",
+        "task": "who opened issue number 7 and what is their company",
         "discovery": issue_author,
         "search": [("get an issue", ["issues_get"]), ("get a user", ["users_get-by-username"])],
         "code": """
