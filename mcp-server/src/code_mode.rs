@@ -51,7 +51,8 @@
 //! ```
 
 mod catalog;
-pub(crate) mod execute;
+mod execute;
+mod execute_tool;
 mod identifiers;
 pub(crate) mod invoke;
 mod sandbox;
@@ -62,6 +63,6 @@ pub(crate) mod typescript;
 mod value;
 pub(crate) mod view;
 
-pub use execute::EXECUTE;
+pub use execute_tool::EXECUTE;
 pub use settings::CodeMode;
 pub(crate) use state::CodeModeState;

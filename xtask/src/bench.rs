@@ -13,6 +13,11 @@ use crate::{stdout_of, synth};
 
 mod process;
 
+/// The code-mode sections of `BENCHMARKS.md`, measured by their own
+/// commands (see each section) and kept when the file is rewritten.
+const CODE_MODE_BYTES: &str = "## Code mode: bytes reaching the model";
+const CODE_MODE_CALLS: &str = "## Code mode: sandbox start and calls from a script";
+
 /// Operation counts of the synthetic documents (scaling benchmark).
 const SYNTHETIC: [usize; 4] = [10, 100, 1_000, 10_000];
 
@@ -74,7 +79,12 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     call_tables(&mut report, &server, &generated_call);
     discovery_table(&mut report, &discovery);
     let previous = fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
-    for kept in [crate::build_cost::SECTION, crate::load::SECTION] {
+    for kept in [
+        crate::build_cost::SECTION,
+        crate::load::SECTION,
+        CODE_MODE_BYTES,
+        CODE_MODE_CALLS,
+    ] {
         if let Some(section) = crate::benchmarks_md::section(&previous, kept) {
             report.push_str(section);
         }

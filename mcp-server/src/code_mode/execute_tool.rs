@@ -21,12 +21,11 @@ Error with the tool's message (catch it to go on). `catalog` lists every tool as
 identifier, title, description, tags, method, path}}. Run calls in parallel with \
 `Promise.all`; `console.log` goes to `logs`. Limits per run: {} s, {} MiB, {} calls, a result \
 of {} KB. A fresh sandbox each run: nothing persists, and there is no fetch, require, import, \
-timer or environment.\n\nExample:\n\
-const issues = await tools.issues_list_for_repo({{ owner: \"octo\", repo: \"app\", state: \"open\" }});\n\
+timer or environment.\n\nExample (names and inputs come from `search_tools`):\n\
+const issues = await tools.issues_list_for_repo({{ owner: \"octo\", repo: \"app\", state: \"open\", per_page: 100 }});\n\
 const crashes = issues.filter((issue) => /crash/i.test(issue.title));\n\
-await Promise.all(crashes.map((issue) => tools.issues_add_labels({{ owner: \"octo\", repo: \"app\", \
-issue_number: issue.number, labels: [\"crash\"] }})));\n\
-return crashes.map((issue) => issue.number);",
+const authors = await Promise.all(crashes.map((issue) => tools.users_get_by_username({{ username: issue.user.login }})));\n\
+return crashes.map((issue, i) => ({{ number: issue.number, author: authors[i].name }}));",
         limits.time.as_secs(),
         limits.memory_bytes / (1024 * 1024),
         limits.calls,
@@ -63,4 +62,3 @@ fn object(value: Value) -> JsonObject {
         _ => JsonObject::new(),
     }
 }
-
