@@ -235,5 +235,8 @@ fn deep_values_are_refused_with_a_reason() {
         echo,
     );
     let error = outcome.result.unwrap_err().to_string();
-    assert!(error.contains("cannot be read as JSON: recursion limit"), "{error}");
+    assert!(
+        error.contains("cannot be read as JSON: recursion limit"),
+        "{error}"
+    );
 }
