@@ -122,7 +122,7 @@ TASKS = [
     {
         "task": "label every open issue whose title mentions crash",
         "discovery": label_crashes,
-        "search": [("list issues for a repository", ["issues_list-for-repo"]), ("add labels to an issue", ["issues_add-labels"])],
+        "search": [("list repository issues and add labels to an issue", ["issues_list-for-repo", "issues_add-labels"])],
         "code": """
 const issues = await tools.issues_list_for_repo({ owner: "octo", repo: "app", state: "open", per_page: 100 });
 const crashes = issues.filter((issue) => /crash/i.test(issue.title)).map((issue) => issue.number).sort((a, b) => a - b);
@@ -157,7 +157,7 @@ return issues.length;
     {
         "task": "who opened issue number 7 and what is their company",
         "discovery": issue_author,
-        "search": [("get an issue", ["issues_get"]), ("get a user", ["users_get-by-username"])],
+        "search": [("get an issue and get a user", ["issues_get", "users_get-by-username"])],
         "code": """
 const issue = await tools.issues_get({ owner: "octo", repo: "app", issue_number: 7 });
 const user = await tools.users_get_by_username({ username: issue.user.login });

@@ -8,7 +8,9 @@
 //! answer share a budget of [`ANSWER_BYTES_PER_TOOL`] per tool: the largest
 //! is written at a lower level of detail until they fit, so small
 //! declarations stay whole. An empty `query` with `tags` lists those
-//! categories as `{"name", "identifier", "description"}`.
+//! categories as `{"name", "identifier", "description"}`. A request that
+//! names several steps is ranked step by step, the steps taking turns in
+//! the hits (see [`steps`]).
 
 use std::sync::{Arc, OnceLock};
 
@@ -20,6 +22,7 @@ use super::typescript::{
 };
 use crate::discovery::finder::{DEFAULT_LIMIT, DEFAULT_LIST_LIMIT, Finder, MAX_LIMIT, SearchArgs};
 use crate::discovery::view::SEARCH_TOOLS;
+use steps::{interleave, steps};
 
 /// The bytes of declarations an answer holds per tool it shows.
 pub(crate) const ANSWER_BYTES_PER_TOOL: usize = 520;
@@ -162,11 +165,17 @@ impl Search {
         let found: Vec<usize> = if listing {
             (0..index.len()).filter(|&tool| in_tags(tool)).collect()
         } else {
-            index
-                .search(query, usize::MAX, in_tags)
+            let rankings = steps(query)
                 .into_iter()
-                .map(|hit| hit.tool)
-                .collect()
+                .map(|step| {
+                    index
+                        .search(step, usize::MAX, in_tags)
+                        .into_iter()
+                        .map(|hit| hit.tool)
+                        .collect()
+                })
+                .collect();
+            interleave(rankings)
         };
         let total = found.len();
         let shown: Vec<usize> = found.into_iter().take(limit).collect();
@@ -317,5 +326,6 @@ fn description(finder: &Finder) -> String {
     description
 }
 
+mod steps;
 #[cfg(all(test, feature = "openapi"))]
 mod tests;
