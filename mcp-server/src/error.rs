@@ -62,6 +62,14 @@ pub enum BuildError {
         /// Why.
         reason: String,
     },
+    /// A toolset to serve is none of the hosted tools'.
+    #[error("no tool is in the toolset `{name}`; the toolsets are: {}", known.join(", "))]
+    UnknownToolset {
+        /// The toolset asked for.
+        name: String,
+        /// The toolsets of the hosted tools.
+        known: Vec<String>,
+    },
     /// Both discovery mode and code mode were asked for.
     #[error("discovery mode and code mode exclude each other: pick one")]
     TwoModes,

@@ -15,6 +15,7 @@ pub(crate) mod session;
 pub(crate) mod state;
 pub(crate) mod tool_set;
 pub(crate) mod tool_source;
+pub(crate) mod view;
 
 use std::fmt;
 use std::sync::Arc;

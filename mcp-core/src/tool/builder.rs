@@ -81,6 +81,7 @@ pub fn tool(name: impl Into<String>) -> ToolBuilder {
         output_wrapped: false,
         allow_unknown_arguments: false,
         scopes: Vec::new(),
+        toolsets: Vec::new(),
         error,
         types: PhantomData,
     }
@@ -106,6 +107,7 @@ pub struct ToolBuilder<In = JsonObject, Out = Unstructured> {
     output_wrapped: bool,
     allow_unknown_arguments: bool,
     scopes: Vec<String>,
+    toolsets: Vec<String>,
     error: Option<ToolError>,
     types: PhantomData<fn(In) -> Out>,
 }
@@ -130,6 +132,22 @@ impl<In, Out> ToolBuilder<In, Out> {
     /// ```
     pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scopes.extend(scopes.into_iter().map(Into::into));
+        self
+    }
+
+    /// Puts the tool in the toolset `name` (repeatable): a server serving a
+    /// selection of toolsets serves it when one of its toolsets is selected
+    /// (see [`ToolDef::in_toolsets`]). In `#[tool]`: `toolset = "issues"`.
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let close: ToolDef = tool("close_issue").toolset("issues").run(|| async { "closed" })?;
+    /// assert_eq!(close.toolsets(), ["issues"]);
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn toolset(mut self, name: impl Into<String>) -> Self {
+        self.toolsets.push(name.into());
         self
     }
 
@@ -317,7 +335,9 @@ impl<In, Out> ToolBuilder<In, Out> {
             check: LazyArgumentCheck::new(self.allow_unknown_arguments),
             marker: PhantomData,
         };
-        Ok(ToolDef::from_parts(tool, Arc::new(handler)).require_scopes(self.scopes))
+        Ok(ToolDef::from_parts(tool, Arc::new(handler))
+            .require_scopes(self.scopes)
+            .in_toolsets(self.toolsets))
     }
 
     fn schema_error(&mut self, source: SchemaError) {
@@ -339,6 +359,7 @@ impl<In, Out> ToolBuilder<In, Out> {
             output_wrapped: self.output_wrapped,
             allow_unknown_arguments: self.allow_unknown_arguments,
             scopes: self.scopes,
+            toolsets: self.toolsets,
             error: self.error,
             types: PhantomData,
         }

@@ -31,6 +31,8 @@ pub struct ToolDef<C = ()> {
     handler: Arc<dyn ToolHandler<C>>,
     layers: Arc<[Layer<C>]>,
     scopes: Arc<[String]>,
+    toolsets: Arc<[String]>,
+    result_limit: Option<usize>,
     forwards_credentials: bool,
 }
 
@@ -51,6 +53,8 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
             handler,
             layers: Arc::from(Vec::new()),
             scopes: Arc::from(Vec::new()),
+            toolsets: Arc::from(Vec::new()),
+            result_limit: None,
             forwards_credentials: false,
         }
     }
@@ -73,6 +77,63 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     /// lacks one (403); elsewhere nothing checks them.
     pub fn required_scopes(&self) -> &[String] {
         &self.scopes
+    }
+
+    /// Puts the tool in the toolsets `names` too: a server can serve a
+    /// selection of toolsets (the whole server, or one client's view of
+    /// it), and a tool in none of them is not served there. A tool that
+    /// names no toolset is in every selection. Tools generated from an
+    /// OpenAPI document are in the toolsets of their operation's tags.
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let list: ToolDef = tool("list_issues").toolset("issues").run(|| async { "[]" })?;
+    /// assert_eq!(list.in_toolsets(["triage"]).toolsets(), ["issues", "triage"]);
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn in_toolsets(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let mut all = self.toolsets.to_vec();
+        for name in names.into_iter().map(Into::into) {
+            if !all.contains(&name) {
+                all.push(name);
+            }
+        }
+        self.toolsets = Arc::from(all);
+        self
+    }
+
+    /// Puts the tool in exactly the toolsets `names` (none: every
+    /// selection), replacing those it was in.
+    pub fn in_toolsets_only(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.toolsets = Arc::from(Vec::new());
+        self.in_toolsets(names)
+    }
+
+    /// The toolsets the tool is in (none: it is in every selection).
+    pub fn toolsets(&self) -> &[String] {
+        &self.toolsets
+    }
+
+    /// Bounds the bytes of this tool's results a server sends, in place of
+    /// its server-wide bound: a larger result is cut at whole items (see
+    /// the server's result budget).
+    ///
+    /// ```
+    /// use mcp_core::{tool, ToolDef};
+    ///
+    /// let dump: ToolDef = tool("dump").run(|| async { "..." })?.max_result_bytes(8_000);
+    /// assert_eq!(dump.result_limit(), Some(8_000));
+    /// # Ok::<(), mcp_core::ToolError>(())
+    /// ```
+    pub fn max_result_bytes(mut self, bytes: usize) -> Self {
+        self.result_limit = Some(bytes);
+        self
+    }
+
+    /// The bound set with [`max_result_bytes`](Self::max_result_bytes).
+    pub fn result_limit(&self) -> Option<usize> {
+        self.result_limit
     }
 
     /// Marks the tool as one that sends its caller's own credentials (the
@@ -202,6 +263,8 @@ impl<C> Clone for ToolDef<C> {
             handler: self.handler.clone(),
             layers: self.layers.clone(),
             scopes: self.scopes.clone(),
+            toolsets: self.toolsets.clone(),
+            result_limit: self.result_limit,
             forwards_credentials: self.forwards_credentials,
         }
     }

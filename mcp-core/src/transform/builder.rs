@@ -292,6 +292,8 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
         }
 
         let scopes = self.original.required_scopes().to_vec();
+        let toolsets = self.original.toolsets().to_vec();
+        let result_limit = self.original.result_limit();
         let forwards = self.original.forwards_caller_credentials();
         let handler = TransformHandler {
             original: self.original,
@@ -301,9 +303,15 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
         };
         // A derived tool calls the original, so it needs what the original
         // needs and sends what the original sends.
-        Ok(ToolDef::from_parts(tool, Arc::new(handler))
+        let derived = ToolDef::from_parts(tool, Arc::new(handler))
             .require_scopes(scopes)
-            .forwarding_caller_credentials(forwards))
+            .in_toolsets(toolsets)
+            .forwarding_caller_credentials(forwards);
+        // It is in the original's toolsets and has its result bound.
+        Ok(match result_limit {
+            Some(bytes) => derived.max_result_bytes(bytes),
+            None => derived,
+        })
     }
 
     /// Whether the original tool requires the argument `name`.

@@ -23,7 +23,10 @@
 //!
 //! [tools.issues_list-for-repo.result]
 //! keep = ["number", "title", "state"]
+//! max_bytes = 16000
 //! ```
+//!
+//! `toolsets = ["triage"]` puts a tool in exactly those toolsets.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -91,6 +94,9 @@ pub struct ToolEntry {
     /// [`ToolDef::require_scopes`]).
     #[serde(default)]
     pub scopes: Vec<String>,
+    /// The toolsets the tool is in, in place of the original's (see
+    /// [`ToolDef::in_toolsets_only`]).
+    pub toolsets: Option<Vec<String>>,
 }
 
 /// Annotations as a file spells them: the wire names, every one optional,
@@ -141,7 +147,11 @@ pub struct ArgEntry {
 #[non_exhaustive]
 pub struct ResultEntry {
     /// The fields each object of the result keeps.
+    #[serde(default)]
     pub keep: Vec<String>,
+    /// The most bytes of a result the server sends (see
+    /// [`ToolDef::max_result_bytes`]).
+    pub max_bytes: Option<usize>,
 }
 
 impl TransformFile {
@@ -262,10 +272,17 @@ impl ToolEntry {
             let change = entry.to_arg(&tool, name, &builder)?;
             builder = builder.arg(name.clone(), change);
         }
-        if let Some(result) = &self.result {
+        if let Some(result) = self.result.as_ref().filter(|result| !result.keep.is_empty()) {
             builder = builder.keep_fields(result.keep.iter().cloned());
         }
-        Ok(builder.build()?.require_scopes(self.scopes.iter().cloned()))
+        let mut def = builder.build()?.require_scopes(self.scopes.iter().cloned());
+        if let Some(toolsets) = &self.toolsets {
+            def = def.in_toolsets_only(toolsets.iter().cloned());
+        }
+        if let Some(bytes) = self.result.as_ref().and_then(|result| result.max_bytes) {
+            def = def.max_result_bytes(bytes);
+        }
+        Ok(def)
     }
 }
 

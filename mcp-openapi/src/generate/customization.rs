@@ -13,7 +13,7 @@ use crate::ir::{HttpMethod, HttpRoute};
 /// The `_meta` key recording method, path and operationId of a generated tool.
 const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
 /// The `_meta` key listing the route map's `mcp_tags` of a generated component.
-const TAGS_META_KEY: &str = "rs.mcp-toolkit/tags";
+pub(crate) const TAGS_META_KEY: &str = "rs.mcp-toolkit/tags";
 
 /// What the customization hook may change on a generated component.
 #[derive(Clone, Debug, PartialEq)]

@@ -29,6 +29,9 @@ impl GeneratedTool {
     /// validates, for clients that check `structuredContent` against
     /// `outputSchema`.
     ///
+    /// The tool is in the toolsets of its operation's tags and of the route
+    /// map's `mcp_tags` (see [`ToolDef::in_toolsets`]).
+    ///
     /// With a `config` that passes the caller's `Authorization` through, the
     /// tool is marked as
     /// [forwarding its caller's credentials](ToolDef::forwards_caller_credentials).
@@ -51,8 +54,16 @@ impl GeneratedTool {
             tool.output_schema = Some(tolerant.of(declared));
         }
         let forwards = config.passthrough_authorization;
+        // The operation's tags and the route map's `mcp_tags` are its toolsets.
+        let mcp_tags: Vec<String> = tool
+            .meta
+            .get(crate::generate::customization::TAGS_META_KEY)
+            .and_then(Value::as_array)
+            .map(|tags| tags.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let toolsets = self.route.tags.iter().cloned().chain(mcp_tags);
         ToolDef::new(tool, handler)
-            .map(|def| def.forwarding_caller_credentials(forwards))
+            .map(|def| def.forwarding_caller_credentials(forwards).in_toolsets(toolsets))
             .map_err(|source| SpecError::Tool {
                 pointer: self.route.pointer.clone(),
                 source,

@@ -14,6 +14,7 @@ use super::prompt_set::PromptSet;
 use super::session::Session;
 use super::state::{ContextFn, Identity, ServerState};
 use super::tool_source::ToolSource;
+use super::view::{ToolView, toolsets_of};
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
@@ -41,6 +42,8 @@ pub struct ServerBuilder<C = ()> {
     context: Option<ContextFn<C>>,
     page_size: usize,
     discovery: Option<Discovery>,
+    toolsets: Option<Vec<String>>,
+    read_only: bool,
     #[cfg(feature = "code-mode")]
     code_mode: Option<crate::CodeMode>,
     /// How long a replica running tasks counts as alive after a heartbeat.
@@ -87,6 +90,8 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             context: None,
             page_size: DEFAULT_PAGE_SIZE,
             discovery: None,
+            toolsets: None,
+            read_only: false,
             #[cfg(feature = "code-mode")]
             code_mode: None,
             task_heartbeat: DEFAULT_HEARTBEAT,
@@ -296,6 +301,58 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Serves only the tools of these toolsets (each OpenAPI tag is one;
+    /// hand-written tools name theirs with
+    /// [`ToolBuilder::toolset`](mcp_core::ToolBuilder::toolset)); a tool that
+    /// names no toolset is always served. Every tool is served unless this
+    /// is called. Over HTTP a client may narrow the selection further for
+    /// its session (header `X-MCP-Toolsets: a,b` or URL `/mcp/x/a,b`), never
+    /// widen it. Building fails on a name no hosted tool has.
+    ///
+    /// ```
+    /// use mcp_server::Server;
+    ///
+    /// let tool = |name: &str, toolset: &str| {
+    ///     mcp_core::tool(name).toolset(toolset).run(|| async { "" }).unwrap()
+    /// };
+    /// let server = Server::builder()
+    ///     .tools([tool("list_issues", "issues"), tool("list_pulls", "pulls")])
+    ///     .toolsets(["issues"])
+    ///     .build()?;
+    /// let listed: Vec<String> = server.listed_tools().into_iter().map(|tool| tool.name).collect();
+    /// assert_eq!(listed, ["list_issues"]);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn toolsets(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.toolsets = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Serves only read-only tools: those whose annotations say
+    /// `readOnlyHint: true` (generated tools of GET, HEAD and OPTIONS
+    /// operations unless an overlay or transform says otherwise; a
+    /// hand-written tool must declare it, e.g. `annotations(read)`). Over
+    /// HTTP a client may ask for the read-only view for its session alone
+    /// (header `X-MCP-Readonly: true` or a `/readonly` URL suffix).
+    ///
+    /// ```
+    /// use mcp_core::Hint;
+    /// use mcp_server::Server;
+    ///
+    /// let tool = |name: &str, hint: Hint| mcp_core::tool(name).annotations([hint]).run(|| async { "" }).unwrap();
+    /// let server = Server::builder()
+    ///     .tools([tool("get_pet", Hint::Read), tool("delete_pet", Hint::Destroy)])
+    ///     .read_only(true)
+    ///     .build()?;
+    /// let listed: Vec<String> = server.listed_tools().into_iter().map(|tool| tool.name).collect();
+    /// assert_eq!(listed, ["get_pet"]);
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
     /// Turns on code mode: `tools/list` shows `search_tools` (answering
     /// with TypeScript declarations) and `execute` (running a JavaScript
     /// script that calls the tools in a sandbox), plus the tools
@@ -365,6 +422,10 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             None => unit_context::<C>()?,
         };
         let catalog = Catalog::new(self.sources)?;
+        if let Some(toolsets) = &self.toolsets {
+            check_toolsets(&catalog, toolsets)?;
+        }
+        let view = ToolView::new(self.toolsets.as_deref(), self.read_only);
         if let Some(discovery) = &self.discovery {
             check_pins(&catalog, discovery.pinned())?;
             DiscoveryView::of(&catalog, discovery)
@@ -384,7 +445,6 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             None => None,
         };
         let prompts = PromptSet::new(self.prompts)?;
-        #[cfg_attr(not(any(feature = "redis", feature = "code-mode")), allow(unused_mut))]
         let mut state = ServerState::new(
             self.identity,
             catalog,
@@ -394,6 +454,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.page_size,
             self.discovery,
         );
+        state.set_view(view);
         #[cfg(feature = "code-mode")]
         if let Some(code_mode) = code_mode {
             state.set_code_mode(code_mode);
@@ -410,6 +471,27 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         state.attachments().get_or_insert_with(|| tasks);
         Ok(Server::new(state))
     }
+}
+
+/// Fails on a toolset name that no hosted tool has (`all` stands for every
+/// toolset).
+fn check_toolsets<C: Send + Sync + 'static>(
+    catalog: &Catalog<C>,
+    toolsets: &[String],
+) -> Result<(), BuildError> {
+    let known = toolsets_of(catalog);
+    match unknown_toolset(toolsets, &known) {
+        Some(name) => Err(BuildError::UnknownToolset { name, known }),
+        None => Ok(()),
+    }
+}
+
+/// The first of `asked` that is none of `known` (compared without case).
+pub(crate) fn unknown_toolset(asked: &[String], known: &[String]) -> Option<String> {
+    asked
+        .iter()
+        .find(|name| !known.iter().any(|known| known.eq_ignore_ascii_case(name)))
+        .cloned()
 }
 
 /// Fails on a pinned name that no hosted tool has.

@@ -166,6 +166,28 @@ impl<C: Send + Sync + 'static> Catalog<C> {
     }
 }
 
+impl<C: Send + Sync + 'static> Catalog<C> {
+    /// The catalog of the tools `keep` keeps (resources are not filtered),
+    /// with attachments of its own.
+    pub(crate) fn tool_subset(&self, keep: impl Fn(&ToolDef<C>) -> bool) -> Self {
+        let sources = self
+            .sources
+            .iter()
+            .map(|source| {
+                let mut source = source.clone();
+                source.tools.retain(&keep);
+                source
+            })
+            .collect();
+        Self {
+            sources,
+            tools: self.tools.subset(keep),
+            resources: self.resources.clone(),
+            attachments: Attachments::default(),
+        }
+    }
+}
+
 impl<C> Catalog<C> {
     /// The tools.
     pub(crate) fn tools(&self) -> &ToolSet<C> {

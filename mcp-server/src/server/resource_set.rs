@@ -13,6 +13,16 @@ pub(crate) struct ResourceSet<C> {
     templates: Vec<ResourceDef<C>>,
 }
 
+impl<C> Clone for ResourceSet<C> {
+    fn clone(&self) -> Self {
+        Self {
+            fixed: self.fixed.clone(),
+            by_uri: self.by_uri.clone(),
+            templates: self.templates.clone(),
+        }
+    }
+}
+
 impl<C: 'static> ResourceSet<C> {
     /// Sorts `defs` into fixed resources and templates; a URI (or URI
     /// template) defined twice is an error.

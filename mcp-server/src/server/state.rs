@@ -42,6 +42,8 @@ pub(crate) struct ServerState<C> {
     page_size: usize,
     attachments: Attachments,
     discovery: Option<Discovery>,
+    /// The tools served unless a client narrows them.
+    view: super::view::ToolView,
     #[cfg(feature = "code-mode")]
     code_mode: Option<crate::code_mode::CodeModeState>,
     /// Where sessions (and tasks) are shared with other replicas.
@@ -70,11 +72,27 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             page_size,
             attachments: Attachments::default(),
             discovery,
+            view: super::view::ToolView::default(),
             #[cfg(feature = "code-mode")]
             code_mode: None,
             #[cfg(feature = "redis")]
             store: None,
         }
+    }
+
+    /// Serves only the tools in `view` (clients may narrow it further).
+    pub(crate) fn set_view(&mut self, view: super::view::ToolView) {
+        self.view = view;
+    }
+
+    /// The tools served unless a client narrows them.
+    pub(crate) fn view(&self) -> &super::view::ToolView {
+        &self.view
+    }
+
+    /// The tools of the current catalog in `view`.
+    pub(crate) fn catalog_in(&self, view: &super::view::ToolView) -> Arc<Catalog<C>> {
+        super::view::catalog_in(self.catalog(), view)
     }
 
     /// Serves the tools in code mode.

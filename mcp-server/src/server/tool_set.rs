@@ -83,4 +83,24 @@ impl<C> ToolSet<C> {
     pub(crate) fn all(&self) -> &[ToolDef<C>] {
         &self.defs
     }
+
+    /// The tools `keep` keeps, in the same order (a subset cannot clash).
+    pub(crate) fn subset(&self, keep: impl Fn(&ToolDef<C>) -> bool) -> Self
+    where
+        C: Send + Sync + 'static,
+    {
+        let mut subset = Self {
+            defs: Vec::new(),
+            declared: Vec::new(),
+            labels: Vec::new(),
+            by_name: HashMap::new(),
+        };
+        for (index, def) in self.defs.iter().enumerate().filter(|(_, def)| keep(def)) {
+            subset.by_name.insert(def.name().to_owned(), subset.defs.len());
+            subset.defs.push(def.clone());
+            subset.declared.push(self.declared[index]);
+            subset.labels.push(self.labels[index].clone());
+        }
+        subset
+    }
 }
