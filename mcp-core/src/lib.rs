@@ -107,6 +107,7 @@
 //! The values serialize to the MCP wire JSON with serde; `mcp-core` knows no
 //! transport and no protocol library (`mcp-server` adapts them to rmcp).
 
+mod base64;
 mod error;
 mod future;
 mod json;

@@ -33,11 +33,11 @@ mod compact;
 mod document;
 pub(crate) mod finder;
 mod index;
-#[cfg(test)]
+#[cfg(all(test, feature = "openapi"))]
 mod quality;
 mod request;
 mod signals;
-mod suggest;
+pub(crate) mod suggest;
 mod synonyms;
 pub(crate) mod view;
 mod words;

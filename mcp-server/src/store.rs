@@ -23,12 +23,15 @@
 //! | `mcp:request-state-key` | string | the secret sealing 2026-07-28 `requestState`s; never expires |
 //!
 //! ```no_run
+//! # #[cfg(feature = "redis")]
+//! # mod example {
 //! use mcp_server::store::RedisStore;
 //!
 //! # async fn run() -> Result<(), mcp_server::store::StoreError> {
 //! let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?.prefix("shop:");
 //! assert_eq!(store.key_prefix(), "shop:");
 //! # Ok(())
+//! # }
 //! # }
 //! ```
 

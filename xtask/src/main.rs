@@ -10,9 +10,10 @@
 //!   and the Debian packages `redis-server` and `nginx` when they are missing.
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
-//! - `build-cost`: `cargo check` of the crates' feature sets and of a small
-//!   app per shape (stdio, HTTP, OpenAPI over HTTP), each app's crate count
-//!   held under a ceiling.
+//! - `build-cost`: `cargo check` of the crates' feature sets, of
+//!   `mcp-toolkit-server`'s tests with its default features, and of a small
+//!   app per shape (default features, stdio, HTTP, OpenAPI over HTTP), each
+//!   app's crate count held under a ceiling.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.

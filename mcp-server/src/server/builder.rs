@@ -15,6 +15,7 @@ use super::session::Session;
 use super::state::{ContextFn, Identity, ServerState};
 use super::tool_source::ToolSource;
 use crate::discovery::Discovery;
+use crate::discovery::suggest::levenshtein;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
 use crate::store::tasks_backend::{DEFAULT_HEARTBEAT, TaskBackend};
@@ -380,7 +381,7 @@ fn check_pins<C: Send + Sync + 'static>(
         .tools()
         .all()
         .iter()
-        .map(|def| (strsim::levenshtein(unknown, def.name()), def.name()))
+        .map(|def| (levenshtein(unknown, def.name()), def.name()))
         .collect();
     near.sort();
     Err(BuildError::UnknownPin {

@@ -6,6 +6,8 @@
 //! An OAuth-protected deployment:
 //!
 //! ```no_run
+//! # #[cfg(feature = "oauth")]
+//! # mod example {
 //! use mcp_server::auth::{Auth, OAuth};
 //! use mcp_server::{HttpConfig, Server};
 //!
@@ -18,6 +20,7 @@
 //!     .auth(Auth::oauth(oauth)?);
 //! server.bind_http("0.0.0.0:8000".parse()?, config).await?.run().await?;
 //! # Ok(()) }
+//! # }
 //! ```
 //!
 //! Refusals: no token, 401 with `WWW-Authenticate: Bearer
