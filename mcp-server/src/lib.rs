@@ -178,6 +178,7 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Without a transport, the protocol layer has no caller (the server can
 // still be built and inspected).
 #![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
@@ -195,15 +196,23 @@ pub mod transport;
 pub use discovery::Discovery;
 pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use error::OpenApiError;
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::{HttpConfig, HttpServer, auth};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

@@ -54,11 +54,13 @@ pub(crate) mod tasks_memory;
 pub(crate) mod tasks_redis;
 
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use error::StoreError;
 #[cfg(feature = "redis")]
 #[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
 pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::RedisStore;
 #[cfg(feature = "redis")]
 pub(crate) use sessions::SessionLevel;

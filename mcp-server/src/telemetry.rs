@@ -33,8 +33,11 @@ pub(crate) mod request;
 mod setup;
 
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use error::TelemetryError;
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use prometheus::PrometheusMetrics;
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use setup::{Telemetry, TelemetryGuard};

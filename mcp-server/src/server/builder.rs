@@ -160,6 +160,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     ///
     /// [`OpenApiSource`]: crate::OpenApiSource
     #[cfg(feature = "openapi")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
     pub fn openapi(mut self, source: super::openapi_source::OpenApiSource) -> Self {
         if self.openapi_error.is_some() {
             return self;
@@ -268,6 +269,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// # }
     /// ```
     #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn store(mut self, store: crate::store::RedisStore) -> Self {
         self.store = Some(store);
         self

@@ -11,6 +11,7 @@ use crate::protocol::task_param::ParkingReader;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "stdio")))]
 impl<C: Send + Sync + 'static> Server<C> {
     /// Serves one session over standard input and output until the client
     /// closes it. Nothing but protocol messages is written to stdout; log
