@@ -2,6 +2,8 @@
 //! documents, or the demo, over stdio or Streamable HTTP.
 
 mod cli;
+#[cfg(test)]
+mod readme_commands;
 
 use std::process::ExitCode;
 

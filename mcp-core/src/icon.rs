@@ -1,6 +1,5 @@
 //! Icons a client may show next to a tool.
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 /// An optionally sized icon (`Icon` of the MCP specification).
@@ -105,7 +104,7 @@ impl Icon {
     /// assert_eq!(icon.src, "data:image/svg+xml;base64,PHN2Zy8+");
     /// ```
     pub fn data_encode(mime: impl Into<String>, raw: impl AsRef<[u8]>) -> Self {
-        let encoded = base64::engine::general_purpose::STANDARD.encode(raw.as_ref());
+        let encoded = crate::base64::encode(raw.as_ref());
         Self::data_uri(mime, encoded)
     }
 

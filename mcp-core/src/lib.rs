@@ -107,6 +107,9 @@
 //! The values serialize to the MCP wire JSON with serde; `mcp-core` knows no
 //! transport and no protocol library (`mcp-server` adapts them to rmcp).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod base64;
 mod error;
 mod future;
 mod json;
@@ -133,6 +136,7 @@ pub mod transform;
 pub mod __private;
 
 #[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
 pub use call::{CallToolResult, ProtocolError, ToolCallContext};
@@ -145,3 +149,8 @@ pub use tool::{
     Hint, SharedDef, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution,
     ToolSchema, tool,
 };
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

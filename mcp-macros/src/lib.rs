@@ -1,4 +1,5 @@
-#![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc = include_str!("lib.md")]
 
 mod attr;
 mod checks;
@@ -219,3 +220,8 @@ mod tests {
         insta::assert_snapshot!(prettyplease::unparse(&file));
     }
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

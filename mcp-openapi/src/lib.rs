@@ -177,7 +177,10 @@
 //! assert_eq!(tools[0].tool.annotations.as_ref().unwrap().title.as_deref(), Some("Pets"));
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 #[cfg(feature = "call")]
+#[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 pub mod call;
 mod error;
 pub mod generate;
@@ -187,9 +190,15 @@ mod media_type;
 pub mod schema;
 
 #[cfg(feature = "call")]
+#[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 pub use call::ClientConfig;
 pub use error::{SpecError, Warning};
 pub use generate::route_map::{self, RouteKind, RouteMap};
 pub use generate::{Generated, GeneratedTool, Generator};
 pub use load::{LoadOptions, OpenApi};
 pub use schema::ReferenceMetadata;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

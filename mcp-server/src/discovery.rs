@@ -33,7 +33,7 @@ mod compact;
 pub(crate) mod document;
 pub(crate) mod finder;
 mod index;
-#[cfg(test)]
+#[cfg(all(test, feature = "openapi"))]
 mod quality;
 mod request;
 mod signals;

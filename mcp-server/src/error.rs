@@ -163,6 +163,7 @@ pub enum ServeError {
 
 /// An OpenAPI document could not become a tool source.
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum OpenApiError {

@@ -63,6 +63,8 @@
 //! cannot be loaded makes `build()` fail naming the file.
 //!
 //! ```
+//! # #[cfg(feature = "openapi")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use mcp_openapi::{RouteKind, RouteMap, ir::HttpMethod};
 //! use mcp_server::{OpenApiSource, Server};
 //!
@@ -80,7 +82,10 @@
 //! let tools: Vec<String> = server.tools().into_iter().map(|tool| tool.name).collect();
 //! assert_eq!(tools, ["ping", "pets_listPets", "pets_createPets"]);
 //! assert_eq!(server.resources().len(), 1); // GET /pets/{petId}, a resource template
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "openapi"))]
+//! # fn main() {}
 //! ```
 //!
 //! [`OpenApiSource`] shows the same done step by step with `mcp-openapi`
@@ -90,19 +95,23 @@
 //!
 //! # Features
 //!
-//! All on by default (the `mcp-server` binary needs them); an app names
-//! what it serves with `default-features = false`:
+//! The defaults, `stdio` and `http`, serve hand-written tools over both
+//! transports; the rest is opt-in (`features = ["openapi"]`, ...), and
+//! `default-features = false` keeps only what an app names:
 //!
-//! - `stdio`: [`Server::serve_stdio`] and `serve_io` (any byte streams);
-//! - `http`: Streamable HTTP on axum (`bind_http`, `serve_http`, `router`,
-//!   `HttpConfig`, the static bearer token);
+//! - `stdio` (default): [`Server::serve_stdio`] and `serve_io` (any byte
+//!   streams);
+//! - `http` (default): Streamable HTTP on axum (`bind_http`, `serve_http`,
+//!   `router`, `HttpConfig`, the static bearer token);
 //! - `oauth`: the HTTP endpoint as an OAuth 2.1 protected resource
 //!   ([`auth::OAuth`], [`auth::TokenExchange`]; implies `http`);
 //! - `openapi`: [`ServerBuilder::openapi`] and [`OpenApiSource`] (crate
 //!   `mcp-toolkit-openapi` with its HTTP client);
+//! - `redis`: session and task state shared by replicas in Redis
+//!   ([`store::RedisStore`]; implies `http`);
 //! - `otel`: OpenTelemetry traces and metrics ([`telemetry::Telemetry`]:
 //!   OTLP over HTTP from the `OTEL_*` variables, a Prometheus text
-//!   endpoint; implies `http`);
+//!   endpoint; implies `http`).
 //!
 //! # OAuth-protected HTTP
 //!
@@ -114,6 +123,8 @@
 //! the status of each refusal.
 //!
 //! ```no_run
+//! # #[cfg(feature = "oauth")]
+//! # mod example {
 //! use mcp_server::auth::{Auth, OAuth};
 //! use mcp_server::{HttpConfig, Server};
 //!
@@ -124,6 +135,7 @@
 //! let config = HttpConfig::new().allow_host("mcp.example.com").auth(Auth::oauth(oauth)?);
 //! server.bind_http("0.0.0.0:8000".parse()?, config).await?.run().await?;
 //! # Ok(())
+//! # }
 //! # }
 //! ```
 //!
@@ -166,6 +178,18 @@
 //! with [`Server::replace_sources`]; a failed one is logged as one error line
 //! on stderr and the previous tools stay.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// The docs link to items of the opt-in features; they resolve when those are
+// on (docs.rs and the workspace build all of them).
+#![cfg_attr(
+    not(all(
+        feature = "openapi",
+        feature = "oauth",
+        feature = "redis",
+        feature = "otel"
+    )),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 // Without a transport, the protocol layer has no caller (the server can
 // still be built and inspected).
 #![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
@@ -181,19 +205,28 @@ pub mod telemetry;
 pub mod transport;
 
 #[cfg(feature = "code-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
 pub use code_mode::{CodeMode, EXECUTE};
 pub use discovery::Discovery;
 pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use error::OpenApiError;
 pub use error::{AddPromptError, BuildError, ServeError};
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
 pub use server::tool_source::ToolSource;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::{HttpConfig, HttpServer, auth};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

@@ -23,12 +23,15 @@
 //! | `mcp:request-state-key` | string | the secret sealing 2026-07-28 `requestState`s; never expires |
 //!
 //! ```no_run
+//! # #[cfg(feature = "redis")]
+//! # mod example {
 //! use mcp_server::store::RedisStore;
 //!
 //! # async fn run() -> Result<(), mcp_server::store::StoreError> {
 //! let store = RedisStore::connect("redis://127.0.0.1:6379/0").await?.prefix("shop:");
 //! assert_eq!(store.key_prefix(), "shop:");
 //! # Ok(())
+//! # }
 //! # }
 //! ```
 
@@ -51,11 +54,13 @@ pub(crate) mod tasks_memory;
 pub(crate) mod tasks_redis;
 
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use error::StoreError;
 #[cfg(feature = "redis")]
 #[allow(unused_imports, reason = "the HTTP transport's event store uses them")]
 pub(crate) use events::{Lifetime, StoredEvent, split_event_id};
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::RedisStore;
 #[cfg(feature = "redis")]
 pub(crate) use sessions::SessionLevel;

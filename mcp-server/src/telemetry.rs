@@ -4,7 +4,7 @@
 //! semantic conventions say (`tools/call listPets`, with `mcp.method.name`,
 //! `gen_ai.tool.name`, `mcp.session.id`, `jsonrpc.request.id`, and
 //! `error.type` when it failed, `tool_error` for a result with `isError`).
-//! With the feature `otel` (on by default), [`Telemetry::init`] installs
+//! With the feature `otel` (opt-in), [`Telemetry::init`] installs
 //! the OpenTelemetry providers the standard `OTEL_*` variables ask for:
 //! request spans then become OpenTelemetry spans, children of the client's
 //! `params._meta.traceparent` when it sends one; an upstream call of a
@@ -33,8 +33,11 @@ pub(crate) mod request;
 mod setup;
 
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use error::TelemetryError;
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use prometheus::PrometheusMetrics;
 #[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub use setup::{Telemetry, TelemetryGuard};

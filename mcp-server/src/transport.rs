@@ -8,6 +8,8 @@ mod shutdown;
 mod stdio;
 
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use self::http::auth;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use self::http::{HttpConfig, HttpServer};

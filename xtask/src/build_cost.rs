@@ -6,8 +6,11 @@
 //! the workspace's lock file): its crate count is the number of distinct
 //! crates `cargo tree -e normal,build` lists (the app itself excluded), and
 //! `cargo check` proves it compiles. The library-only feature sets are
-//! checked with `cargo check -p`. Everything shares `target/`, so a run after
-//! the tests is a few incremental checks.
+//! checked with `cargo check -p`, and `mcp-toolkit-server`'s tests, benches
+//! and examples with its default features alone (not the workspace's union
+//! of features), so each one that needs an opt-in feature says so.
+//! Everything shares `target/`, so a run after the tests is a few
+//! incremental checks.
 
 use std::collections::BTreeSet;
 use std::env;
@@ -21,11 +24,19 @@ use crate::{cargo, stdout_of};
 struct Shape {
     name: &'static str,
     what: &'static str,
-    /// `mcp-toolkit-server`'s features (without its defaults).
-    server_features: &'static [&'static str],
+    /// `mcp-toolkit-server`'s features: its defaults, or only those named.
+    server_features: Features,
     main_rs: &'static str,
     /// The most crates it may compile (normal and build dependencies).
     ceiling: usize,
+}
+
+/// What a shape asks of `mcp-toolkit-server`.
+enum Features {
+    /// `mcp-toolkit-server = { path = .. }`: what a plain dependency gets.
+    Default,
+    /// `default-features = false, features = [..]`.
+    Only(&'static [&'static str]),
 }
 
 /// A `#[tool]` every shape serves.
@@ -40,9 +51,28 @@ async fn add(a: i64, b: i64) -> i64 {
 
 const SHAPES: &[Shape] = &[
     Shape {
+        name: "default",
+        what: "hand-written tools over stdio or Streamable HTTP, default features",
+        server_features: Features::Default,
+        main_rs: r#"
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = mcp_server::Server::builder().tool(add_tool()?).build()?;
+    if std::env::args().any(|arg| arg == "--stdio") {
+        server.serve_stdio().await?;
+    } else {
+        let http = server.bind_http("127.0.0.1:0".parse()?, mcp_server::HttpConfig::new()).await?;
+        http.run().await?;
+    }
+    Ok(())
+}
+"#,
+        ceiling: 150,
+    },
+    Shape {
         name: "stdio",
         what: "hand-written tools over stdio",
-        server_features: &["stdio"],
+        server_features: Features::Only(&["stdio"]),
         main_rs: r#"
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -51,12 +81,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 "#,
-        ceiling: 120,
+        ceiling: 110,
     },
     Shape {
         name: "http",
         what: "hand-written tools over Streamable HTTP",
-        server_features: &["http"],
+        server_features: Features::Only(&["http"]),
         main_rs: r#"
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -71,7 +101,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Shape {
         name: "openapi-http",
         what: "an OpenAPI document and hand-written tools over Streamable HTTP",
-        server_features: &["http", "openapi"],
+        server_features: Features::Only(&["http", "openapi"]),
         main_rs: r#"
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -115,6 +145,11 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
         }
         cargo(root, &args, &[])?;
     }
+    cargo(
+        root,
+        &["check", "-p", "mcp-toolkit-server", "--all-targets"],
+        &[],
+    )?;
     let mut over = Vec::new();
     for shape in SHAPES {
         let dir = write_app(root, shape)?;
@@ -149,11 +184,19 @@ fn write_app(root: &Path, shape: &Shape) -> Result<PathBuf, String> {
     let dir = root.join("target").join("build-cost").join(shape.name);
     let src = dir.join("src");
     fs::create_dir_all(&src).map_err(|e| format!("cannot create {}: {e}", src.display()))?;
-    let features: Vec<String> = shape
-        .server_features
-        .iter()
-        .map(|feature| format!("\"{feature}\""))
-        .collect();
+    let features = match shape.server_features {
+        Features::Default => String::new(),
+        Features::Only(features) => {
+            let quoted: Vec<String> = features
+                .iter()
+                .map(|feature| format!("\"{feature}\""))
+                .collect();
+            format!(
+                ", default-features = false, features = [{}]",
+                quoted.join(", ")
+            )
+        }
+    };
     let path_of = |krate: &str| toml_string(&root.join(krate));
     let manifest = format!(
         r#"[package]
@@ -164,7 +207,7 @@ publish = false
 
 [dependencies]
 mcp-toolkit-core = {{ path = {core} }}
-mcp-toolkit-server = {{ path = {server}, default-features = false, features = [{features}] }}
+mcp-toolkit-server = {{ path = {server}{features} }}
 tokio = {{ version = "1", features = ["rt-multi-thread", "macros"] }}
 
 # The workspace's profile, so the checks share its artifacts.
@@ -179,7 +222,6 @@ debug = false
         name = shape.name,
         core = path_of("mcp-core"),
         server = path_of("mcp-server"),
-        features = features.join(", "),
     );
     write(&dir.join("Cargo.toml"), &manifest)?;
     write(&src.join("main.rs"), &format!("{TOOL}{}", shape.main_rs))?;

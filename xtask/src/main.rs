@@ -4,15 +4,18 @@
 //!   (warnings are errors), `cargo doc` (warnings are errors),
 //!   `cargo test --workspace` (unit, integration, doc
 //!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
-//!   `conformance`, `tidy` and each fuzz target for a few seconds.
+//!   `package`, `conformance`, `tidy` and each fuzz target for a few seconds.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
 //!   and the Debian packages `redis-server` and `nginx` when they are missing.
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
-//! - `build-cost`: `cargo check` of the crates' feature sets and of a small
-//!   app per shape (stdio, HTTP, OpenAPI over HTTP), each app's crate count
-//!   held under a ceiling.
+//! - `build-cost`: `cargo check` of the crates' feature sets, of
+//!   `mcp-toolkit-server`'s tests with its default features, and of a small
+//!   app per shape (default features, stdio, HTTP, OpenAPI over HTTP), each
+//!   app's crate count held under a ceiling.
+//! - `package`: `cargo package` of the four library packages together, each
+//!   verified by building it from its `.crate`, each under 1 MB compressed.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
@@ -32,6 +35,7 @@ mod build_cost;
 mod conformance;
 mod fuzz;
 mod load;
+mod package;
 mod peers;
 mod synth;
 mod tidy;
@@ -51,10 +55,11 @@ fn main() -> ExitCode {
         "bench" => bench::run(&workspace_root()),
         "load" => load::run(&workspace_root()),
         "build-cost" => build_cost::check(&workspace_root()),
+        "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, conformance, fuzz (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -92,6 +97,7 @@ fn ci() -> Result<(), String> {
     // The benchmarks' smoke mode: each bench binary runs once, nothing timed.
     cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
     build_cost::check(&root)?;
+    package::check(&root)?;
     conformance::run_all(&root)?;
     tidy::check(&root)?;
     fuzz::run_targets(&root, fuzz::Build::Dev, fuzz::CI_SECONDS, &[])

@@ -68,7 +68,7 @@ pub(super) fn unknown_argument(name: &str, known: &[String]) -> String {
     let limit = (length / 3).max(1).min(length.saturating_sub(1));
     let closest = known
         .iter()
-        .map(|candidate| (strsim::osa_distance(name, candidate), candidate))
+        .map(|candidate| (osa_distance(name, candidate), candidate))
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance);
     match closest {
@@ -84,8 +84,37 @@ pub(super) fn unknown_argument(name: &str, known: &[String]) -> String {
     }
 }
 
+/// The optimal string alignment distance between `a` and `b`, in chars:
+/// insertions, deletions, substitutions and transpositions of adjacent
+/// chars, no substring edited twice.
+fn osa_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Rows i - 2, i - 1 and i of the distance matrix.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let substitution = usize::from(a[i - 1] != b[j - 1]);
+            let mut distance = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + substitution);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                distance = distance.min(before[j - 2] + 1);
+            }
+            current[j] = distance;
+        }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
     use serde_json::json;
 
     use super::*;
@@ -136,5 +165,21 @@ mod tests {
             unknown_argument("x", &[]),
             "unknown argument `x`; the tool takes none"
         );
+    }
+
+    #[test]
+    fn osa_counts_each_edit_once() {
+        assert_eq!(osa_distance("", ""), 0);
+        assert_eq!(osa_distance("limt", "limit"), 1);
+        assert_eq!(osa_distance("qeury", "query"), 1);
+        assert_eq!(osa_distance("ca", "abc"), 3);
+        assert_eq!(osa_distance("ä", "a"), 1);
+    }
+
+    proptest! {
+        #[test]
+        fn osa_matches_strsim(a in "[abcä]{0,8}", b in "[abcä]{0,8}") {
+            prop_assert_eq!(osa_distance(&a, &b), strsim::osa_distance(&a, &b));
+        }
     }
 }

@@ -3,7 +3,6 @@
 use std::any::Any;
 use std::fmt::Display;
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use crate::meta::Meta;
@@ -112,7 +111,7 @@ impl IntoReadResourceResult for Vec<u8> {
         uri: &str,
         mime: Option<&str>,
     ) -> Result<ReadResourceResult, ResourceError> {
-        let data = base64::engine::general_purpose::STANDARD.encode(self);
+        let data = crate::base64::encode(&self);
         ResourceContents::blob(uri, mime.map(str::to_owned), data).into_read_result(uri, mime)
     }
 }

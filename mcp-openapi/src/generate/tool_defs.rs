@@ -20,6 +20,7 @@ use crate::error::SpecError;
 use crate::generate::generator::{Generated, GeneratedTool};
 use crate::ir::{HttpRoute, RequestBinding};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 impl GeneratedTool {
     /// The tool with the handler that performs its HTTP call through `config`.
     ///
@@ -88,6 +89,7 @@ impl TolerantSchemas {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 impl Generated {
     /// Every generated tool with its HTTP handler, in document order.
     pub fn tool_defs<C: Send + Sync + 'static>(
@@ -102,6 +104,7 @@ impl Generated {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 impl Generated {
     /// Every generated resource and resource template, read by calling its
     /// GET route through `config` (template variables become the route's

@@ -70,7 +70,7 @@ impl Default for Signals {
 
 impl Signals {
     /// Every signal on, and each of them off alone, with its name.
-    #[cfg(test)]
+    #[cfg(all(test, feature = "openapi"))]
     pub(crate) fn ablations() -> Vec<(&'static str, Self)> {
         let all = Self::default();
         let off = |change: fn(&mut Self)| {

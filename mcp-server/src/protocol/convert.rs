@@ -112,11 +112,19 @@ pub(crate) fn request_meta(
 pub(crate) fn request_auth(
     context: &rmcp::service::RequestContext<rmcp::service::RoleServer>,
 ) -> Option<std::sync::Arc<mcp_core::auth::AuthInfo>> {
-    let parts = context.extensions.get::<http::request::Parts>()?;
-    parts
-        .extensions
-        .get::<std::sync::Arc<mcp_core::auth::AuthInfo>>()
-        .cloned()
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        parts
+            .extensions
+            .get::<std::sync::Arc<mcp_core::auth::AuthInfo>>()
+            .cloned()
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = context;
+        None
+    }
 }
 
 /// One of our protocol values as rmcp's, or the other way round, through

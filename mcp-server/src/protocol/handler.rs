@@ -147,9 +147,17 @@ fn method_not_found(method: &str) -> ErrorData {
 
 /// The `Mcp-Session-Id` of an HTTP request.
 fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
-    let parts = context.extensions.get::<http::request::Parts>()?;
-    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
-    Some(id.to_owned())
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+        Some(id.to_owned())
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = context;
+        None
+    }
 }
 
 impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {

@@ -76,8 +76,9 @@ pub(crate) async fn listen<C: Send + Sync + 'static>(
 /// Resource updates other replicas publish through the server's store.
 #[cfg(feature = "redis")]
 type Elsewhere = Option<tokio::sync::broadcast::Receiver<String>>;
+/// Without a store no other replica publishes.
 #[cfg(not(feature = "redis"))]
-type Elsewhere = ();
+struct Elsewhere;
 
 #[cfg(feature = "redis")]
 fn updates_elsewhere<C: Send + Sync + 'static>(state: &ServerState<C>) -> Elsewhere {
@@ -87,7 +88,9 @@ fn updates_elsewhere<C: Send + Sync + 'static>(state: &ServerState<C>) -> Elsewh
 }
 
 #[cfg(not(feature = "redis"))]
-fn updates_elsewhere<C>(_state: &ServerState<C>) -> Elsewhere {}
+fn updates_elsewhere<C>(_state: &ServerState<C>) -> Elsewhere {
+    Elsewhere
+}
 
 /// The next update from elsewhere (an update skipped by a stream too far
 /// behind is lost, as pub/sub has it); pending forever without a store.

@@ -27,6 +27,7 @@ use axum::response::Response;
 #[cfg(feature = "http")]
 use bytes::Bytes;
 use futures_util::StreamExt;
+#[cfg(feature = "http")]
 use http::header;
 use rmcp::model::{
     CustomResult, InitializeResult, ServerJsonRpcMessage, ServerResult, Tool as WireTool,
@@ -421,6 +422,7 @@ mod tests {
         assert_eq!(message, before);
     }
 
+    #[cfg(feature = "http")]
     #[test]
     fn rewrites_only_events_with_parked_executions() {
         let marked = format!(
@@ -434,6 +436,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "http")]
     #[test]
     fn finds_the_end_of_complete_events() {
         assert_eq!(complete_events_end(b"data: 1\n\ndata: 2"), Some(9));

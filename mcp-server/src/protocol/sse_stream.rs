@@ -31,8 +31,16 @@ impl RequestStream {
 
     /// The stream of the request `context`, when it has one.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Option<Self> {
-        let parts = context.extensions.get::<http::request::Parts>()?;
-        parts.extensions.get::<Self>().cloned()
+        #[cfg(feature = "http")]
+        {
+            let parts = context.extensions.get::<http::request::Parts>()?;
+            parts.extensions.get::<Self>().cloned()
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = context;
+            None
+        }
     }
 
     /// Closes the stream, announcing `retry` as the reconnection delay.

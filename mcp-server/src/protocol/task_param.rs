@@ -118,7 +118,6 @@ fn park_in_bytes(bytes: Bytes) -> Bytes {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tokio::io::AsyncReadExt;
 
     use super::*;
 
@@ -157,8 +156,11 @@ mod tests {
         assert_eq!(new["method"], "tasks/cancel");
     }
 
+    #[cfg(feature = "stdio")]
     #[tokio::test]
     async fn the_reader_rewrites_lines_and_passes_others_through() {
+        use tokio::io::AsyncReadExt;
+
         let input = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"task\":{}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
         let mut reader = ParkingReader::new(&input[..]);
         let mut out = String::new();

@@ -16,6 +16,7 @@ use super::state::{ContextFn, Identity, ServerState};
 use super::tool_source::ToolSource;
 use super::view::{ToolView, toolsets_of};
 use crate::discovery::Discovery;
+use crate::discovery::suggest::levenshtein;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
 use crate::store::tasks_backend::{DEFAULT_HEARTBEAT, TaskBackend};
@@ -168,6 +169,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     ///
     /// [`OpenApiSource`]: crate::OpenApiSource
     #[cfg(feature = "openapi")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
     pub fn openapi(mut self, source: super::openapi_source::OpenApiSource) -> Self {
         if self.openapi_error.is_some() {
             return self;
@@ -276,6 +278,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// # }
     /// ```
     #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn store(mut self, store: crate::store::RedisStore) -> Self {
         self.store = Some(store);
         self
@@ -509,7 +512,7 @@ fn check_pins<C: Send + Sync + 'static>(
         .tools()
         .all()
         .iter()
-        .map(|def| (strsim::levenshtein(unknown, def.name()), def.name()))
+        .map(|def| (levenshtein(unknown, def.name()), def.name()))
         .collect();
     near.sort();
     Err(BuildError::UnknownPin {

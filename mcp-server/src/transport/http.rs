@@ -28,6 +28,7 @@ use crate::protocol::task_param::park_in_http_request;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl<C: Send + Sync + 'static> Server<C> {
     /// The MCP endpoint as an axum [`Router`] to mount in an existing app
     /// (serving [`HttpConfig::path`], `/mcp` by default), with the Host,

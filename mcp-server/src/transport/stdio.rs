@@ -11,12 +11,20 @@ use crate::protocol::task_param::ParkingReader;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "stdio")))]
 impl<C: Send + Sync + 'static> Server<C> {
     /// Serves one session over standard input and output until the client
     /// closes it. Nothing but protocol messages is written to stdout; log
     /// through `tracing` to stderr.
+    ///
+    /// With the `http` feature too (which brings tokio's `net`), pipes are
+    /// read and written on tokio's reactor (rmcp's `stdio_pipes`); with
+    /// `stdio` alone, through tokio's blocking standard streams.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        #[cfg(feature = "http")]
         let (reader, writer) = rmcp::transport::stdio_pipes();
+        #[cfg(not(feature = "http"))]
+        let (reader, writer) = (tokio::io::stdin(), tokio::io::stdout());
         self.serve_rw(reader, writer, TransportKind::Stdio).await
     }
 

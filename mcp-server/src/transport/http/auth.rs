@@ -6,6 +6,8 @@
 //! An OAuth-protected deployment:
 //!
 //! ```no_run
+//! # #[cfg(feature = "oauth")]
+//! # mod example {
 //! use mcp_server::auth::{Auth, OAuth};
 //! use mcp_server::{HttpConfig, Server};
 //!
@@ -18,6 +20,7 @@
 //!     .auth(Auth::oauth(oauth)?);
 //! server.bind_http("0.0.0.0:8000".parse()?, config).await?.run().await?;
 //! # Ok(()) }
+//! # }
 //! ```
 //!
 //! Refusals: no token, 401 with `WWW-Authenticate: Bearer
@@ -82,12 +85,16 @@ use self::bearer::BearerToken;
 #[cfg(feature = "oauth")]
 use self::client::authorization_client;
 #[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use self::error::AuthError;
 #[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use self::exchange::{ExchangeError, TokenExchange};
 #[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use self::introspect::Introspection;
 #[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use self::oauth::OAuth;
 #[cfg(feature = "oauth")]
 use self::verify::Verifier;
@@ -126,6 +133,7 @@ impl Auth {
     /// # Ok::<(), AuthError>(())
     /// ```
     #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
     pub fn oauth(settings: OAuth) -> Result<Self, AuthError> {
         if settings.issuers.is_empty() {
             return Err(AuthError::NoIssuer);
@@ -138,6 +146,7 @@ impl Auth {
 
     /// The OAuth settings, when tokens are OAuth access tokens.
     #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
     pub fn oauth_settings(&self) -> Option<&OAuth> {
         match &self.mode {
             Mode::OAuth(verifier) => Some(verifier.settings()),

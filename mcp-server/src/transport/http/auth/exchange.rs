@@ -227,6 +227,7 @@ impl TokenExchange {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 impl mcp_openapi::call::UpstreamCredentials for TokenExchange {
     fn bearer_token<'a>(
         &'a self,
