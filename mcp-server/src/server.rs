@@ -90,11 +90,14 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// The tools `tools/list` shows, in order: every hosted tool, or in
     /// discovery mode (see [`ServerBuilder::discovery`](crate::ServerBuilder::discovery))
     /// `search_tools`, `call_tool` and the pinned tools, or in code mode
-    /// `search_tools`, `execute` and the pinned tools.
+    /// `search_tools`, `execute` and the pinned tools; only the tools of
+    /// the server's toolsets (and only read-only ones when it serves those,
+    /// see [`ServerBuilder::toolsets`](crate::ServerBuilder::toolsets)).
     pub fn listed_tools(&self) -> Vec<Tool> {
+        let catalog = self.state.catalog_in(self.state.view());
         #[cfg(feature = "code-mode")]
         if let Some(code_mode) = self.state.code_mode() {
-            return match code_mode.view(&self.state.catalog()) {
+            return match code_mode.view(&catalog) {
                 Ok(view) => view.listed().to_vec(),
                 Err(reason) => {
                     tracing::error!("code mode: {reason}");
@@ -103,9 +106,14 @@ impl<C: Send + Sync + 'static> Server<C> {
             };
         }
         let Some(discovery) = self.state.discovery() else {
-            return self.tools();
+            return catalog
+                .tools()
+                .all()
+                .iter()
+                .map(|def| def.tool().clone())
+                .collect();
         };
-        match DiscoveryView::of(&self.state.catalog(), discovery) {
+        match DiscoveryView::of(&catalog, discovery) {
             Ok(view) => view.listed().to_vec(),
             Err(reason) => {
                 tracing::error!("discovery mode: {reason}");

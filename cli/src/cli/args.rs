@@ -314,6 +314,44 @@ impl ModeArgs {
     }
 }
 
+/// Which tools are served: some toolsets, only read-only ones.
+#[derive(Debug, Args)]
+pub(crate) struct ViewArgs {
+    /// Serve only the tools of these toolsets (each OpenAPI tag is a
+    /// toolset; `all` is every tool). Over HTTP a client may narrow them for
+    /// its session with the header `X-MCP-Toolsets: a,b` or the URL
+    /// `/mcp/x/a,b`.
+    #[arg(
+        long,
+        value_name = "NAME,...",
+        value_delimiter = ',',
+        default_value = "all"
+    )]
+    pub(crate) toolsets: Vec<String>,
+    /// Serve only read-only tools (annotations `readOnlyHint: true`: GET,
+    /// HEAD and OPTIONS operations unless an overlay or transform says
+    /// otherwise). Over HTTP a client may ask for it alone with
+    /// `X-MCP-Readonly: true` or a `/readonly` URL suffix.
+    #[arg(long)]
+    pub(crate) read_only: bool,
+}
+
+impl ViewArgs {
+    /// `builder` serving the tools these flags select.
+    pub(crate) fn apply(&self, builder: mcp_server::ServerBuilder) -> mcp_server::ServerBuilder {
+        let all = self
+            .toolsets
+            .iter()
+            .any(|name| name.eq_ignore_ascii_case("all"));
+        let builder = builder.read_only(self.read_only);
+        if all || self.toolsets.is_empty() {
+            builder
+        } else {
+            builder.toolsets(self.toolsets.iter().cloned())
+        }
+    }
+}
+
 /// `serve`.
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
@@ -321,6 +359,8 @@ pub(crate) struct ServeArgs {
     pub(crate) specs: SpecArgs,
     #[command(flatten)]
     pub(crate) mode: ModeArgs,
+    #[command(flatten)]
+    pub(crate) view: ViewArgs,
     /// The transport.
     #[arg(long, value_enum, default_value_t = Transport::Stdio)]
     pub(crate) transport: Transport,
@@ -357,6 +397,8 @@ pub(crate) struct ToolsArgs {
     pub(crate) specs: SpecArgs,
     #[command(flatten)]
     pub(crate) mode: ModeArgs,
+    #[command(flatten)]
+    pub(crate) view: ViewArgs,
     /// Print counts and sizes to stderr as well.
     #[arg(long)]
     pub(crate) stats: bool,

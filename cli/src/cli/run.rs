@@ -8,7 +8,7 @@ use mcp_server::store::RedisStore;
 use mcp_server::telemetry::PrometheusMetrics;
 use mcp_server::{Server, ToolSource};
 
-use super::args::{Cli, Command, ModeArgs, Transport};
+use super::args::{Cli, Command, ModeArgs, Transport, ViewArgs};
 use super::error::CliError;
 use super::serve::{announce, http_config};
 use super::{demo, openapi, reload};
@@ -41,6 +41,7 @@ fn server_of(
     sources: Vec<ToolSource>,
     page_size: usize,
     mode: &ModeArgs,
+    view: &ViewArgs,
     shared: Option<(RedisStore, Duration)>,
 ) -> Result<Server, CliError> {
     let mut builder = Server::builder()
@@ -50,7 +51,7 @@ fn server_of(
     if let Some((store, heartbeat)) = shared {
         builder = builder.store(store).task_heartbeat(heartbeat);
     }
-    builder = mode.apply(builder);
+    builder = view.apply(mode.apply(builder));
     for source in sources {
         builder = builder.source(source);
     }
@@ -71,7 +72,13 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             }
             let store = super::shared_state::connect(args.state.as_deref(), args.transport).await?;
             let shared = store.map(|store| (store, args.serving.task_heartbeat()));
-            let server = server_of(sources, args.serving.page_size, &args.mode, shared)?;
+            let server = server_of(
+                sources,
+                args.serving.page_size,
+                &args.mode,
+                &args.view,
+                shared,
+            )?;
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,
@@ -92,6 +99,7 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
                 openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,
                 &args.mode,
+                &args.view,
                 None,
             )?;
             // What `tools/list` returns: in discovery or code mode, the meta-tools and pins.

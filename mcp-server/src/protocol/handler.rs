@@ -27,9 +27,10 @@ use super::tasks_mode::is_modern;
 use super::tasks_record::detailed;
 use super::tools::{Called, Caller};
 use super::traced::{self, Target};
-use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tools};
+use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tool_view, tools};
 use crate::server::session::{Session, TransportKind};
 use crate::server::state::ServerState;
+use crate::server::view::ToolView;
 use crate::telemetry::request::RequestTrace;
 
 /// One connection's (or, in stateless HTTP, one request's) view of a
@@ -44,6 +45,8 @@ pub(crate) struct SessionHandler<C> {
     /// Tells this session's tasks from others' in `tasks/list` when there
     /// is no HTTP session id (stdio and other streams).
     local_key: u64,
+    /// The tools this session is served, fixed by its first request.
+    view: OnceLock<ToolView>,
 }
 
 impl<C: Send + Sync + 'static> SessionHandler<C> {
@@ -59,7 +62,18 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
             ctx: OnceLock::new(),
             session,
             local_key: NEXT_KEY.fetch_add(1, Ordering::Relaxed),
+            view: OnceLock::new(),
         }
+    }
+
+    /// The tools this session is served: the view its first request asked
+    /// for (see [`tool_view`]), within the server's.
+    fn view(&self, context: &RequestContext<RoleServer>) -> Result<&ToolView, ErrorData> {
+        if let Some(view) = self.view.get() {
+            return Ok(view);
+        }
+        let view = tool_view::view_of(&self.state, context)?;
+        Ok(self.view.get_or_init(|| view))
     }
 
     /// Who sends the request `context`: the HTTP session id, and the key of
@@ -177,6 +191,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             request.meta.as_ref(),
         );
         traced::run(trace, async {
+            self.view(&context)?;
             context.peer.set_peer_info(request.clone());
             let mut result = self.negotiate_initialize(&request)?;
             capabilities::add_tasks_2025(&self.state, &mut result);
@@ -199,13 +214,15 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         traced::run(trace, async {
             // A client that lists tools hears when they change.
             self.session.attach(&context.peer);
-            tools::list(&self.state, request, &context)
+            let view = self.view(&context)?;
+            tools::list(&self.state, view, request, &context)
         })
         .await
     }
 
     fn get_tool(&self, name: &str) -> Option<WireTool> {
-        tools::get(&self.state, name)
+        let view = self.view.get().unwrap_or(self.state.view());
+        tools::get(&self.state, view, name)
     }
 
     async fn call_tool(
@@ -220,8 +237,13 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         let trace = self.trace("tools/call", target, &context, request.meta.as_ref());
         self.session.refresh(&context);
         let caller = self.caller(&context);
+        let view = match self.view(&context) {
+            Ok(view) => view,
+            Err(error) => return traced::run_call(trace, async { Err(error) }).await,
+        };
         let call = tools::call(
             &self.state,
+            view,
             &self.session,
             request,
             context,

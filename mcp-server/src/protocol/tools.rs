@@ -35,16 +35,18 @@ use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
 use crate::server::catalog::Catalog;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::server::state::ServerState;
+use crate::server::view::ToolView;
 
 /// A page of `tools/list`: at most a page size of tools and
 /// [`MAX_PAGE_BYTES`] of tool JSON, with `execution` for 2025-11-25 clients.
 pub(crate) fn list<C: Send + Sync + 'static>(
     state: &ServerState<C>,
+    view: &ToolView,
     request: Option<PaginatedRequestParams>,
     context: &RequestContext<RoleServer>,
 ) -> Result<ListToolsResult, ErrorData> {
     let cursor = request.and_then(|request| request.cursor);
-    let tools = listed(state)?;
+    let tools = listed(state, view)?;
     let page = page_within(
         cursor.as_deref(),
         tools.sizes(),
@@ -61,8 +63,11 @@ pub(crate) fn list<C: Send + Sync + 'static>(
 
 /// The tools `tools/list` shows: all of them, or in discovery mode the
 /// meta-tools and the pinned tools.
-fn listed<C: Send + Sync + 'static>(state: &ServerState<C>) -> Result<Arc<WireTools>, ErrorData> {
-    let catalog = state.catalog();
+fn listed<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    view: &ToolView,
+) -> Result<Arc<WireTools>, ErrorData> {
+    let catalog = state.catalog_in(view);
     #[cfg(feature = "code-mode")]
     if let Some(code_mode) = state.code_mode() {
         let view = code_mode
@@ -83,16 +88,17 @@ fn listed<C: Send + Sync + 'static>(state: &ServerState<C>) -> Result<Arc<WireTo
 /// The tool called `name`, as rmcp's value (a meta-tool in discovery mode).
 pub(crate) fn get<C: Send + Sync + 'static>(
     state: &ServerState<C>,
+    view: &ToolView,
     name: &str,
 ) -> Option<WireTool> {
-    let catalog = state.catalog();
+    let catalog = state.catalog_in(view);
     #[cfg(feature = "code-mode")]
     if state.code_mode().is_some() && (name == SEARCH_TOOLS || name == crate::EXECUTE) {
-        let tools = listed(state).ok()?;
+        let tools = listed(state, view).ok()?;
         return tools.find(name).cloned();
     }
     if state.discovery().is_some() && (name == SEARCH_TOOLS || name == CALL_TOOL) {
-        let tools = listed(state).ok()?;
+        let tools = listed(state, view).ok()?;
         return tools.find(name).cloned();
     }
     let index = catalog.tools().index_of(name)?;
@@ -215,6 +221,7 @@ pub(crate) struct Caller {
 /// known.
 pub(crate) async fn call<C: Send + Sync + 'static>(
     state: &ServerState<C>,
+    view: &ToolView,
     session: &Arc<SessionState>,
     mut request: CallToolRequestParams,
     mut context: RequestContext<RoleServer>,
@@ -223,7 +230,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
 ) -> Result<Called, ErrorData> {
     let asked: Option<TaskParam> = take_parked(&mut request.meta, &mut context.meta);
     // The call keeps the tool it found, even if the tools change meanwhile.
-    let catalog = state.catalog();
+    let catalog = state.catalog_in(view);
     let (def, task_support) = match resolve(state, &catalog, &mut request, &context)? {
         Resolved::Run(def, task_support) => (def, task_support),
         Resolved::Answer(response) => return Ok(Called::Response(response)),

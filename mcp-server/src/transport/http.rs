@@ -101,21 +101,23 @@ impl<C: Send + Sync + 'static> Server<C> {
                 let updates = shared::ResourceUpdates::new(store.clone());
                 self.state().listeners().register(&updates);
                 let gate = shared::Gate::new(store, sessions.clone(), config.cancellation.clone());
-                router
-                    .route_service(&config.path, service)
-                    .layer(axum::middleware::from_fn(move |request, next| {
+                mount(router, &config.path, service).layer(axum::middleware::from_fn(
+                    move |request, next| {
                         // The listener lives as long as the router.
                         let _updates = &updates;
                         shared::check(gate.clone(), request, next)
-                    }))
+                    },
+                ))
             }
-            None => router.route_service(
+            None => mount(
+                router,
                 &config.path,
                 StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
             ),
         };
         #[cfg(not(feature = "redis"))]
-        let router = router.route_service(
+        let router = mount(
+            router,
             &config.path,
             StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
         );
@@ -262,4 +264,25 @@ fn session_id(headers: &http::HeaderMap) -> Option<&str> {
     headers
         .get(rmcp::transport::common::http_header::HEADER_SESSION_ID)
         .and_then(|value| value.to_str().ok())
+}
+
+/// Routes the endpoint `path` to `service`, and the paths that select a
+/// view of the tools for clients that cannot send headers:
+/// `{path}/readonly`, `{path}/x/{toolsets}` and `{path}/x/{toolsets}/readonly`.
+fn mount<S>(router: Router, path: &str, service: S) -> Router
+where
+    S: tower::Service<axum::extract::Request, Error = std::convert::Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Response: axum::response::IntoResponse + 'static,
+    S::Future: Send + 'static,
+{
+    let base = path.trim_end_matches('/');
+    router
+        .route_service(path, service.clone())
+        .route_service(&format!("{base}/readonly"), service.clone())
+        .route_service(&format!("{base}/x/{{toolsets}}"), service.clone())
+        .route_service(&format!("{base}/x/{{toolsets}}/readonly"), service)
 }
