@@ -26,6 +26,7 @@ mod tasks_channel;
 mod tasks_mode;
 mod tasks_record;
 mod tasks_replica;
+mod tool_view;
 mod tools;
 mod traced;
 mod wire_tools;

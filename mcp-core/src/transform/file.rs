@@ -272,7 +272,11 @@ impl ToolEntry {
             let change = entry.to_arg(&tool, name, &builder)?;
             builder = builder.arg(name.clone(), change);
         }
-        if let Some(result) = self.result.as_ref().filter(|result| !result.keep.is_empty()) {
+        if let Some(result) = self
+            .result
+            .as_ref()
+            .filter(|result| !result.keep.is_empty())
+        {
             builder = builder.keep_fields(result.keep.iter().cloned());
         }
         let mut def = builder.build()?.require_scopes(self.scopes.iter().cloned());

@@ -60,11 +60,19 @@ impl GeneratedTool {
             .meta
             .get(crate::generate::customization::TAGS_META_KEY)
             .and_then(Value::as_array)
-            .map(|tags| tags.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|tags| {
+                tags.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         let toolsets = self.route.tags.iter().cloned().chain(mcp_tags);
         ToolDef::new(tool, handler)
-            .map(|def| def.forwarding_caller_credentials(forwards).in_toolsets(toolsets))
+            .map(|def| {
+                def.forwarding_caller_credentials(forwards)
+                    .in_toolsets(toolsets)
+            })
             .map_err(|source| SpecError::Tool {
                 pointer: self.route.pointer.clone(),
                 source,

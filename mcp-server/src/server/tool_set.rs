@@ -96,7 +96,9 @@ impl<C> ToolSet<C> {
             by_name: HashMap::new(),
         };
         for (index, def) in self.defs.iter().enumerate().filter(|(_, def)| keep(def)) {
-            subset.by_name.insert(def.name().to_owned(), subset.defs.len());
+            subset
+                .by_name
+                .insert(def.name().to_owned(), subset.defs.len());
             subset.defs.push(def.clone());
             subset.declared.push(self.declared[index]);
             subset.labels.push(self.labels[index].clone());

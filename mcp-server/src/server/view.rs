@@ -31,8 +31,12 @@ impl ToolView {
         read_only: bool,
     ) -> Self {
         Self {
-            toolsets: toolsets
-                .map(|names| names.into_iter().map(|name| name.as_ref().to_lowercase()).collect()),
+            toolsets: toolsets.map(|names| {
+                names
+                    .into_iter()
+                    .map(|name| name.as_ref().to_lowercase())
+                    .collect()
+            }),
             read_only,
         }
     }
