@@ -199,6 +199,7 @@ mod code_mode;
 mod discovery;
 mod error;
 mod protocol;
+mod results;
 mod server;
 pub mod store;
 pub mod telemetry;
@@ -213,6 +214,7 @@ pub use discovery::view::{CALL_TOOL, SEARCH_TOOLS};
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use error::OpenApiError;
 pub use error::{AddPromptError, BuildError, ServeError};
+pub use results::DEFAULT_MAX_RESULT_BYTES;
 pub use server::Server;
 pub use server::builder::ServerBuilder;
 pub use server::catalog::ListChanges;

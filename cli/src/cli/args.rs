@@ -334,6 +334,13 @@ pub(crate) struct ViewArgs {
     /// `X-MCP-Readonly: true` or a `/readonly` URL suffix.
     #[arg(long)]
     pub(crate) read_only: bool,
+    /// The most bytes of a tool result sent to the client (0: no bound). A
+    /// larger JSON result is cut at whole items (array elements, object
+    /// members) and stays valid JSON, with a note saying what was cut and a
+    /// link to the whole result (readable with resources/read for a while);
+    /// a transform file's `result.max_bytes` sets it per tool.
+    #[arg(long, value_name = "BYTES", default_value_t = 32_000)]
+    pub(crate) max_result_bytes: usize,
 }
 
 impl ViewArgs {
@@ -343,7 +350,8 @@ impl ViewArgs {
             .toolsets
             .iter()
             .any(|name| name.eq_ignore_ascii_case("all"));
-        let builder = builder.read_only(self.read_only);
+        let bound = (self.max_result_bytes > 0).then_some(self.max_result_bytes);
+        let builder = builder.read_only(self.read_only).max_result_bytes(bound);
         if all || self.toolsets.is_empty() {
             builder
         } else {

@@ -50,6 +50,10 @@ impl CodeModeState {
             settings: self.settings.clone(),
             running: self.running.clone(),
         };
-        ToolDef::new(tool, handler).map_err(|error| error.to_string())
+        // Its results have a bound of their own (the sandbox's).
+        let bound = self.settings.limits().result_bytes;
+        ToolDef::new(tool, handler)
+            .map(|def| def.max_result_bytes(bound))
+            .map_err(|error| error.to_string())
     }
 }

@@ -374,6 +374,11 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
             &context,
             request.meta.as_ref(),
         );
+        if request.uri.starts_with(crate::results::URI_PREFIX) {
+            let owner = self.caller(&context).owner;
+            let read = resources::read_kept_result(&self.state, &request.uri, owner.as_deref());
+            return traced::run(trace, async { read.map(ReadResourceResponse::Complete) }).await;
+        }
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
         let meta = request_meta(&context.meta, request.meta.as_ref());

@@ -14,8 +14,10 @@ use rmcp::model::{
 use serde_json::json;
 
 use super::convert::via_wire_json;
+use crate::results::KeptResults;
 use crate::server::pagination::page;
 use crate::server::resource_set::ResourceSet;
+use crate::server::state::ServerState;
 
 /// A page of the fixed resources.
 pub(super) fn list<C: 'static>(
@@ -85,6 +87,30 @@ pub(super) async fn read<C: 'static>(
             Some(json!({ "uri": uri })),
         )),
     }
+}
+
+/// Reads the whole result of a cut tool result (see [`crate::results`]):
+/// the session that got it may, while it is kept.
+pub(super) fn read_kept_result<C: Send + Sync + 'static>(
+    state: &ServerState<C>,
+    uri: &str,
+    owner: Option<&str>,
+) -> Result<ReadResourceResult, ErrorData> {
+    let kept = state.attachments().get_or_insert_with(KeptResults::default);
+    let Some(text) = kept.read(uri, owner) else {
+        return Err(not_found(uri));
+    };
+    let contents = mcp_core::resource::ResourceContents::text(
+        uri,
+        Some("application/json".to_owned()),
+        text.to_string(),
+    );
+    let mut result: ReadResourceResult = via_wire_json(
+        &mcp_core::resource::ReadResourceResult::new(vec![contents]),
+        "the resource contents",
+    )?;
+    result.result_type = Some(ResultType::COMPLETE);
+    Ok(result)
 }
 
 fn not_found(uri: &str) -> ErrorData {

@@ -32,6 +32,7 @@ use super::tasks_channel::{Requestor, TaskChannel};
 use super::tasks_mode::{CallMode, call_mode};
 use super::wire_tools::WireTools;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
+use crate::results::{KeptResults, Sizing};
 use crate::server::catalog::Catalog;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::server::state::ServerState;
@@ -236,6 +237,12 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         Resolved::Answer(response) => return Ok(Called::Response(response)),
     };
     drop(catalog);
+    let sizing = Sizing {
+        bound: state.result_bound(&def),
+        kept: state.attachments().get_or_insert_with(KeptResults::default),
+        tool: def.tool_arc().clone(),
+        owner: caller.owner.clone(),
+    };
     let session_id = caller.session_id;
     let identity = Identity {
         session_id: session_id.clone(),
@@ -248,13 +255,13 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     match mode {
         CallMode::Task => {
             return gather_then_escalate(
-                state, session, &request, &context, def, call, ctx, identity,
+                state, session, &request, &context, def, call, ctx, identity, sizing,
             )
             .await;
         }
         CallMode::Task2025 => {
             super::task_limit::admit(state, caller.owner.as_deref()).await?;
-            let run = run_in_task(def, call, ctx, identity, state);
+            let run = run_in_task(def, call, ctx, identity, state, sizing);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),
                 requestor: Some(Requestor {
@@ -299,7 +306,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             mcp_core::CallToolResult::error("the call was cancelled")
         }
     };
-    answer(result, round)
+    answer(sizing.apply(result), round)
 }
 
 /// The answer of a call that ended in the request: the JSON-RPC error the
@@ -335,6 +342,7 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
     call: CallToolRequest,
     ctx: Arc<C>,
     identity: Identity,
+    sizing: Sizing,
 ) -> Result<Called, ErrorData> {
     let (inline, round) = InteractionChannel::for_request(
         context,
@@ -371,7 +379,7 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
                     Poll::Ready(outcome) => outcome,
                     Poll::Pending => running.await,
                 };
-                outcome.unwrap_or_else(|_| panicked(&name))
+                sizing.apply(outcome.unwrap_or_else(|_| panicked(&name)))
             })
         })
         .await?;
@@ -411,6 +419,7 @@ fn run_in_task<C: Send + Sync + 'static>(
     ctx: Arc<C>,
     identity: Identity,
     state: &ServerState<C>,
+    sizing: Sizing,
 ) -> impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static {
     let layers = state.layers().clone();
     // The task's run belongs to the trace of the request that started it.
@@ -421,10 +430,11 @@ fn run_in_task<C: Send + Sync + 'static>(
         let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
         Box::pin(
             async move {
-                running.await.unwrap_or_else(|_| {
+                let result = running.await.unwrap_or_else(|_| {
                     tracing::error!(tool = %name, "the tool handler panicked");
                     CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
-                })
+                });
+                sizing.apply(result)
             }
             .instrument(span),
         )

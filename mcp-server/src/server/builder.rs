@@ -45,6 +45,7 @@ pub struct ServerBuilder<C = ()> {
     discovery: Option<Discovery>,
     toolsets: Option<Vec<String>>,
     read_only: bool,
+    max_result_bytes: Option<usize>,
     #[cfg(feature = "code-mode")]
     code_mode: Option<crate::CodeMode>,
     /// How long a replica running tasks counts as alive after a heartbeat.
@@ -93,6 +94,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             discovery: None,
             toolsets: None,
             read_only: false,
+            max_result_bytes: Some(crate::DEFAULT_MAX_RESULT_BYTES),
             #[cfg(feature = "code-mode")]
             code_mode: None,
             task_heartbeat: DEFAULT_HEARTBEAT,
@@ -356,6 +358,30 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
+    /// Bounds the bytes of a tool result sent to clients
+    /// ([`DEFAULT_MAX_RESULT_BYTES`](crate::DEFAULT_MAX_RESULT_BYTES), 32 KB,
+    /// unless set; `None`: no bound; a tool's own
+    /// [`ToolDef::max_result_bytes`](mcp_core::ToolDef::max_result_bytes) wins).
+    /// A larger result is cut at whole items (the last elements of its
+    /// largest list, then its largest optional members, then its longest
+    /// text) and stays valid JSON of the same shape, so it still matches
+    /// the output schema; a note says what was cut, names the tool's
+    /// paging arguments, and links the whole result, which the session can
+    /// read with `resources/read` for ten minutes.
+    ///
+    /// ```
+    /// use mcp_server::Server;
+    ///
+    /// let huge = mcp_core::tool("huge").run(|| async { "x".repeat(100_000) })?;
+    /// let server = Server::builder().tool(huge).max_result_bytes(Some(10_000)).build()?;
+    /// # drop(server);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_result_bytes(mut self, bytes: impl Into<Option<usize>>) -> Self {
+        self.max_result_bytes = bytes.into();
+        self
+    }
+
     /// Turns on code mode: `tools/list` shows `search_tools` (answering
     /// with TypeScript declarations) and `execute` (running a JavaScript
     /// script that calls the tools in a sandbox), plus the tools
@@ -458,6 +484,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
             self.discovery,
         );
         state.set_view(view);
+        state.set_max_result_bytes(self.max_result_bytes);
         #[cfg(feature = "code-mode")]
         if let Some(code_mode) = code_mode {
             state.set_code_mode(code_mode);

@@ -44,6 +44,8 @@ pub(crate) struct ServerState<C> {
     discovery: Option<Discovery>,
     /// The tools served unless a client narrows them.
     view: super::view::ToolView,
+    /// The most bytes of a tool result sent (`None`: no bound).
+    max_result_bytes: Option<usize>,
     #[cfg(feature = "code-mode")]
     code_mode: Option<crate::code_mode::CodeModeState>,
     /// Where sessions (and tasks) are shared with other replicas.
@@ -73,6 +75,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             attachments: Attachments::default(),
             discovery,
             view: super::view::ToolView::default(),
+            max_result_bytes: Some(crate::DEFAULT_MAX_RESULT_BYTES),
             #[cfg(feature = "code-mode")]
             code_mode: None,
             #[cfg(feature = "redis")]
@@ -88,6 +91,16 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     /// The tools served unless a client narrows them.
     pub(crate) fn view(&self) -> &super::view::ToolView {
         &self.view
+    }
+
+    /// Bounds the bytes of tool results (`None`: no bound).
+    pub(crate) fn set_max_result_bytes(&mut self, bytes: Option<usize>) {
+        self.max_result_bytes = bytes;
+    }
+
+    /// The bound on `def`'s results: its own, else the server's.
+    pub(crate) fn result_bound(&self, def: &ToolDef<C>) -> Option<usize> {
+        def.result_limit().or(self.max_result_bytes)
     }
 
     /// The tools of the current catalog in `view`.
