@@ -13,7 +13,8 @@ mock GitHub API of `code_mode.py`, twice per task:
   uses (one query when its top five show them all, else one per tool), then one
   `execute` running a script that makes the same upstream calls.
 
-Bytes are those of every tool result a model would read: the JSON of its
+Both servers run with `--max-result-bytes 0` (whole results). Bytes are
+those of every tool result a model would read: the JSON of its
 `content` plus that of its `structuredContent` (compact, UTF-8). Round trips are
 tool calls. Both modes must reach the same answer and make the same upstream
 requests. Prints a Markdown table (`--steps` also lists each call on stderr).
@@ -195,7 +196,9 @@ def upstream(requests):
 async def measure(server_bin, spec, steps):
     rows = []
     with GitHubMock() as mock:
-        serve = ["serve", "--openapi", spec, "--base-url", mock.url, "--transport", "stdio"]
+        # Whole results, as a model gets them without a result bound: the
+        # comparison is of where the work happens, not of cutting.
+        serve = ["serve", "--openapi", spec, "--base-url", mock.url, "--transport", "stdio", "--max-result-bytes", "0"]
         env = {"RUST_LOG": os.environ.get("RUST_LOG", "warn")}
         async with Client(StdioServerParameters(command=server_bin, args=serve + ["--discovery"], env=env)) as discovery, \
                 Client(StdioServerParameters(command=server_bin, args=serve + ["--code-mode"], env=env)) as code:
