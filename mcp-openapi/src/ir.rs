@@ -293,4 +293,9 @@ pub enum RequestPart {
     /// operation offers with the same schema (see [`RequestBinding::body_media_type`]
     /// for the default).
     BodyContentType,
+    /// Not part of the request: the fields of the result the caller wants
+    /// (a list of top-level names or dotted paths), which the handler keeps
+    /// of the response (see
+    /// [`Generator::result_fields`](crate::Generator::result_fields)).
+    ResultFields,
 }

@@ -81,6 +81,8 @@ pub fn build_request(
             }
             RequestPart::Body => whole_body = Some(value),
             RequestPart::BodyContentType => chosen_media_type = value.as_str(),
+            // The handler's, never sent.
+            RequestPart::ResultFields => {}
         }
     }
 

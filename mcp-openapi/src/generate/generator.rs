@@ -57,6 +57,7 @@ pub struct Generator<'a> {
     profile: SchemaProfile,
     inline_cycle_depth: usize,
     output_budget: Option<usize>,
+    result_fields: bool,
     strict: bool,
     route_maps: Vec<RouteMap>,
     route_map_fn: Option<RouteMapFn>,
@@ -70,6 +71,7 @@ impl fmt::Debug for Generator<'_> {
             .field("mcp_names", &self.mcp_names)
             .field("profile", &self.profile)
             .field("output_budget", &self.output_budget)
+            .field("result_fields", &self.result_fields)
             .field("strict", &self.strict)
             .field("route_maps", &self.route_maps)
             .finish_non_exhaustive()
@@ -86,6 +88,7 @@ impl OpenApi {
             profile: SchemaProfile::Standard,
             inline_cycle_depth: 1,
             output_budget: Some(DEFAULT_OUTPUT_BUDGET),
+            result_fields: false,
             strict: false,
             route_maps: Vec::new(),
             route_map_fn: None,
@@ -159,6 +162,45 @@ impl<'a> Generator<'a> {
         self
     }
 
+    /// Whether every tool whose output is JSON (an object, or an array of
+    /// objects) takes an optional `fields` argument: a list of top-level
+    /// names or dotted paths (`user.login`) of the result to keep, for a
+    /// model that needs only a few fields of a large response. Off by
+    /// default.
+    ///
+    /// The handler takes `fields` out of the arguments (it is never sent
+    /// upstream) and keeps only those fields of the JSON response: of the
+    /// object, or of each item of an array; a path through an array applies
+    /// to each of its items (`labels.name`), and unknown names are absent.
+    /// An empty list keeps the whole result. The text content mirrors the
+    /// kept part. So that a kept part still validates, the tool's output
+    /// schema is loosened below its payload: no `required` lists, `oneOf`s
+    /// as `anyOf`s, and no other keyword a part could fail.
+    ///
+    /// A tool whose input already has a property named `fields` (an API
+    /// that selects fields itself, such as Jira's) is left as it is.
+    ///
+    /// ```
+    /// let api: mcp_openapi::OpenApi = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    ///   "paths": {"/issues": {"get": {"operationId": "list", "responses": {"200": {"description": "ok",
+    ///     "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object",
+    ///       "properties": {"number": {"type": "integer"}, "title": {"type": "string"}},
+    ///       "required": ["number", "title"]}}}}}}}}}}"#
+    ///     .parse().unwrap();
+    /// let plain = api.generator().generate().unwrap();
+    /// assert!(plain.tools[0].tool.input_schema["properties"].get("fields").is_none());
+    ///
+    /// let generated = api.generator().result_fields(true).generate().unwrap();
+    /// let tool = &generated.tools[0].tool;
+    /// assert_eq!(tool.input_schema["properties"]["fields"]["type"], "array");
+    /// let items = &tool.output_schema.as_ref().unwrap()["properties"]["result"]["items"];
+    /// assert!(items.get("required").is_none());
+    /// ```
+    pub fn result_fields(mut self, on: bool) -> Self {
+        self.result_fields = on;
+        self
+    }
+
     /// Fail on the first route that cannot become a tool instead of skipping it.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
@@ -196,7 +238,8 @@ impl<'a> Generator<'a> {
             warnings: self.api.warnings().to_vec(),
             ..Generated::default()
         };
-        let mut lowering = Lowering::new(&self.api.registry, self.profile, self.inline_cycle_depth);
+        let mut lowering = Lowering::new(&self.api.registry, self.profile, self.inline_cycle_depth)
+            .result_fields(self.result_fields);
         let mut names = Names::default();
         for name in self.mcp_names.values() {
             names.take(name);

@@ -1,6 +1,9 @@
 //! One route to the schemas of one tool: input schema (parameters and
 //! flattened body), output schema (first 2xx JSON response), and the
-//! [`RequestBinding`] that maps input properties back to the request.
+//! [`RequestBinding`] that maps input properties back to the request; with
+//! result fields on, the `fields` argument ([`fields`]).
+
+mod fields;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -67,6 +70,8 @@ pub(crate) struct Lowering<'a> {
     /// one `Arc` instead of a deep copy each (GitHub's 1,223 tools have 58%
     /// of their output schema bytes in duplicates).
     outputs: HashMap<String, Output>,
+    /// Whether tools offer `fields`, and the loosened output schemas.
+    projections: Option<fields::Projections>,
 }
 
 impl<'a> Lowering<'a> {
@@ -78,17 +83,35 @@ impl<'a> Lowering<'a> {
         Self {
             copier: DefCopier::new(registry, profile, cycle_depth),
             outputs: HashMap::new(),
+            projections: None,
         }
+    }
+
+    /// Whether tools whose output is JSON objects offer the `fields`
+    /// argument (see [`fields`]).
+    pub(crate) fn result_fields(mut self, on: bool) -> Self {
+        self.projections = on.then(fields::Projections::default);
+        self
     }
 }
 
 /// Lowers one route.
 pub(crate) fn lower(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Lowered, SpecError> {
-    let (input_schema, binding_args, body_media_type) = input(route, &mut cx.copier)?;
-    let (output_schema, output_wrapped) = match output(route, cx)? {
+    let ((mut input_root, input_defs), mut binding_args, body_media_type) =
+        input(route, &mut cx.copier)?;
+    let (mut output_schema, output_wrapped) = match output(route, cx)? {
         Some((schema, wrapped)) => (Some(schema), wrapped),
         None => (None, false),
     };
+    if let Some(projections) = &mut cx.projections {
+        projections.offer(
+            &mut input_root,
+            &mut binding_args,
+            &mut output_schema,
+            output_wrapped,
+        );
+    }
+    let input_schema = (input_root, input_defs);
     Ok(Lowered {
         input_schema: tool_schema(input_schema),
         output_schema,
