@@ -1,7 +1,9 @@
 //! The handler behind every generated tool: validate the arguments, build
 //! the request, authenticate, send (with retries, a timeout and
-//! cancellation), and map the response. The only module that touches the
-//! network.
+//! cancellation), and map the response, keeping only the result's
+//! [`fields`] the call asks for. The only module that touches the network.
+
+mod fields;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -23,7 +25,7 @@ use crate::call::response::{Check, Mapping, OutputSchema, ReadResponse, map_resp
 use crate::call::retry::Attempt;
 use crate::call::server_url::resolve_base_url;
 use crate::call::telemetry::UpstreamTrace;
-use crate::ir::{HttpRoute, RequestBinding};
+use crate::ir::{HttpRoute, RequestBinding, RequestPart};
 
 /// The [`ToolHandler`] of a generated tool: performs the HTTP call its
 /// route describes. Cheap to clone; works for any session context `C`.
@@ -156,11 +158,19 @@ fn violations(validator: &jsonschema::Validator, instance: &Value) -> Vec<String
 impl Inner {
     async fn run<C>(&self, cx: &ToolCallContext<C>) -> Result<CallToolResult, CallError> {
         let tool = cx.tool();
-        let arguments = self.input.check(
+        let mut arguments = self.input.check(
             &tool.name,
             &tool.input_schema,
             cx.request().arguments.clone(),
         )?;
+        // The fields to keep of the result are the handler's, never sent.
+        let fields = fields::requested(
+            self.binding
+                .arguments
+                .iter()
+                .find(|argument| argument.target == RequestPart::ResultFields)
+                .and_then(|argument| arguments.shift_remove(&argument.property)),
+        );
 
         let config = &self.config;
         let base = resolve_base_url(
@@ -235,6 +245,9 @@ impl Inner {
             resource_uri: resource.as_str(),
         };
         let mut result = map_response(&response, &mapping);
+        if let Some(fields) = &fields {
+            fields::project_result(&mut result, fields, self.binding.output_wrapped);
+        }
         redact(&mut result, &secrets);
         Ok(result)
     }
