@@ -26,6 +26,7 @@ mod reload;
 mod replace_source;
 mod replicas;
 mod resources;
+mod result_budget;
 mod rmcp_roundtrip;
 mod shared_sessions;
 mod store;
