@@ -88,6 +88,13 @@ pub(crate) struct SpecArgs {
     /// successful response makes the call an error, read no further.
     #[arg(long, value_name = "BYTES", default_value_t = mcp_openapi::call::DEFAULT_MAX_RESPONSE_BYTES)]
     pub(crate) max_response_bytes: usize,
+    /// Give every generated tool whose result is JSON (an object, or a list
+    /// of objects) an optional `fields` argument: the top-level names or
+    /// dotted paths (`user.login`) of the result to keep, of each item of a
+    /// list. It is never sent to the API; the tool's output schema is
+    /// loosened to match. A tool with its own `fields` input is left as it is.
+    #[arg(long)]
+    pub(crate) result_fields: bool,
     /// A file of tool transformations, applied to the generated tools after
     /// prefixes: one table per tool by its served name, renaming it, renaming,
     /// hiding or restricting its arguments, trimming its results. TOML for

@@ -92,6 +92,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         schema_profile: mcp_openapi::schema::SchemaProfile::Standard,
         output_schema_budget: SchemaBudget::default(),
         max_response_bytes: mcp_openapi::call::DEFAULT_MAX_RESPONSE_BYTES,
+        result_fields: false,
         transform: None,
     };
     let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
