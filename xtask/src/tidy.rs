@@ -4,7 +4,12 @@
 //! - Layering: `mcp-core` and `mcp-openapi` never pull in rmcp (nor
 //!   `mcp-core` tokio) through their normal dependencies.
 //! - No module cycles: the file-level graph of `crate::`/`super::` paths of
-//!   every crate is acyclic ([`modules`]).
+//!   every crate is acyclic ([`modules`]), and so is the graph of its
+//!   folders: no two folders of one crate use each other ([`folders`]).
+//! - Small files: no source file is over 500 lines outside its tests
+//!   ([`sizes`]).
+//! - Causes printed once: no `thiserror` variant both formats its cause in
+//!   its message and returns it from `source()` ([`errors`]).
 //! - Placement: `rmcp` is named only under `mcp-server/src/protocol/` and
 //!   `mcp-server/src/transport/`, the network crates only under
 //!   `mcp-openapi/src/call/`, and `reqwest`/`jsonwebtoken` in `mcp-server`
@@ -15,10 +20,13 @@
 //!   by number ([`breadcrumbs`]).
 
 mod breadcrumbs;
+mod errors;
+mod folders;
 mod lexer;
 mod modules;
 mod paths;
 mod placement;
+mod sizes;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -50,10 +58,11 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     for rule in placement::RULES {
         breaches.extend(placement::breaches(root, rule)?);
     }
+    breaches.extend(sources(root)?);
     breaches.extend(tracked_text(root)?);
     if breaches.is_empty() {
         eprintln!(
-            "xtask tidy: layering, module cycles, crate placement, repository paths and notes all hold"
+            "xtask tidy: layering, module and folder cycles, file sizes, error causes, crate placement, repository paths and notes all hold"
         );
         Ok(())
     } else {
@@ -89,7 +98,26 @@ fn module_cycles(root: &Path) -> Result<Vec<String>, String> {
                     continue;
                 }
             };
-            for cycle in modules::cycles(&tree.edges()) {
+            let edges = tree.edges();
+            for cycle in folders::folder_cycles(&edges) {
+                let steps: Vec<String> = cycle
+                    .iter()
+                    .map(|edge| {
+                        format!(
+                            "{} -> {} ({})",
+                            edge.from.display(),
+                            edge.to.display(),
+                            relative_via(root, &edge.via)
+                        )
+                    })
+                    .collect();
+                out.push(format!(
+                    "folder cycle in {}: {}",
+                    relative(root, &crate_root),
+                    steps.join(", ")
+                ));
+            }
+            for cycle in modules::cycles(&edges) {
                 let steps: Vec<String> = cycle
                     .iter()
                     .map(|edge| {
@@ -102,6 +130,34 @@ fn module_cycles(root: &Path) -> Result<Vec<String>, String> {
                     })
                     .collect();
                 out.push(format!("module cycle: {}", steps.join(", ")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Checks every source file of the crates: its size, and its errors.
+fn sources(root: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for krate in CRATES {
+        let src = root.join(krate).join("src");
+        for file in rust_files(&src)? {
+            let text = fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let shown = relative(root, &file);
+            let inside = file.strip_prefix(&src).unwrap_or(&file);
+            let lines = sizes::lines_outside_tests(&text);
+            if lines > sizes::MAX_LINES && !sizes::is_test_file(inside) {
+                out.push(format!(
+                    "{shown}: {lines} lines outside its tests, over {} (split it by what its parts do)",
+                    sizes::MAX_LINES
+                ));
+            }
+            for twice in errors::printed_twice(&text) {
+                out.push(format!(
+                    "{shown}: `{}` shows its cause `{}` in its message and returns it from source() (keep one)",
+                    twice.item, twice.field
+                ));
             }
         }
     }
@@ -191,6 +247,11 @@ pub(crate) fn rust_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
     files.sort();
     Ok(files)
+}
+
+/// `via` with the workspace root taken out of the paths it names.
+fn relative_via(root: &Path, via: &str) -> String {
+    via.replace(&format!("{}/", root.display()), "")
 }
 
 fn relative(root: &Path, path: &Path) -> String {

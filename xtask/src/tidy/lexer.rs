@@ -1,5 +1,6 @@
-//! Rust source as a list of tokens, without comments and literals: just
-//! enough to follow paths (`crate::a::B`), `use` trees and `mod` items.
+//! Rust source as a list of tokens, without comments: just enough to
+//! follow paths (`crate::a::B`), `use` trees and `mod` items, and to read
+//! the format strings of attributes.
 
 /// One token of Rust code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,11 +11,17 @@ pub(crate) enum Token {
     PathSep,
     /// Any other punctuation character.
     Punct(char),
-    /// A string, character or number literal (its text is not kept).
+    /// A string literal (`"…"`, `r#"…"#`): its text between the quotes, escapes
+    /// as written.
+    Str(String),
+    /// A number literal, as written (`0`, `1_000u32`).
+    Number(String),
+    /// A byte string, C string or character literal (its text is not kept).
     Literal,
 }
 
-/// The tokens of `source`; comments vanish and literals become [`Token::Literal`].
+/// The tokens of `source`; comments vanish, strings and numbers keep their
+/// text, other literals become [`Token::Literal`].
 pub(crate) fn tokens(source: &str) -> Vec<Token> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Vec::new();
@@ -31,11 +38,19 @@ pub(crate) fn tokens(source: &str) -> Vec<Token> {
         } else if c == '/' && next == Some('*') {
             i = skip_block_comment(&chars, i);
         } else if let Some(end) = raw_string_end(&chars, i) {
-            out.push(Token::Literal);
+            out.push(if c == 'r' {
+                raw_string_text(&chars[i..end])
+            } else {
+                Token::Literal
+            });
             i = end;
-        } else if c == '"' || (c == 'b' && next == Some('"')) || (c == 'c' && next == Some('"')) {
-            let start = if c == '"' { i } else { i + 1 };
-            i = skip_quoted(&chars, start, '"');
+        } else if c == '"' {
+            let end = skip_quoted(&chars, i, '"');
+            let text = chars[i + 1..end.saturating_sub(1).max(i + 1)].iter().collect();
+            out.push(Token::Str(text));
+            i = end;
+        } else if (c == 'b' || c == 'c') && next == Some('"') {
+            i = skip_quoted(&chars, i + 1, '"');
             out.push(Token::Literal);
         } else if c == '\'' || (c == 'b' && next == Some('\'')) {
             let start = if c == '\'' { i } else { i + 1 };
@@ -51,10 +66,11 @@ pub(crate) fn tokens(source: &str) -> Vec<Token> {
                 }
             }
         } else if c.is_ascii_digit() {
+            let start = i;
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            out.push(Token::Literal);
+            out.push(Token::Number(chars[start..i].iter().collect()));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
@@ -147,6 +163,14 @@ fn raw_string_end(chars: &[char], i: usize) -> Option<usize> {
     Some(j)
 }
 
+/// The text of the raw string `literal` (`r#"…"#`) between its quotes.
+fn raw_string_text(literal: &[char]) -> Token {
+    let hashes = literal.iter().skip(1).take_while(|&&c| c == '#').count();
+    let start = 2 + hashes;
+    let end = literal.len().saturating_sub(1 + hashes).max(start);
+    Token::Str(literal[start.min(end)..end].iter().collect())
+}
+
 /// The index after a character literal opening at `i`, or `None` for a lifetime.
 fn char_literal_end(chars: &[char], i: usize) -> Option<usize> {
     match chars.get(i + 1)? {
@@ -185,6 +209,26 @@ mod tests {
             [
                 "let", "s", "let", "r", "let", "c", "let", "l", "static", "str", "x", "use",
                 "crate", "g"
+            ]
+        );
+    }
+
+    #[test]
+    fn strings_and_numbers_keep_their_text() {
+        assert_eq!(
+            tokens(r##"("a {b}", r#"c "d""#, b"e", 12u8, 'f')"##),
+            [
+                Token::Punct('('),
+                Token::Str("a {b}".into()),
+                Token::Punct(','),
+                Token::Str("c \"d\"".into()),
+                Token::Punct(','),
+                Token::Literal,
+                Token::Punct(','),
+                Token::Number("12u8".into()),
+                Token::Punct(','),
+                Token::Literal,
+                Token::Punct(')'),
             ]
         );
     }

@@ -31,6 +31,17 @@ struct Module {
     references: Vec<Vec<String>>,
 }
 
+impl Module {
+    /// The folder the module's file is in, as a module path.
+    fn folder(&self) -> Vec<String> {
+        if self.children.is_empty() {
+            self.path[..self.path.len().saturating_sub(1)].to_vec()
+        } else {
+            self.path.clone()
+        }
+    }
+}
+
 /// A crate's modules, the root first.
 #[derive(Debug)]
 pub(crate) struct ModuleTree {
@@ -43,6 +54,9 @@ pub(crate) struct Edge {
     pub(crate) from: PathBuf,
     pub(crate) to: PathBuf,
     pub(crate) via: String,
+    /// The folder (module path) each file is in: a module with children is
+    /// in its own folder, any other in its parent's.
+    pub(crate) folders: [Vec<String>; 2],
 }
 
 impl ModuleTree {
@@ -121,6 +135,7 @@ impl ModuleTree {
                         from: module.file.clone(),
                         to: target.file.clone(),
                         via: written.join("::"),
+                        folders: [module.folder(), target.folder()],
                     });
                 }
             }
