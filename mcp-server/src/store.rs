@@ -47,11 +47,7 @@ mod redis_store;
 mod resource_updates;
 #[cfg(feature = "redis")]
 mod sessions;
-pub(crate) mod tasks;
-pub(crate) mod tasks_backend;
-pub(crate) mod tasks_memory;
-#[cfg(feature = "redis")]
-pub(crate) mod tasks_redis;
+pub(crate) mod task;
 
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
@@ -92,6 +88,6 @@ pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
 /// store: random, with the process id for people reading the store.
 pub(crate) fn instance_name() -> String {
     use std::hash::{BuildHasher, RandomState};
-    let random = RandomState::new().hash_one(tasks::unix_us());
+    let random = RandomState::new().hash_one(task::unix_us());
     format!("{}-{random:016x}", std::process::id())
 }

@@ -7,7 +7,7 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use super::restore_execution::park_tasks_capability;
+use super::v2025::park_out::park_tasks_capability;
 use crate::server::state::ServerState;
 
 /// The server's answer to `initialize` (and `server/discover`).

@@ -3,7 +3,7 @@
 //! Every field `rmcp::model::Tool` can carry survives the conversion.
 //! `execution` is the one `mcp_core::Tool` field rmcp 3.11 has no slot for
 //! (the 2026-07-28 protocol moved tasks into an extension): converting
-//! drops it, and [`super::restore_execution`] puts it back on the wire for
+//! drops it, and [`super::v2025::park_out`] puts it back on the wire for
 //! 2025-11-25 peers.
 //!
 //! Values whose JSON is the same on both sides go through that JSON

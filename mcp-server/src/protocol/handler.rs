@@ -19,15 +19,16 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
 use super::convert::{request_auth, request_meta, via_wire_json};
-use super::restore_execution::park_result;
 use super::session_state::SessionState;
-use super::task_param::{CANCEL_2025, GET_2025};
-use super::tasks::Tasks;
-use super::tasks_mode::is_modern;
-use super::tasks_record::detailed;
+use super::task::engine::Tasks;
+use super::task::record::detailed;
 use super::tools::{Called, Caller};
 use super::traced::{self, Target};
-use super::{capabilities, completion, listen, prompts, resources, tasks_2025, tool_view, tools};
+use super::v2025::park_in::{CANCEL_2025, GET_2025};
+use super::v2025::park_out::park_result;
+use super::v2025::tasks as tasks_2025;
+use super::version::is_modern;
+use super::{capabilities, completion, listen, prompts, resources, tool_view, tools};
 use crate::server::session::{Session, TransportKind};
 use crate::server::state::ServerState;
 use crate::server::view::ToolView;
@@ -112,7 +113,7 @@ impl<C: Send + Sync + 'static> SessionHandler<C> {
     }
 
     /// The 2025-11-25 task requests rmcp does not model (see
-    /// [`super::task_param`]).
+    /// [`super::v2025::park_in`]).
     async fn custom_request(
         &self,
         request: CustomRequest,
@@ -262,7 +263,7 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
     }
 
     /// The 2025-11-25 task requests rmcp does not model (see
-    /// [`super::task_param`]): `tasks/result`, `tasks/list`, and
+    /// [`super::v2025::park_in`]): `tasks/result`, `tasks/list`, and
     /// `tasks/get` and `tasks/cancel` under their private names.
     async fn on_custom_request(
         &self,

@@ -10,11 +10,11 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 
+use super::channel::input_round::until_input_required;
+use super::channel::interaction::InteractionChannel;
 use super::convert::{request_auth, request_meta, via_wire_json};
-use super::input_round::until_input_required;
-use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
-use super::tasks::Tasks;
+use super::task::engine::Tasks;
 use crate::server::pagination::page;
 use crate::server::state::ServerState;
 

@@ -20,16 +20,17 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use tracing::Instrument;
 
+use super::channel::input_round::{InputRound, until_input_required};
+use super::channel::interaction::InteractionChannel;
 use super::convert::{protocol_error_to_rmcp, request_auth, request_meta, result_to_rmcp};
-use super::escalation::EscalatingChannel;
-use super::input_round::{InputRound, until_input_required};
-use super::interaction::InteractionChannel;
 use super::session_state::SessionState;
-use super::task_param::take_parked;
-use super::tasks::{TaskStart, Tasks};
-use super::tasks_2025::{self, TaskParam};
-use super::tasks_channel::{Requestor, TaskChannel};
-use super::tasks_mode::{CallMode, call_mode};
+use super::task::channel::{Requestor, TaskChannel};
+use super::task::engine::{TaskStart, Tasks};
+use super::task::escalation::EscalatingChannel;
+use super::task::mode::{CallMode, call_mode};
+use super::v2025::park_in::take_parked;
+use super::v2025::tasks as tasks_2025;
+use super::v2025::wire::TaskParam;
 use super::wire_tools::WireTools;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
 use crate::results::{KeptResults, Sizing};
@@ -214,7 +215,7 @@ pub(crate) struct Caller {
 /// `tools/call`: an unknown tool is JSON-RPC error -32602 (in discovery
 /// mode, `call_tool` runs the tool it names through all that follows); the call runs
 /// as a task when [`call_mode`] says so (`params.task` of a 2025-11-25 client
-/// arrives parked in `_meta`, see [`super::task_param`]), else inline, where
+/// arrives parked in `_meta`, see [`super::v2025::park_in`]), else inline, where
 /// a panicking handler, a cancelled call and (for 2026-07-28 clients) a
 /// question for the client each end the call with a result.
 ///
@@ -260,7 +261,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
             .await;
         }
         CallMode::Task2025 => {
-            super::task_limit::admit(state, caller.owner.as_deref()).await?;
+            super::task::limit::admit(state, caller.owner.as_deref()).await?;
             let run = run_in_task(def, call, ctx, identity, state, sizing);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),
@@ -269,8 +270,8 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
                     owner: caller.owner,
                 }),
             };
-            let task = Tasks::of(state).spawn(start, run).await?;
-            return Ok(Called::Task2025(tasks_2025::created(&task)));
+            let created = tasks_2025::start(&Tasks::of(state), start, run).await?;
+            return Ok(Called::Task2025(created));
         }
         CallMode::Inline => {}
     }
@@ -327,7 +328,7 @@ fn answer(result: CallToolResult, round: Option<Arc<InputRound>>) -> Result<Call
     )))
 }
 
-/// A 2026-07-28 call that may run as a task (see [`super::escalation`]):
+/// A 2026-07-28 call that may run as a task (see [`super::task::escalation`]):
 /// the handler starts in the request; unanswered `before_task` questions
 /// end the request with an input-required result, otherwise the handler
 /// (waiting on anything else, or already done) moves into a task, which is

@@ -10,7 +10,7 @@ use rmcp::model::Tool as WireTool;
 use serde_json::Value;
 
 use super::convert::tool_to_rmcp;
-use super::restore_execution::park;
+use super::v2025::park_out::park;
 use crate::discovery::view::DiscoveryView;
 use crate::server::catalog::Catalog;
 
@@ -107,7 +107,7 @@ impl WireTools {
     }
 
     /// The tools in `range`, with `execution` parked in `_meta` when
-    /// `with_execution` (see [`super::restore_execution`]).
+    /// `with_execution` (see [`super::v2025::park_out`]).
     pub(crate) fn page(&self, range: Range<usize>, with_execution: bool) -> Vec<WireTool> {
         let Some(executions) = self.executions.get(range.clone()) else {
             return Vec::new();

@@ -19,7 +19,7 @@ use crate::discovery::Discovery;
 use crate::discovery::suggest::levenshtein;
 use crate::discovery::view::DiscoveryView;
 use crate::error::BuildError;
-use crate::store::tasks_backend::{DEFAULT_HEARTBEAT, TaskBackend};
+use crate::store::task::backend::{DEFAULT_HEARTBEAT, TaskBackend};
 
 const HAND_WRITTEN: &str = "hand-written tools";
 
@@ -493,7 +493,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         let mut tasks = TaskBackend::in_memory(self.task_heartbeat);
         #[cfg(feature = "redis")]
         if let Some(store) = self.store {
-            tasks.store = Arc::new(crate::store::tasks_redis::RedisTaskStore::new(
+            tasks.store = Arc::new(crate::store::task::redis::RedisTaskStore::new(
                 store.clone(),
             ));
             state.set_store(store);

@@ -22,9 +22,9 @@ use tokio_util::sync::CancellationToken;
 pub use self::config::HttpConfig;
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
-use crate::protocol::restore_execution::restore_in_http_response;
-use crate::protocol::task_limit;
-use crate::protocol::task_param::park_in_http_request;
+use crate::protocol::task::limit as task_limit;
+use crate::protocol::v2025::park_in::park_in_http_request;
+use crate::protocol::v2025::park_out::restore_in_http_response;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 

@@ -6,8 +6,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
-use crate::protocol::restore_execution::RestoringTransport;
-use crate::protocol::task_param::ParkingReader;
+use crate::protocol::v2025::park_in::ParkingReader;
+use crate::protocol::v2025::park_out::RestoringTransport;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 

@@ -22,7 +22,7 @@ use bytes::Bytes;
 use rmcp::model::RequestMetaObject;
 use serde_json::Value;
 
-use super::tasks_2025::TaskParam;
+use super::wire::TaskParam;
 #[cfg(feature = "http")]
 pub(crate) use http_body::park_in_http_request;
 #[cfg(feature = "stdio")]

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rmcp::ErrorData;
 use rmcp::model::ErrorCode;
 
-use super::tasks::Tasks;
+use super::engine::Tasks;
 use crate::server::state::ServerState;
 
 /// The implementation-defined server error used for "over a limit".

@@ -17,9 +17,9 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{BoxStream, StreamExt};
 use redis::AsyncCommands;
 
-use super::redis_store::RedisStore;
-use super::tasks::{TaskCommand, TaskRecord, TaskStore};
-use super::{StoreError, hex, unhex};
+use super::{TaskCommand, TaskRecord, TaskStore};
+use crate::store::redis_store::RedisStore;
+use crate::store::{StoreError, hex, unhex};
 
 /// How long subscribing to a replica's command channel may take.
 const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(5);

@@ -4,8 +4,8 @@
 //! a 2026-07-28 client by declaring the `io.modelcontextprotocol/tasks`
 //! extension (SEP-2663; `tasks/get` polls, `tasks/update` answers
 //! questions), a 2025-11-25 client by sending `params.task` (see
-//! [`super::tasks_2025`]; `tasks/get`, `tasks/result`, `tasks/list`,
-//! `tasks/cancel`). Both generations share this engine: the same handler,
+//! [`v2025::tasks`](crate::protocol::v2025::tasks); `tasks/get`, `tasks/result`,
+//! `tasks/list`, `tasks/cancel`). Both generations share this engine: the same handler,
 //! cancellation, TTL expiry and status. Tasks outlive the request (and, in
 //! stateless HTTP, the handler), so the engine belongs to the server.
 //!
@@ -13,7 +13,7 @@
 //! the task's record to the server's task store (in memory, or shared in
 //! Redis) after every change. Any replica reads records from the store and
 //! forwards a cancellation or answers to the runner through it (see
-//! [`super::tasks_replica`]); a task whose runner stopped beating is
+//! [`super::replica`] and [`super::commands`]); a task whose runner stopped beating is
 //! reported failed, never run twice.
 
 use std::collections::{BTreeMap, HashMap};
@@ -23,20 +23,19 @@ use std::time::Duration;
 
 use mcp_core::{CallToolResult, handler::BoxFuture};
 use rmcp::ErrorData;
-use rmcp::model::{CreateTaskResult, InputResponses, TaskPayload};
-use rmcp::service::{Peer, RoleServer};
+use rmcp::model::{CreateTaskResult, TaskPayload};
 use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions};
 use tokio::sync::oneshot;
 
-use super::convert::{protocol_error_to_rmcp, result_to_rmcp};
-use super::input_round::Seal;
-use super::tasks_channel::{Requestor, TaskChannel};
-use super::tasks_record::{Running, detailed, error_object, now};
-use super::tasks_replica::{Membership, Obey};
+use super::channel::{Requestor, TaskChannel};
+use super::record::{Running, detailed, error_object, now};
+use super::replica::{Membership, Obey};
+use crate::protocol::channel::input_round::Seal;
+use crate::protocol::convert::{protocol_error_to_rmcp, result_to_rmcp};
 use crate::server::state::ServerState;
 use crate::store::StoreError;
-use crate::store::tasks::{TaskCommand, TaskRecord, TaskState, unix_us};
-use crate::store::tasks_backend::TaskBackend;
+use crate::store::task::backend::TaskBackend;
+use crate::store::task::{TaskRecord, TaskState, unix_us};
 
 /// The suggested polling interval of every task, in milliseconds.
 const POLL_INTERVAL_MS: u64 = 100;
@@ -65,13 +64,13 @@ pub(crate) struct TaskStart {
 /// The server's tasks: those this replica runs, and the store every
 /// replica's task records are in.
 pub(crate) struct Tasks {
-    manager: TaskManager,
-    membership: Membership,
+    pub(super) manager: TaskManager,
+    pub(super) membership: Membership,
     running: Mutex<HashMap<String, Arc<Running>>>,
     /// How this server seals `requestState`, once known.
     seal: tokio::sync::OnceCell<Seal>,
     /// Woken whenever another replica's task ends.
-    ended_elsewhere: tokio::sync::Notify,
+    pub(super) ended_elsewhere: tokio::sync::Notify,
 }
 
 impl Tasks {
@@ -113,7 +112,7 @@ impl Tasks {
             .cloned()
     }
 
-    fn local(&self, task_id: &str) -> Option<Arc<Running>> {
+    pub(super) fn local(&self, task_id: &str) -> Option<Arc<Running>> {
         self.running
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -213,9 +212,6 @@ impl Tasks {
             return Err(store_failed(&error));
         }
         let _ = go.send(());
-        if let Some(requestor) = start.requestor {
-            self.notify_when_settled(task.task_id.clone(), requestor.peer);
-        }
         Ok(running.snapshot())
     }
 
@@ -253,27 +249,6 @@ impl Tasks {
         ))
     }
 
-    /// Sends `notifications/tasks/status` to `peer` once the task settles.
-    fn notify_when_settled(self: &Arc<Self>, task_id: String, peer: Peer<RoleServer>) {
-        let tasks = Arc::clone(self);
-        tokio::spawn(async move {
-            let Ok(task) = tasks.settled(&task_id).await else {
-                return;
-            };
-            let params = super::task_wire_2025::task_json(&detailed(&task));
-            let notification =
-                rmcp::model::CustomNotification::new("notifications/tasks/status", Some(params));
-            if let Err(error) = peer
-                .send_notification(rmcp::model::ServerNotification::CustomNotification(
-                    notification,
-                ))
-                .await
-            {
-                tracing::debug!(%error, %task_id, "cannot send a task status notification");
-            }
-        });
-    }
-
     /// The task's record; -32602 for a task that does not exist (or expired
     /// and was removed). A task whose runner stopped is failed here.
     pub(crate) async fn get(&self, task_id: &str) -> Result<TaskRecord, ErrorData> {
@@ -292,7 +267,7 @@ impl Tasks {
 
     /// `record`, or, when its runner is gone, the record failed (and
     /// written). `alive` remembers runners already asked about.
-    async fn vouch(
+    pub(super) async fn vouch(
         &self,
         mut record: TaskRecord,
         alive: &mut HashMap<String, bool>,
@@ -386,129 +361,6 @@ impl Tasks {
         }
         Ok(listed)
     }
-
-    /// `tasks/update`: the answers go to the task, wherever it runs.
-    pub(crate) async fn update(
-        &self,
-        task_id: &str,
-        responses: InputResponses,
-    ) -> Result<(), ErrorData> {
-        if let Some(running) = self.local(task_id) {
-            self.answer_here(&running, task_id, responses).await;
-            return Ok(());
-        }
-        let record = self.get(task_id).await?;
-        if record.status.is_terminal() {
-            return Ok(());
-        }
-        let command = TaskCommand::Answer {
-            task_id: task_id.to_owned(),
-            responses,
-        };
-        self.forward(record, &command).await
-    }
-
-    /// `tasks/cancel`: the cancellation goes to the task, wherever it runs.
-    pub(crate) async fn cancel(&self, task_id: &str) -> Result<(), ErrorData> {
-        if let Some(running) = self.local(task_id) {
-            return self.cancel_here(&running, task_id).await;
-        }
-        let record = self.get(task_id).await?;
-        if record.status.is_terminal() {
-            return Ok(());
-        }
-        let command = TaskCommand::Cancel {
-            task_id: task_id.to_owned(),
-        };
-        self.forward(record, &command).await
-    }
-
-    /// Sends `command` to the runner of `record`; a runner that no longer
-    /// listens and no longer beats has stopped, and the task fails.
-    async fn forward(&self, record: TaskRecord, command: &TaskCommand) -> Result<(), ErrorData> {
-        let delivered = self
-            .membership
-            .store
-            .send(&record.runner, command)
-            .await
-            .map_err(|error| store_failed(&error))?;
-        if delivered {
-            return Ok(());
-        }
-        let record = self.vouch(record, &mut HashMap::new()).await?;
-        if record.status.is_terminal() {
-            return Ok(());
-        }
-        Err(ErrorData::internal_error(
-            format!(
-                "the server replica running task {} cannot be reached right now: try again",
-                record.id
-            ),
-            None,
-        ))
-    }
-
-    /// Carries out `command` for a task this replica runs.
-    async fn carry_out(&self, command: TaskCommand) {
-        let task_id = match &command {
-            TaskCommand::Cancel { task_id } | TaskCommand::Answer { task_id, .. } => task_id,
-            TaskCommand::Ended { .. } => {
-                self.ended_elsewhere.notify_waiters();
-                return;
-            }
-        };
-        let Some(running) = self.local(task_id) else {
-            tracing::debug!(%task_id, "a command for a task this replica does not run (any more)");
-            return;
-        };
-        match command {
-            TaskCommand::Cancel { task_id } => {
-                if let Err(error) = self.cancel_here(&running, &task_id).await {
-                    tracing::debug!(%task_id, %error.message, "cannot cancel a task");
-                }
-            }
-            TaskCommand::Answer { task_id, responses } => {
-                self.answer_here(&running, &task_id, responses).await;
-            }
-            TaskCommand::Ended { .. } => {}
-        }
-    }
-
-    async fn answer_here(&self, running: &Running, task_id: &str, responses: InputResponses) {
-        let keys: Vec<String> = responses.keys().cloned().collect();
-        if let Err(error) = self.manager.update_task(task_id, responses) {
-            tracing::debug!(%task_id, %error.message, "cannot answer a task");
-            return;
-        }
-        running
-            .change(|record| {
-                for key in &keys {
-                    record.input_requests.remove(key);
-                }
-                if record.input_requests.is_empty() {
-                    record.status = TaskState::Working;
-                }
-            })
-            .await;
-    }
-
-    async fn cancel_here(&self, running: &Running, task_id: &str) -> Result<(), ErrorData> {
-        self.manager.cancel_task(task_id)?;
-        running
-            .change(|record| {
-                // Questions are dropped with the cancellation.
-                record.input_requests.clear();
-                record.status = TaskState::Working;
-            })
-            .await;
-        Ok(())
-    }
-}
-
-impl Obey for Tasks {
-    fn obey(&self, command: TaskCommand) -> BoxFuture<'_, ()> {
-        Box::pin(self.carry_out(command))
-    }
 }
 
 impl fmt::Debug for Tasks {
@@ -544,7 +396,7 @@ fn payload_of(outcome: &Result<rmcp::model::CallToolResult, TaskExit>) -> TaskPa
     }
 }
 
-fn unknown_task(task_id: &str) -> ErrorData {
+pub(super) fn unknown_task(task_id: &str) -> ErrorData {
     ErrorData::invalid_params(format!("unknown task: {task_id}"), None)
 }
 

@@ -1,4 +1,4 @@
-//! The 2025-11-25 task requests on the shared engine ([`super::tasks`]):
+//! The 2025-11-25 task requests on the shared engine ([`task`](crate::protocol::task)):
 //! `tools/call` with `params.task` answers `{task}` at once, `tasks/get`
 //! reads a task, `tasks/result` waits for the end and answers the tool's
 //! result (or the JSON-RPC error the task failed with), `tasks/list` pages
@@ -7,26 +7,25 @@
 //! their `_meta`.
 //!
 //! rmcp 3.11 models only the 2026-07-28 task extension, so these requests
-//! and results travel as JSON here (see [`super::task_param`] for how they
+//! and results travel as JSON here (see [`super::park_in`] for how they
 //! get past rmcp's parser).
 
+use std::sync::Arc;
+
+use mcp_core::CallToolResult;
+use mcp_core::handler::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{ErrorCode, TaskPayload, TaskStatus};
+use rmcp::service::{Peer, RoleServer};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::task_wire_2025::{RELATED_TASK_KEY, relate, task_json};
-use super::tasks::Tasks;
-use super::tasks_record::detailed;
+use super::wire::task_json;
+use crate::protocol::task::channel::{RELATED_TASK_KEY, TaskChannel, relate};
+use crate::protocol::task::engine::{TaskStart, Tasks};
+use crate::protocol::task::record::detailed;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
-use crate::store::tasks::TaskRecord;
-
-/// The `params.task` of a task-augmented request (`TaskMetadata`).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
-pub(crate) struct TaskParam {
-    /// The retention the client asks for, in milliseconds.
-    pub(crate) ttl: Option<u64>,
-}
+use crate::store::task::TaskRecord;
 
 /// The params of `tasks/get`, `tasks/result` and `tasks/cancel`.
 #[derive(Debug, Deserialize)]
@@ -41,9 +40,46 @@ struct ListParams {
     cursor: Option<String>,
 }
 
+/// Starts `call` as a 2025-11-25 task (`start` names its requestor) and
+/// answers its `CreateTaskResult`; the requestor hears
+/// `notifications/tasks/status` once the task settles.
+pub(crate) async fn start(
+    tasks: &Arc<Tasks>,
+    start: TaskStart,
+    call: impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static,
+) -> Result<Value, ErrorData> {
+    let peer = start.requestor.as_ref().map(|r| r.peer.clone());
+    let task = tasks.spawn(start, call).await?;
+    if let Some(peer) = peer {
+        notify_when_settled(tasks, task.id.clone(), peer);
+    }
+    Ok(created(&task))
+}
+
 /// The `CreateTaskResult` of a just-created task.
 pub(crate) fn created(task: &TaskRecord) -> Value {
     json!({"task": task_json(&detailed(task))})
+}
+
+/// Sends `notifications/tasks/status` to `peer` once the task settles.
+fn notify_when_settled(tasks: &Arc<Tasks>, task_id: String, peer: Peer<RoleServer>) {
+    let tasks = Arc::clone(tasks);
+    tokio::spawn(async move {
+        let Ok(task) = tasks.settled(&task_id).await else {
+            return;
+        };
+        let params = task_json(&detailed(&task));
+        let notification =
+            rmcp::model::CustomNotification::new("notifications/tasks/status", Some(params));
+        if let Err(error) = peer
+            .send_notification(rmcp::model::ServerNotification::CustomNotification(
+                notification,
+            ))
+            .await
+        {
+            tracing::debug!(%error, %task_id, "cannot send a task status notification");
+        }
+    });
 }
 
 fn params<T: for<'de> Deserialize<'de>>(

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::tasks::TaskStore;
-use super::tasks_memory::MemoryTaskStore;
+use super::TaskStore;
+use super::memory::MemoryTaskStore;
 
 /// How long a replica counts as alive after its last heartbeat, unless the
 /// server is built with another.

@@ -17,8 +17,8 @@ use mcp_core::{
 };
 use tokio::sync::watch;
 
-use super::interaction::InteractionChannel;
-use super::tasks_channel::TaskChannel;
+use super::channel::TaskChannel;
+use crate::protocol::channel::interaction::InteractionChannel;
 
 /// The channel of a call that may escalate to a task (see the module docs).
 pub(crate) struct EscalatingChannel {

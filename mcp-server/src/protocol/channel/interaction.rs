@@ -29,11 +29,11 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::channel::{PeerChannel, ask_peer, channel_error};
-use super::convert::request_params;
 use super::input_round::{InputRound, Seal, input_round};
-use super::session_state::{SessionState, log_param};
-use super::sse_stream::RequestStream;
+use super::peer::{PeerChannel, ask_peer, channel_error};
+use crate::protocol::convert::request_params;
+use crate::protocol::session_state::{SessionState, log_param};
+use crate::protocol::sse_stream::RequestStream;
 
 /// The channel of one call: progress and cancellation through the
 /// transport's [`PeerChannel`], plus logging and client requests.

@@ -1,12 +1,16 @@
-//! The 2025-11-25 wire shapes of tasks that both the engine and the
-//! requests use: the `Task` object, the related-task `_meta` entry, and
-//! asking the client a question about a task.
+//! The 2025-11-25 wire shapes of tasks: the `Task` object, and the
+//! `params.task` of a task-augmented request.
 
 use rmcp::model::{DetailedTask, TaskPayload};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-/// The `_meta` key that ties a message to a task.
-pub(crate) const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
+/// The `params.task` of a task-augmented request (`TaskMetadata`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub(crate) struct TaskParam {
+    /// The retention the client asks for, in milliseconds.
+    pub(crate) ttl: Option<u64>,
+}
 
 /// A task as the 2025-11-25 `Task` (`ttl` and `pollInterval` in ms).
 pub(crate) fn task_json(task: &DetailedTask) -> Value {
@@ -31,18 +35,6 @@ pub(crate) fn task_json(task: &DetailedTask) -> Value {
         out.insert("pollInterval".into(), json!(poll));
     }
     Value::Object(out)
-}
-
-/// Adds the related-task `_meta` entry for `task_id` to `params` (an object).
-pub(crate) fn relate(params: &mut Value, task_id: &str) {
-    if let Some(params) = params.as_object_mut() {
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(meta) = meta.as_object_mut() {
-            meta.insert(RELATED_TASK_KEY.into(), json!({"taskId": task_id}));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -72,16 +64,6 @@ mod tests {
             json!({"taskId": "t1", "status": "failed", "statusMessage": "boom",
                    "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z",
                    "ttl": 60000, "pollInterval": 100})
-        );
-    }
-
-    #[test]
-    fn related_task_meta_joins_existing_meta() {
-        let mut params = json!({"message": "hi", "_meta": {"a": 1}});
-        relate(&mut params, "t1");
-        assert_eq!(
-            params["_meta"],
-            json!({"a": 1, RELATED_TASK_KEY: {"taskId": "t1"}})
         );
     }
 }

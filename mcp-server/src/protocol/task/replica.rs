@@ -11,7 +11,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::tasks::{TaskCommand, TaskStore};
+use crate::store::task::{TaskCommand, TaskStore};
 
 /// What carries out the commands sent to this replica.
 pub(crate) trait Obey: Send + Sync {

@@ -9,6 +9,14 @@
 //! to the task's questions). Each replica proves it is alive by a heartbeat
 //! that expires: a task whose runner stopped beating is reported failed,
 //! never run again.
+//!
+//! The store a server uses is its [`backend`]; [`memory`] and [`redis`]
+//! are the two kinds.
+
+pub(crate) mod backend;
+pub(crate) mod memory;
+#[cfg(feature = "redis")]
+pub(crate) mod redis;
 
 use std::collections::BTreeMap;
 use std::fmt;

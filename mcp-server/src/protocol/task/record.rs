@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use tokio::sync::watch;
 
 use crate::store::StoreError;
-use crate::store::tasks::{TaskRecord, TaskState, TaskStore};
+use crate::store::task::{TaskRecord, TaskState, TaskStore};
 
 /// How often, and how far apart, the end of a task is written before the
 /// store is given up on (about a minute).

@@ -16,12 +16,15 @@ use mcp_core::{
 use rmcp::service::{Peer, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager};
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::channel::PeerChannel;
-use super::convert::request_params;
-use super::tasks_record::Running;
-use crate::store::tasks::TaskState;
+use super::record::Running;
+use crate::protocol::channel::peer::{PeerChannel, ask_peer};
+use crate::protocol::convert::request_params;
+use crate::store::task::TaskState;
+
+/// The `_meta` key that ties a message to a task.
+pub(crate) const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
 
 /// The way back to a 2025-11-25 client for a task it created: its session
 /// (for questions, progress and status notifications) and the session's key
@@ -152,10 +155,10 @@ impl TaskChannel {
         let answer = match &self.requestor {
             None => waiting.await.map_err(exit_error)?,
             Some(requestor) => {
-                super::task_wire_2025::relate(&mut params, self.context.task_id());
+                relate(&mut params, self.context.task_id());
                 let request = serde_json::from_value(json!({"method": method, "params": params}))
                     .map_err(encode)?;
-                let asked = super::channel::ask_peer(&requestor.peer, request);
+                let asked = ask_peer(&requestor.peer, request);
                 tokio::select! {
                     answer = asked => {
                         let answer = answer?;
@@ -209,5 +212,34 @@ impl fmt::Debug for TaskChannel {
                 },
             )
             .finish()
+    }
+}
+
+/// Adds the related-task `_meta` entry for `task_id` to `params` (an object).
+pub(crate) fn relate(params: &mut Value, task_id: &str) {
+    if let Some(params) = params.as_object_mut() {
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(meta) = meta.as_object_mut() {
+            meta.insert(RELATED_TASK_KEY.into(), json!({"taskId": task_id}));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn related_task_meta_joins_existing_meta() {
+        let mut params = json!({"message": "hi", "_meta": {"a": 1}});
+        relate(&mut params, "t1");
+        assert_eq!(
+            params["_meta"],
+            json!({"a": 1, RELATED_TASK_KEY: {"taskId": "t1"}})
+        );
     }
 }

@@ -9,8 +9,8 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{self, BoxStream, StreamExt};
 use tokio::sync::mpsc;
 
-use super::StoreError;
-use super::tasks::{TaskCommand, TaskRecord, TaskStore};
+use super::{TaskCommand, TaskRecord, TaskStore};
+use crate::store::StoreError;
 
 /// Records, heartbeats and command listeners of one process.
 #[derive(Debug, Default)]
@@ -155,7 +155,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::store::tasks::TaskState;
+    use crate::store::task::TaskState;
 
     fn record(id: &str, owner: &str, ttl_ms: u64) -> TaskRecord {
         TaskRecord {

@@ -17,7 +17,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::tasks_mode::is_modern;
+use crate::protocol::version::is_modern;
 use crate::store::{hex, unhex};
 
 /// A `requestState` that this process did not issue, or that was changed.
