@@ -53,8 +53,8 @@ pub(crate) fn printed_twice(source: &str) -> Vec<Twice> {
         }
         let keyword = ident(&tokens, j).unwrap_or_default();
         let name = ident(&tokens, j + 1).unwrap_or_default();
-        let Some(open) = (j + 2..tokens.len())
-            .find(|&k| matches!(tokens[k], Token::Punct('{' | '(' | ';')))
+        let Some(open) =
+            (j + 2..tokens.len()).find(|&k| matches!(tokens[k], Token::Punct('{' | '(' | ';')))
         else {
             return out;
         };
@@ -166,9 +166,9 @@ fn fields(body: &[Token], tuple: bool) -> Vec<Field> {
         .enumerate()
         .filter_map(|(index, field)| {
             let (attributes, rest) = leading_attributes(field);
-            let marked = attributes.iter().any(|a| {
-                matches!(ident(a, 0).as_deref(), Some("source" | "from"))
-            });
+            let marked = attributes
+                .iter()
+                .any(|a| matches!(ident(a, 0).as_deref(), Some("source" | "from")));
             let name = if tuple {
                 index.to_string()
             } else {
@@ -284,7 +284,13 @@ mod tests {
         "#;
         assert_eq!(
             found(source),
-            ["E::Read.source", "E::Json.0", "E::Open.source", "E::Debugged.0", "Sealed.0"]
+            [
+                "E::Read.source",
+                "E::Json.0",
+                "E::Open.source",
+                "E::Debugged.0",
+                "Sealed.0"
+            ]
         );
     }
 

@@ -69,10 +69,8 @@ mod tests {
         folder_cycles(edges)
             .into_iter()
             .map(|cycle| {
-                let mut folders: Vec<String> = cycle
-                    .iter()
-                    .map(|e| e.from.display().to_string())
-                    .collect();
+                let mut folders: Vec<String> =
+                    cycle.iter().map(|e| e.from.display().to_string()).collect();
                 folders.sort();
                 folders
             })

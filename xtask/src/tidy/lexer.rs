@@ -46,7 +46,9 @@ pub(crate) fn tokens(source: &str) -> Vec<Token> {
             i = end;
         } else if c == '"' {
             let end = skip_quoted(&chars, i, '"');
-            let text = chars[i + 1..end.saturating_sub(1).max(i + 1)].iter().collect();
+            let text = chars[i + 1..end.saturating_sub(1).max(i + 1)]
+                .iter()
+                .collect();
             out.push(Token::Str(text));
             i = end;
         } else if (c == 'b' || c == 'c') && next == Some('"') {

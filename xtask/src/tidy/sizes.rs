@@ -45,14 +45,20 @@ mod tests {
 
     #[test]
     fn the_test_module_is_not_counted() {
-        let text = "fn a() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\nfn b() {}\n";
+        let text =
+            "fn a() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\nfn b() {}\n";
         assert_eq!(lines_outside_tests(text), 3);
     }
 
     #[test]
     fn a_test_module_in_a_file_of_its_own_is_counted_where_it_is_declared() {
-        assert_eq!(lines_outside_tests("#[cfg(test)]\nmod tests;\nfn a() {}\n"), 3);
-        assert!(is_test_file(Path::new("code_mode/typescript/tests/fixtures.rs")));
+        assert_eq!(
+            lines_outside_tests("#[cfg(test)]\nmod tests;\nfn a() {}\n"),
+            3
+        );
+        assert!(is_test_file(Path::new(
+            "code_mode/typescript/tests/fixtures.rs"
+        )));
         assert!(is_test_file(Path::new("generate/tests.rs")));
         assert!(!is_test_file(Path::new("generate/budget.rs")));
     }
