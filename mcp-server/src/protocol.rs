@@ -19,7 +19,7 @@
 mod capabilities;
 mod channel;
 mod completion;
-mod convert;
+pub(crate) mod convert;
 pub(crate) mod handler;
 mod listen;
 mod prompts;

@@ -127,6 +127,13 @@ pub(crate) fn request_auth(
     }
 }
 
+/// The scopes the OAuth settings ask of each tool (on top of those the
+/// tools declare): the HTTP transport's OAuth check puts them on the HTTP
+/// request for the calls made inside it (code mode's scripts).
+#[cfg(feature = "oauth")]
+#[derive(Clone)]
+pub(crate) struct ToolScopes(pub(crate) std::sync::Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>);
+
 /// One of our protocol values as rmcp's, or the other way round, through
 /// the wire JSON they share; failing is an internal error about `what`.
 pub(crate) fn via_wire_json<T: Serialize, U: DeserializeOwned>(

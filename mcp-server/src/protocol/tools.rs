@@ -185,10 +185,9 @@ fn configured_scopes(
 ) -> Option<crate::code_mode::invoke::ConfiguredScopes> {
     #[cfg(feature = "oauth")]
     {
-        use crate::transport::auth::gate::ConfiguredToolScopes;
         let parts = context.extensions.get::<http::request::Parts>()?;
-        let configured = parts.extensions.get::<ConfiguredToolScopes>()?.clone();
-        Some(Arc::new(move |tool: &str| configured.of_tool(tool)))
+        let configured = parts.extensions.get::<super::convert::ToolScopes>()?;
+        Some(configured.0.clone())
     }
     #[cfg(not(feature = "oauth"))]
     {

@@ -18,6 +18,7 @@ use super::refusal::Refusal;
 use super::token::{Presented, bearer};
 use super::verify::Verifier;
 use crate::discovery::view::CALL_TOOL;
+use crate::protocol::convert::ToolScopes;
 
 /// The scopes the hosted tools declare (their definitions'
 /// [`required_scopes`](mcp_core::ToolDef::required_scopes)), read at each
@@ -107,28 +108,18 @@ pub(crate) async fn require_token(
     };
     let mut request = request;
     request.extensions_mut().insert(Arc::new(info));
+    let verifier = gate.verifier.clone();
     request
         .extensions_mut()
-        .insert(ConfiguredToolScopes(gate.verifier.clone()));
+        .insert(ToolScopes(Arc::new(move |tool: &str| {
+            verifier
+                .settings()
+                .tool_scopes
+                .get(tool)
+                .cloned()
+                .unwrap_or_default()
+        })));
     next.run(request).await
-}
-
-/// The scopes the OAuth settings ask of each tool (on top of those the
-/// tools declare), kept with each request for the calls made inside it
-/// (code mode's scripts).
-#[derive(Clone)]
-pub(crate) struct ConfiguredToolScopes(Arc<Verifier>);
-
-impl ConfiguredToolScopes {
-    /// The scopes the settings ask of `tool`.
-    pub(crate) fn of_tool(&self, tool: &str) -> Vec<String> {
-        self.0
-            .settings()
-            .tool_scopes
-            .get(tool)
-            .cloned()
-            .unwrap_or_default()
-    }
 }
 
 /// The request back when the token has the scopes of the tool it calls;
