@@ -195,6 +195,7 @@
 #![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
 
 #[cfg(feature = "code-mode")]
+mod catalog;
 mod code_mode;
 mod discovery;
 mod error;
@@ -205,6 +206,8 @@ pub mod store;
 pub mod telemetry;
 pub mod transport;
 
+pub use catalog::ListChanges;
+pub use catalog::tool_source::ToolSource;
 #[cfg(feature = "code-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
 pub use code_mode::{CodeMode, EXECUTE};
@@ -217,13 +220,11 @@ pub use error::{AddPromptError, BuildError, ServeError};
 pub use results::DEFAULT_MAX_RESULT_BYTES;
 pub use server::Server;
 pub use server::builder::ServerBuilder;
-pub use server::catalog::ListChanges;
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
-pub use server::tool_source::ToolSource;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::{HttpConfig, HttpServer, auth};

@@ -1,20 +1,15 @@
 //! The server: what it hosts (tools, resources, prompts), its middleware
 //! and identity, shared by every session and transport.
 
-pub(crate) mod attachments;
 pub(crate) mod builder;
-pub(crate) mod catalog;
 pub(crate) mod live_catalog;
 pub(crate) mod notifications;
 #[cfg(feature = "openapi")]
 pub(crate) mod openapi_source;
 pub(crate) mod pagination;
 pub(crate) mod prompt_set;
-pub(crate) mod resource_set;
 pub(crate) mod session;
 pub(crate) mod state;
-pub(crate) mod tool_set;
-pub(crate) mod tool_source;
 pub(crate) mod view;
 
 use std::fmt;
@@ -23,9 +18,9 @@ use std::sync::Arc;
 use mcp_core::{Tool, ToolDef, prompt::PromptDef, resource::ResourceDef};
 use serde_json::{Value, json};
 
-use self::catalog::ListChanges;
 use self::state::ServerState;
-use self::tool_source::ToolSource;
+use crate::catalog::ListChanges;
+use crate::catalog::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::{AddPromptError, BuildError};

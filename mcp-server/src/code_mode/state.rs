@@ -11,7 +11,7 @@ use super::CodeMode;
 use super::execute::Execute;
 use super::invoke::ConfiguredScopes;
 use super::view::CodeModeView;
-use crate::server::catalog::Catalog;
+use crate::catalog::Catalog;
 
 /// Code mode's settings and the server-wide bound on running scripts.
 #[derive(Debug)]

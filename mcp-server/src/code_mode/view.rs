@@ -13,9 +13,9 @@ use super::execute_tool::execute_tool;
 use super::identifiers::identifiers;
 use super::sandbox::ToolRef;
 use super::search::search_tool;
+use crate::catalog::Catalog;
 use crate::discovery::finder::Finder;
 use crate::discovery::suggest::closest_names;
-use crate::server::catalog::Catalog;
 
 /// Code mode's view of one catalog.
 pub(crate) struct CodeModeView<C> {

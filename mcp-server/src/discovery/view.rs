@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::Discovery;
 use super::finder::{DEFAULT_LIMIT, Finder, MAX_LIMIT, SearchArgs};
 use super::suggest::closest_names;
-use crate::server::catalog::Catalog;
+use crate::catalog::Catalog;
 
 /// The meta-tool that ranks the tools for a task.
 pub const SEARCH_TOOLS: &str = "search_tools";

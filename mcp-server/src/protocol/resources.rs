@@ -14,9 +14,9 @@ use rmcp::model::{
 use serde_json::json;
 
 use super::convert::via_wire_json;
+use crate::catalog::resource_set::ResourceSet;
 use crate::results::KeptResults;
 use crate::server::pagination::page;
-use crate::server::resource_set::ResourceSet;
 use crate::server::state::ServerState;
 
 /// A page of the fixed resources.

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::convert::tool_to_rmcp;
 use super::v2025::park_out::park;
+use crate::catalog::Catalog;
 use crate::discovery::view::DiscoveryView;
-use crate::server::catalog::Catalog;
 
 /// The discovery-mode listing of a catalog, kept apart from its full one.
 struct DiscoveryListing(Arc<WireTools>);

@@ -8,13 +8,13 @@ use mcp_core::middleware::{Layer, ToolMiddleware};
 use mcp_core::{ToolDef, prompt::PromptDef, resource::ResourceDef};
 
 use super::Server;
-use super::catalog::Catalog;
 use super::pagination::DEFAULT_PAGE_SIZE;
 use super::prompt_set::PromptSet;
 use super::session::Session;
 use super::state::{ContextFn, Identity, ServerState};
-use super::tool_source::ToolSource;
 use super::view::{ToolView, toolsets_of};
+use crate::catalog::Catalog;
+use crate::catalog::tool_source::ToolSource;
 use crate::discovery::Discovery;
 use crate::discovery::suggest::levenshtein;
 use crate::discovery::view::DiscoveryView;

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use super::catalog::{Catalog, ListChanges};
+use crate::catalog::{Catalog, ListChanges};
 
 /// The swappable catalog. Readers take the current catalog and keep it for
 /// as long as they need it (a `tools/list` page, a running call): a change

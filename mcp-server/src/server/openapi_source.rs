@@ -9,7 +9,7 @@ use std::sync::Arc;
 use mcp_openapi::call::{ClientConfigBuilder, SecuritySchemes};
 use mcp_openapi::{ClientConfig, LoadOptions, OpenApi, RouteMap};
 
-use super::tool_source::ToolSource;
+use crate::catalog::tool_source::ToolSource;
 use crate::error::OpenApiError;
 
 /// Changes the HTTP client settings of a document's tools.

@@ -5,13 +5,13 @@ use std::sync::Arc;
 use mcp_core::middleware::Layer;
 use mcp_core::{ToolDef, prompt::PromptDef};
 
-use super::attachments::Attachments;
-use super::catalog::{Catalog, ListChanges};
 use super::live_catalog::LiveCatalog;
 use super::notifications::{Change, ChangeListeners};
 use super::prompt_set::PromptSet;
 use super::session::Session;
-use super::tool_source::ToolSource;
+use crate::catalog::attachments::Attachments;
+use crate::catalog::tool_source::ToolSource;
+use crate::catalog::{Catalog, ListChanges};
 use crate::discovery::Discovery;
 use crate::discovery::view::DiscoveryView;
 use crate::error::{AddPromptError, BuildError};

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_core::ToolDef;
 
-use super::catalog::Catalog;
+use crate::catalog::Catalog;
 
 /// The most views of one catalog kept made; past it they are made anew.
 const KEPT_VIEWS: usize = 64;

@@ -1,5 +1,15 @@
-//! What a server hosts from its sources at one moment: the sources, and the
-//! tool and resource sets made of them. A change makes a new catalog.
+//! What a server hosts from its sources at one moment: the sources
+//! ([`tool_source`]), and the tool and resource sets made of them
+//! ([`tool_set`], [`resource_set`]), with the values other layers keep per
+//! catalog ([`attachments`]). A change makes a new catalog.
+//!
+//! The server state holds the live catalog; discovery and code mode read
+//! it, so it knows none of them.
+
+pub(crate) mod attachments;
+pub(crate) mod resource_set;
+pub(crate) mod tool_set;
+pub(crate) mod tool_source;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -7,10 +17,10 @@ use std::sync::Arc;
 use mcp_core::ToolDef;
 use mcp_core::resource::ResourceDef;
 
-use super::attachments::Attachments;
-use super::resource_set::ResourceSet;
-use super::tool_set::ToolSet;
-use super::tool_source::{ResolvedSource, ToolSource};
+use self::attachments::Attachments;
+use self::resource_set::ResourceSet;
+use self::tool_set::ToolSet;
+use self::tool_source::{ResolvedSource, ToolSource};
 use crate::error::BuildError;
 
 /// Which lists a change of a server's sources changed, and so which
