@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_openapi::load::Overlay;
+use mcp_openapi::document::Overlay;
 use mcp_openapi::{LoadOptions, OpenApi};
 
 fuzz_target!(|data: &[u8]| {

@@ -2,14 +2,17 @@
 //!
 //! Pipeline, one module per stage:
 //!
-//! - [`load`]: bytes are parsed (JSON or YAML by content) into a JSON value,
-//!   leaving out what generation never reads (named examples, webhooks and,
-//!   in JSON, the component schemas no `$ref` reaches; [`load::parse_slice`] gives
-//!   the whole document), reshaped by the [`load::Overlay`]s of the
-//!   [`LoadOptions`] if any, and loaded as an [`OpenApi`]: one
-//!   [`ir::HttpRoute`] per operation, path-level parameters merged.
+//! - [`document`]: bytes are parsed (JSON or YAML by content) into a JSON
+//!   value, leaving out what generation never reads (named examples,
+//!   webhooks and, in JSON, the component schemas no `$ref` reaches;
+//!   [`document::parse_slice`] gives the whole document), reshaped by the
+//!   [`document::Overlay`]s of the [`LoadOptions`] if any; `$ref`s and JSON
+//!   pointers are followed here.
 //! - [`schema`]: the document's schemas normalized to JSON Schema 2020-12,
 //!   every `$ref` turned into `#/$defs/<Name>`.
+//! - [`load`]: the document loaded as an [`OpenApi`]: one
+//!   [`ir::HttpRoute`] per operation, path-level parameters merged, its
+//!   schemas converted.
 //! - [`generate`]: a [`Generator`] lowers each route to a [`GeneratedTool`]:
 //!   the `mcp_core::Tool`, its `Arc<HttpRoute>` and the
 //!   [`ir::RequestBinding`] of its arguments; [`route_map`]s
@@ -146,11 +149,11 @@
 //! actions select nodes with RFC 9535 JSONPath and update, copy or remove
 //! them, so that operations get other names, descriptions or
 //! `x-mcp-annotations`, or disappear. [`LoadOptions::overlay`] takes overlay
-//! files (read at load time) or parsed [`load::Overlay`]s, applied in order
-//! to the whole document; the [`load::overlay`] module states the rules.
+//! files (read at load time) or parsed [`document::Overlay`]s, applied in order
+//! to the whole document; the [`document::overlay`] module states the rules.
 //!
 //! ```
-//! use mcp_openapi::{LoadOptions, OpenApi, load::Overlay};
+//! use mcp_openapi::{LoadOptions, OpenApi, document::Overlay};
 //!
 //! let rename: Overlay = r#"
 //! overlay: 1.0.0
@@ -182,6 +185,7 @@
 #[cfg(feature = "call")]
 #[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 pub mod call;
+pub mod document;
 mod error;
 pub mod generate;
 pub mod ir;
@@ -192,11 +196,11 @@ pub mod schema;
 #[cfg(feature = "call")]
 #[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 pub use call::ClientConfig;
+pub use document::ReferenceMetadata;
 pub use error::{SpecError, Warning};
 pub use generate::route_map::{self, RouteKind, RouteMap};
 pub use generate::{Generated, GeneratedTool, Generator};
 pub use load::{LoadOptions, OpenApi};
-pub use schema::ReferenceMetadata;
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -3,15 +3,16 @@
 //! `#/$defs/<Name>`), then copied into each tool with only the definitions
 //! it reaches, or inlined, as the [`SchemaProfile`] says.
 //!
-//! [`ReferenceMetadata`] is the `summary` / `description` written beside a
-//! `$ref`, and its precedence over the schema's own description.
+//! The [`ReferenceMetadata`](crate::document::ReferenceMetadata) written
+//! beside a `$ref` takes precedence over the schema's own description.
+//!
+//! Schemas read the [`document`](crate::document) (its pointers and
+//! `$ref`s); loading and generation use them, never the other way round.
 
 pub(crate) mod convert;
 pub(crate) mod defs;
 pub(crate) mod normalize;
 pub(crate) mod profile;
-pub(crate) mod reference_metadata;
 pub(crate) mod registry;
 
 pub use profile::SchemaProfile;
-pub use reference_metadata::ReferenceMetadata;

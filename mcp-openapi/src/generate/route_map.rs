@@ -15,9 +15,9 @@ use std::sync::Arc;
 use regex::Regex;
 use serde::Deserialize;
 
+use crate::document::parse::parse_str;
 use crate::error::SpecError;
 use crate::ir::{HttpMethod, HttpRoute};
-use crate::load::parse::parse_str;
 
 /// What a route becomes: a tool, a resource, a resource template, or
 /// nothing (spelled `tool`, `resource`, `resource_template` and `exclude`

@@ -3,12 +3,12 @@
 
 use serde_json::{Map, Value};
 
+use crate::document::reference_metadata::ReferenceMetadata;
 use crate::error::SpecError;
 use crate::ir::{
     EncodingInfo, HttpMethod, HttpRoute, ParameterInfo, ParameterStyle, RequestBodyInfo,
     ResponseInfo, SecurityRequirement, ServerInfo, ServerVariable,
 };
-use crate::schema::reference_metadata::ReferenceMetadata;
 
 pub(crate) fn pick(value: Option<&Value>) -> Option<&Vec<Value>> {
     value.and_then(Value::as_array).filter(|a| !a.is_empty())

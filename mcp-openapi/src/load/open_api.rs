@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::document::lazy_schemas::ParsedDocument;
+use crate::document::overlay::{OverlaySource, apply_overlays};
+use crate::document::parse::{parse_path, parse_slice};
+use crate::document::refs::{Documents, RemoteRefs};
+use crate::document::version::SpecVersion;
+use crate::document::{parse_document, parse_document_path};
 use crate::error::{SpecError, Warning};
 use crate::ir::HttpRoute;
-use crate::load::document::{parse_document, parse_document_path};
 use crate::load::inline_schemas::InlineSchemas;
-use crate::load::lazy_schemas::ParsedDocument;
-use crate::load::overlay::{OverlaySource, apply_overlays};
-use crate::load::parse::{parse_path, parse_slice};
-use crate::load::refs::{Documents, RemoteRefs};
 use crate::load::route_reader::{RefCache, RouteReader};
-use crate::load::version::SpecVersion;
 use crate::schema::convert::Converter;
 use crate::schema::registry::DefRegistry;
 
@@ -62,7 +62,7 @@ impl LoadOptions {
 
     /// Adds an overlay, applied after those added before: a file path (read
     /// when the document loads) or an already parsed
-    /// [`Overlay`](crate::load::Overlay).
+    /// [`Overlay`](crate::document::Overlay).
     pub fn overlay(mut self, overlay: impl Into<OverlaySource>) -> Self {
         self.overlays.push(overlay.into());
         self
@@ -221,7 +221,7 @@ impl OpenApi {
     /// operation's request body or responses (see [`routes`](Self::routes)).
     /// The rest (`info`, `servers`, the rest of `paths`, `security`,
     /// `components.securitySchemes`, ...) is as written.
-    /// [`parse_slice`](crate::load::parse_slice) gives the whole document.
+    /// [`parse_slice`](crate::document::parse_slice) gives the whole document.
     /// With overlays, it is the whole document as the overlays left it.
     pub fn document(&self) -> &Value {
         &self.document

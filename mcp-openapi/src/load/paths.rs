@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
+use crate::document::pointer::child;
+use crate::document::version::SpecVersion;
 use crate::error::SpecError;
 use crate::ir::{HttpMethod, HttpRoute};
-use crate::load::pointer::child;
 use crate::load::route_reader::{PathItem, RouteReader};
-use crate::load::version::SpecVersion;
 
 /// Method keys of a path item, in the order routes are emitted.
 const METHODS: &[(&str, HttpMethod)] = &[

@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::document::refs::ResolvedNode;
+use crate::document::version::SpecVersion;
 use crate::error::{SpecError, Warning};
 use crate::ir::{MediaTypeInfo, ParameterInfo, SecurityRequirement};
 use crate::load::fields::strings;
 use crate::load::inline_schemas::InlineSchemas;
-use crate::load::refs::ResolvedNode;
-use crate::load::version::SpecVersion;
 use crate::schema::convert::{Converter, Loc};
 
 /// Reads the routes of one document: the state its operations share.

@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::document::pointer::child;
 use crate::error::SpecError;
 use crate::ir::{
     HttpMethod, HttpRoute, MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle,
     RequestBodyInfo, ResponseInfo, ServerInfo,
 };
 use crate::load::fields::{RouteParts, describe, merge_parameter, missing, route, strings};
-use crate::load::pointer::child;
 use crate::load::route_reader::{PathItem, RouteReader, parameter_pointers};
 use crate::schema::convert::Loc;
 

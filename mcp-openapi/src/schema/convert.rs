@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
+use crate::document::pointer::{escape_segment, lookup};
+use crate::document::reference_metadata::ReferenceMetadata;
+use crate::document::refs::Documents;
 use crate::error::SpecError;
-use crate::load::pointer::{escape_segment, lookup};
-use crate::load::refs::Documents;
 use crate::schema::normalize::normalize_keywords;
-use crate::schema::reference_metadata::ReferenceMetadata;
 use crate::schema::registry::DefRegistry;
 
 mod source;
@@ -331,7 +331,7 @@ pub(crate) fn as_object_schema(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::refs::RemoteRefs;
+    use crate::document::refs::RemoteRefs;
     use serde_json::json;
 
     #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::load::pointer::{escape_segment, lookup};
+use crate::document::pointer::{escape_segment, lookup};
 
 /// One converted definition.
 #[derive(Debug)]

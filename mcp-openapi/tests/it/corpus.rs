@@ -170,7 +170,8 @@ fn lazily_parsed_schemas_give_the_same_tools_as_the_whole_document() {
     for name in ["github-api.github.com.json", "box.json"] {
         let bytes = std::fs::read(crate::corpus(name)).unwrap();
         let lazy = OpenApi::from_slice(&bytes).unwrap();
-        let whole = OpenApi::from_value(mcp_openapi::load::parse_slice(&bytes).unwrap()).unwrap();
+        let whole =
+            OpenApi::from_value(mcp_openapi::document::parse_slice(&bytes).unwrap()).unwrap();
         let count = |api: &OpenApi| {
             api.document()["components"]["schemas"]
                 .as_object()

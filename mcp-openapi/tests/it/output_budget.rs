@@ -297,7 +297,7 @@ fn response_examples<'a>(document: &'a Value, pointer: &str) -> Vec<&'a Value> {
 #[test]
 fn github_examples_valid_against_full_output_schemas_stay_valid_when_trimmed() {
     let path = crate::corpus("github-api.github.com.json");
-    let document = mcp_openapi::load::parse_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let document = mcp_openapi::document::parse_slice(&std::fs::read(&path).unwrap()).unwrap();
     let api = OpenApi::from_path(&path).unwrap();
     let full = api.generator().output_budget(None).generate().unwrap();
     let trimmed = api.generator().generate().unwrap();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcp_openapi::load::{Overlay, OverlayVersion, parse_slice};
+use mcp_openapi::document::{Overlay, OverlayVersion, parse_slice};
 use mcp_openapi::{GeneratedTool, LoadOptions, OpenApi, SpecError};
 use serde_json::{Value, json};
 

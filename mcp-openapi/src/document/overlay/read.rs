@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::action::{Action, read_action};
 use super::fault::{Fault, action_pointer};
 use super::version::OverlayVersion;
-use crate::load::pointer::child;
+use crate::document::pointer::child;
 
 /// The checked contents of an overlay document.
 #[derive(Clone, Debug)]

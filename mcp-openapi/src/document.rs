@@ -1,15 +1,37 @@
-//! Bytes to a document root for loading: the same value as
-//! [`parse_slice`](crate::load::parse::parse_slice) without the parts
-//! generation never reads (see the `skip_unread` module) and, for JSON,
-//! without the component schemas no `$ref` reaches (see the `lazy_schemas`
-//! module).
+//! A document before it is loaded: bytes become a JSON value (JSON or YAML,
+//! by content; [`parse_slice`] gives it whole), `$ref`s are followed across
+//! files ([`RemoteRefs`]) and JSON pointers read, the OpenAPI version
+//! recognized ([`SpecVersion`]), and [`Overlay`]s applied (see the
+//! [`overlay`] module). The [`ReferenceMetadata`] written beside a `$ref` is
+//! read here too.
+//!
+//! For loading, the document root is read without the parts generation
+//! never reads (named examples, webhooks; the `skip_unread` module) and,
+//! for JSON, without the component schemas no `$ref` reaches (the
+//! `lazy_schemas` module): [`parse_document`] gives the same value as
+//! [`parse_slice`] for what generation reads.
+
+pub(crate) mod lazy_schemas;
+pub mod overlay;
+pub(crate) mod parse;
+pub(crate) mod pointer;
+pub(crate) mod reference_metadata;
+pub(crate) mod refs;
+pub(crate) mod skip_unread;
+pub(crate) mod version;
 
 use std::path::Path;
 
+use self::lazy_schemas::{ParsedDocument, materialize};
+use self::parse::{parse_as, read, sniff};
+use self::skip_unread::{JsonRootWithRawSchemas, RootWithoutUnread};
 use crate::error::SpecError;
-use crate::load::lazy_schemas::{ParsedDocument, materialize};
-use crate::load::parse::{parse_as, read, sniff};
-use crate::load::skip_unread::{JsonRootWithRawSchemas, RootWithoutUnread};
+
+pub use self::overlay::{Overlay, OverlaySource, OverlayVersion};
+pub use self::parse::parse_slice;
+pub use self::reference_metadata::ReferenceMetadata;
+pub use self::refs::{RemoteFetcher, RemoteRefs};
+pub use self::version::SpecVersion;
 
 /// Parses a document root for loading.
 pub(crate) fn parse_document(bytes: &[u8]) -> Result<ParsedDocument, SpecError> {

@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use crate::document::pointer::{percent_decode, unescape_into};
+use crate::document::skip_unread::RawSchemas;
 use crate::error::SpecError;
-use crate::load::pointer::{percent_decode, unescape_into};
-use crate::load::skip_unread::RawSchemas;
 
 /// A parsed document root, with what loading must know about its schemas.
 #[derive(Debug)]
@@ -197,7 +197,7 @@ impl<'i> SeenRefs<'i> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::skip_unread::JsonRootWithRawSchemas;
+    use crate::document::skip_unread::JsonRootWithRawSchemas;
     use serde_json::json;
 
     fn lazy(document: &Value) -> ParsedDocument {

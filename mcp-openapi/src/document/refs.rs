@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::document::parse::parse_path;
+use crate::document::pointer::{lookup, percent_decode, unescape_into};
+use crate::document::reference_metadata::ReferenceMetadata;
 use crate::error::SpecError;
-use crate::load::parse::parse_path;
-use crate::load::pointer::{lookup, percent_decode, unescape_into};
-use crate::schema::reference_metadata::ReferenceMetadata;
 
 /// Fetches a remote document (`http(s)` `$ref`), when remote references are allowed.
 pub type RemoteFetcher = Arc<dyn Fn(&str) -> Result<Value, String> + Send + Sync>;

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::document::pointer::child;
+use crate::document::reference_metadata::ReferenceMetadata;
 use crate::error::SpecError;
 use crate::ir::{
     HttpMethod, HttpRoute, MediaTypeInfo, ParameterInfo, ParameterLocation, ParameterStyle,
@@ -15,10 +17,8 @@ use crate::ir::{
 use crate::load::fields::{
     RouteParts, describe, encoding, merge_parameter, missing, parse_style, pick, route, server,
 };
-use crate::load::pointer::child;
 use crate::load::route_reader::{ByNode, PathItem, Place, RefCache, RouteReader};
 use crate::schema::convert::Loc;
-use crate::schema::reference_metadata::ReferenceMetadata;
 
 /// Reference metadata of a node read in place (no `$ref` beside it).
 static NO_META: ReferenceMetadata = ReferenceMetadata {

@@ -35,7 +35,7 @@
 //! loading).
 //!
 //! ```
-//! use mcp_openapi::{LoadOptions, OpenApi, load::Overlay};
+//! use mcp_openapi::{LoadOptions, OpenApi, document::Overlay};
 //!
 //! let overlay: Overlay = r#"
 //! overlay: 1.1.0
@@ -81,8 +81,8 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
+use crate::document::parse::{parse_slice, read};
 use crate::error::{SpecError, Warning};
-use crate::load::parse::{parse_slice, read};
 use action::Action;
 use apply::{Outcome, apply_action};
 use fault::{Fault, action_field};
@@ -93,7 +93,7 @@ pub use version::OverlayVersion;
 /// documents (see the [module docs](self) for what it may say).
 ///
 /// ```
-/// use mcp_openapi::load::Overlay;
+/// use mcp_openapi::document::Overlay;
 /// use serde_json::json;
 ///
 /// let overlay = Overlay::from_value(json!({

@@ -13,7 +13,7 @@
 use mcp_core::schema::json_kind;
 use serde_json::{Map, Value};
 
-use crate::load::pointer::child;
+use crate::document::pointer::child;
 
 /// Two values that cannot merge.
 #[derive(Debug, PartialEq, Eq)]

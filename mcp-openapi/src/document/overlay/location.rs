@@ -5,7 +5,7 @@
 use serde_json::Value;
 use serde_json_path::{JsonPath, PathElement};
 
-use crate::load::pointer::escape_segment;
+use crate::document::pointer::escape_segment;
 
 /// A step from a node to a child: an object member or an array item.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use crate::document::pointer::child;
 use crate::error::SpecError;
-use crate::load::pointer::child;
 
 /// A malformed or inapplicable part of an overlay.
 #[derive(Debug, PartialEq, Eq)]
