@@ -81,9 +81,14 @@ pub(crate) struct SpecArgs {
     /// loosened until it fits, never made wrong (expandable IDs-or-objects
     /// become a string or an object, definitions that do not fit become
     /// their type and name); `full` keeps output schemas whole. Input
-    /// schemas are never trimmed.
-    #[arg(long, value_name = "BYTES|full", default_value_t = SchemaBudget::default())]
-    pub(crate) output_schema_budget: SchemaBudget,
+    /// schemas are never trimmed. 4k unless given; with --code-mode, `full`
+    /// (`tools/list` does not show them there, and search answers size
+    /// their declarations themselves).
+    #[arg(long, value_name = "BYTES|full")]
+    pub(crate) output_schema_budget: Option<SchemaBudget>,
+    /// Whether the tools are served in code mode (set from --code-mode).
+    #[arg(skip)]
+    pub(crate) code_mode: bool,
     /// The most bytes read of an API's response to a tool call; a longer
     /// successful response makes the call an error, read no further.
     #[arg(long, value_name = "BYTES", default_value_t = mcp_openapi::call::DEFAULT_MAX_RESPONSE_BYTES)]
@@ -236,13 +241,19 @@ pub(crate) struct TransportArgs {
     /// The largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub(crate) max_body_bytes: usize,
-    /// The most live HTTP sessions; a new one beyond is refused with 503.
+    /// The most live HTTP sessions; beyond, a new one ends the session idle
+    /// longest (never-used ones first), and only when every session is busy
+    /// is it refused with 503.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub(crate) max_sessions: usize,
     /// End an HTTP session after this many seconds without a message (its
     /// id then answers 404 and the client initializes again).
     #[arg(long, value_name = "SECONDS", default_value_t = 30 * 60)]
     pub(crate) session_idle_secs: u64,
+    /// End an HTTP session that made no request after `initialize` after
+    /// this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub(crate) unused_session_secs: u64,
     /// The most requests one HTTP session may have in flight (429 beyond).
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub(crate) max_pending_requests: usize,
@@ -265,6 +276,18 @@ impl TransportArgs {
     /// The task heartbeat --task-heartbeat-secs sets.
     pub(crate) fn task_heartbeat(&self) -> std::time::Duration {
         std::time::Duration::from_secs(self.task_heartbeat_secs)
+    }
+}
+
+impl SpecArgs {
+    /// The output schema budget: the one given, else whole schemas in code
+    /// mode and the generator's default otherwise.
+    pub(crate) fn output_budget(&self) -> Option<usize> {
+        match self.output_schema_budget {
+            Some(budget) => budget.0,
+            None if self.code_mode => None,
+            None => SchemaBudget::default().0,
+        }
     }
 }
 

@@ -13,7 +13,6 @@ use super::args::{DemoArgs, SpecArgs, Transport};
 use super::error::CliError;
 use super::overlay_args::OverlayArgs;
 use super::pets_resource::PetsFeed;
-use super::schema_budget::SchemaBudget;
 use super::serve::{announce, http_config};
 use super::{openapi, petstore_api, shared_state};
 
@@ -90,7 +89,8 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         headers: Vec::new(),
         route_map: None,
         schema_profile: mcp_openapi::schema::SchemaProfile::Standard,
-        output_schema_budget: SchemaBudget::default(),
+        output_schema_budget: None,
+        code_mode: false,
         max_response_bytes: mcp_openapi::call::DEFAULT_MAX_RESPONSE_BYTES,
         result_fields: false,
         transform: None,

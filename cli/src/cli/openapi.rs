@@ -118,7 +118,7 @@ fn generate(
     let mut generator = api
         .generator()
         .profile(specs.schema_profile)
-        .output_budget(specs.output_schema_budget.0)
+        .output_budget(specs.output_budget())
         .result_fields(specs.result_fields);
     if let Some(route_map) = &specs.route_map {
         let path = route_map.to_string_lossy().into_owned();

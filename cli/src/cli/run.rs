@@ -62,7 +62,8 @@ fn server_of(
 /// process's metrics, when `--metrics-bind` asked for it.
 pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result<(), CliError> {
     match cli.command {
-        Command::Serve(args) => {
+        Command::Serve(mut args) => {
+            args.specs.code_mode = args.mode.code_mode;
             if let (Some(addr), Some(metrics)) = (args.metrics_bind, metrics) {
                 super::telemetry::serve_metrics(addr, metrics).await?;
             }
@@ -94,7 +95,8 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
             }
             Ok(())
         }
-        Command::Tools(args) => {
+        Command::Tools(mut args) => {
+            args.specs.code_mode = args.mode.code_mode;
             let server = server_of(
                 openapi::tool_sources(&args.specs)?,
                 mcp_server::DEFAULT_PAGE_SIZE,

@@ -47,7 +47,7 @@ pub(crate) fn search_tool<C: Send + Sync + 'static>(
             "query": {"type": "string", "description": "The task, in a few words (empty to list `tags`)"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
             "tags": {"type": "array", "items": {"type": "string"}, "description": "Only tools of these categories"},
-            "detail": {"type": "boolean", "default": false, "description": "Also each tool's full input JSON Schema"}
+            "detail": {"type": "boolean", "default": false, "description": "Declarations in full (output fields too), with each tool's input JSON Schema"}
         },
         "required": ["query"]
     });
@@ -188,7 +188,12 @@ impl Search {
 
     /// The declarations of the tools at `shown`, within the answer's budget.
     fn declarations_of(&self, shown: &[usize], total: usize, detail: bool) -> CallToolResult {
-        let levels = self.fitted_levels(shown);
+        // With `detail`, every declaration is written in full.
+        let levels = if detail {
+            vec![0; shown.len()]
+        } else {
+            self.fitted_levels(shown)
+        };
         let mut tools = Vec::with_capacity(shown.len());
         let mut text = format!(
             "// {} of {total} tools; in `execute`, call one as `await tools.<identifier>(input)`\n",
@@ -291,7 +296,7 @@ fn description(finder: &Finder) -> String {
     let count = index.len();
     let mut description = format!(
         "Find tools of this server ({count}) for a task. Returns each tool's TypeScript declaration \
-         (`detail`: also its full input JSON Schema). Call them from a script run by `execute`: \
+         (`detail`: in full, output fields too, with the input JSON Schema). Call them from a script run by `execute`: \
          `await tools.<identifier>(input)`. An empty `query` with `tags` lists a category \
          (name, identifier, description)."
     );

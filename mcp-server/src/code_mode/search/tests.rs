@@ -290,3 +290,41 @@ fn tools_without_tags_or_envelopes_say_nothing_of_them() {
         "// 1 of 1 tools; in `execute`, call one as `await tools.<identifier>(input)`\n\n/** Answers pong. */\nping(input?: Record<string, unknown>): Promise<unknown>\n"
     );
 }
+
+#[test]
+fn detail_writes_declarations_in_full() {
+    let query = json!({"query": "list issues for a repository", "limit": 5});
+    let short = ask(&SEARCH, query.clone());
+    let mut detailed = query;
+    detailed["detail"] = Value::Bool(true);
+    let full = ask(&SEARCH, detailed);
+    let declarations = |result: &CallToolResult| -> Vec<String> {
+        result
+            .structured_content
+            .as_ref()
+            .expect("structured content")["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|tool| {
+                tool["typescript"]
+                    .as_str()
+                    .expect("a declaration")
+                    .to_owned()
+            })
+            .collect()
+    };
+    let (short, full) = (declarations(&short), declarations(&full));
+    assert_eq!(short.len(), full.len());
+    for (short, full) in short.iter().zip(&full) {
+        assert!(
+            full.len() >= short.len(),
+            "{full}\n\nshorter than\n\n{short}"
+        );
+    }
+    assert!(
+        full.iter()
+            .zip(&short)
+            .any(|(full, short)| full.len() > short.len())
+    );
+}
