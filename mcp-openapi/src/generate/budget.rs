@@ -31,10 +31,12 @@
 
 mod form;
 mod loosen;
+mod reached;
 mod shared;
+mod shorten;
 mod walk;
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -45,8 +47,10 @@ use mcp_core::schema::{json_len, portable};
 use crate::ir::JsonObject;
 use form::Form;
 use loosen::{DefTypes, def_types, relax, stub, unexpand_ref};
+use reached::{Reached, breadth_first, def_refs};
 pub(crate) use shared::OutputBudget;
-use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, subschemas, target};
+use shorten::{shorten_descriptions, str_len};
+use walk::{Target, loosenable_subschemas_mut, ref_loosenable, refs, target};
 
 /// A definition's name, shared by the lists and sets of one trimming.
 type Name = Rc<str>;
@@ -275,122 +279,6 @@ fn trim_relaxed_steps(
     (cut, defs)
 }
 
-/// The definitions a root reaches, in the order first reached, each in the
-/// form step 1 leaves it.
-struct Reached {
-    forms: Vec<(Name, Rc<Form>)>,
-    index: HashMap<Name, usize>,
-}
-
-impl Reached {
-    /// The definitions `root` reaches, breadth first, as `form` gives them
-    /// (those it has none for are skipped).
-    fn new(root: &JsonObject, form: impl FnMut(&str) -> Option<Rc<Form>>) -> Self {
-        let forms = breadth_first(root, form, |form| &form.refs);
-        let index = forms
-            .iter()
-            .enumerate()
-            .map(|(at, (name, _))| (name.clone(), at))
-            .collect();
-        Self { forms, index }
-    }
-
-    fn get(&self, name: &str) -> Option<&Form> {
-        self.index.get(name).map(|&at| &*self.forms[at].1)
-    }
-
-    /// Each definition's name and `len` of its form.
-    fn lens(&self, len: impl Fn(&Form) -> usize) -> impl Iterator<Item = (&str, usize)> {
-        self.forms
-            .iter()
-            .map(move |(name, form)| (&**name, len(form)))
-    }
-
-    /// The definitions as `$defs`, each as `value` makes it.
-    fn values(&self, value: impl Fn(&Form) -> Arc<Value>) -> Vec<(String, Arc<Value>)> {
-        self.forms
-            .iter()
-            .map(|(name, form)| (name.to_string(), value(form)))
-            .collect()
-    }
-
-    /// The definitions that may not be loosened: those referenced from a
-    /// fixed subschema of `root` or of a definition, and every definition
-    /// they reach (none when a reference points anywhere but at a whole
-    /// definition).
-    fn fixed(&self, root: &JsonObject) -> HashSet<Name> {
-        let mut seeds: Vec<Name> = Vec::new();
-        let mut followable = true;
-        refs(root, true, &mut |target, loosenable| match target {
-            Target::Def(name) if !loosenable => seeds.push(Name::from(name)),
-            Target::Def(_) => {}
-            Target::Other(_) => followable = false,
-        });
-        for (_, form) in &self.forms {
-            match &form.fixing {
-                Some(fixing) => seeds.extend(fixing.iter().cloned()),
-                None => followable = false,
-            }
-        }
-        let mut fixed = HashSet::new();
-        if !followable {
-            return fixed;
-        }
-        while let Some(name) = seeds.pop() {
-            if let Some(form) = self.get(&name)
-                && form.value.is_object()
-                && fixed.insert(name)
-            {
-                seeds.extend(form.refs.iter().cloned());
-            }
-        }
-        fixed
-    }
-
-    /// The definitions to leave out so that the rest (with shorter
-    /// descriptions) fits in `max_bytes`: breadth first from the root,
-    /// each kept if it still fits (the fixed ones always are).
-    fn left_out(
-        &self,
-        root: &JsonObject,
-        root_len: usize,
-        fixed: &HashSet<Name>,
-        max_bytes: usize,
-    ) -> HashSet<Name> {
-        let entry = |name: &str, form: &Form| form.short_len() + name.len() + 4;
-        let mut total = root_len + "\"$defs\":{},".len();
-        for (name, form) in self.forms.iter().filter(|(name, _)| fixed.contains(name)) {
-            total += entry(name, form);
-        }
-        let mut kept: HashSet<Name> = fixed.clone();
-        let mut out = HashSet::new();
-        let mut queue: VecDeque<Name> = def_refs(root).into();
-        while let Some(name) = queue.pop_front() {
-            if kept.contains(&name) || out.contains(&name) {
-                continue;
-            }
-            let Some(form) = self.get(&name) else {
-                continue;
-            };
-            let cost = entry(&name, form);
-            if total + cost <= max_bytes {
-                total += cost;
-                queue.extend(form.refs.iter().cloned());
-                kept.insert(name);
-            } else {
-                out.insert(name);
-            }
-        }
-        out
-    }
-}
-
-impl DefTypes for Reached {
-    fn def_type(&self, name: &str) -> Option<Option<&Value>> {
-        self.get(name).map(|form| form.kind.as_ref())
-    }
-}
-
 /// Whether `root` (`root_len` long) with `defs` (name and length of each) as its `$defs`
 /// (none when empty) fits in `max_bytes` of compact JSON, without
 /// assembling it; the lengths are read only until they are over.
@@ -414,84 +302,6 @@ fn fits<'a>(
         }
     }
     total <= max_bytes
-}
-
-/// The length of `text` as a JSON string, quoted and escaped as
-/// [`json_len`] counts it (without going through a serializer).
-fn str_len(text: &str) -> usize {
-    let escaped: usize = text
-        .bytes()
-        .map(|byte| match byte {
-            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
-            0..=0x1f => 6,
-            _ => 1,
-        })
-        .sum();
-    escaped + 2
-}
-
-/// The longest description kept below the root, in characters.
-const SHORT_DESCRIPTION: usize = 120;
-
-/// Cuts every description under `schema` (and its own unless `is_root`) to
-/// its first sentence, at most [`SHORT_DESCRIPTION`] characters.
-fn shorten_descriptions(schema: &mut JsonObject, is_root: bool) {
-    if !is_root
-        && let Some(Value::String(text)) = schema.get_mut("description")
-        && let Some(short) = short_description(text)
-    {
-        *text = short;
-    }
-    loosenable_subschemas_mut(schema, |sub| shorten_descriptions(sub, false));
-}
-
-/// How many bytes of compact JSON [`shorten_descriptions`] takes off
-/// `schema`, without changing it.
-fn shortened_by(schema: &JsonObject, is_root: bool) -> usize {
-    let mut saved = 0;
-    if !is_root
-        && let Some(Value::String(text)) = schema.get("description")
-        && let Some((kept, cut)) = short_parts(text)
-    {
-        let short_len = str_len(kept) + if cut { '…'.len_utf8() } else { 0 } + 1;
-        saved += str_len(text) - short_len;
-    }
-    subschemas(schema, |sub, loosenable| {
-        if loosenable {
-            saved += shortened_by(sub, false);
-        }
-    });
-    saved
-}
-
-/// The first sentence of `text`, at most [`SHORT_DESCRIPTION`] characters,
-/// when that is shorter than `text`.
-fn short_description(text: &str) -> Option<String> {
-    let (kept, cut) = short_parts(text)?;
-    let mut short = String::with_capacity(kept.len() + 4);
-    short.push_str(kept);
-    if cut {
-        short.push('…');
-    }
-    short.push('.');
-    Some(short)
-}
-
-/// [`short_description`] as the text it keeps of `text` and whether it
-/// cut that text short (then an ellipsis follows, before the period).
-fn short_parts(text: &str) -> Option<(&str, bool)> {
-    let first = text
-        .split(". ")
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches('.');
-    let kept = first
-        .char_indices()
-        .nth(SHORT_DESCRIPTION)
-        .map_or(first, |(at, _)| &first[..at]);
-    let cut = kept.len() < first.len();
-    let len = kept.len() + if cut { '…'.len_utf8() } else { 0 } + 1;
-    (len < text.len()).then_some((kept, cut))
 }
 
 /// `root` with `defs` as its `$defs` (none when empty).
@@ -535,41 +345,6 @@ fn fixed_defs(root: &JsonObject, defs: &Map<String, Value>) -> Option<BTreeSet<S
     Some(fixed)
 }
 
-/// The definitions `root` reaches, breadth first in the order first
-/// reached, each with what `def` gives for it (definitions it gives nothing
-/// for are skipped); `refs` names the definitions each one references.
-fn breadth_first<T>(
-    root: &JsonObject,
-    mut def: impl FnMut(&str) -> Option<T>,
-    refs: impl Fn(&T) -> &[Name],
-) -> Vec<(Name, T)> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    let mut queue: VecDeque<Name> = def_refs(root).into();
-    while let Some(name) = queue.pop_front() {
-        if seen.contains(&name) {
-            continue;
-        }
-        if let Some(value) = def(&name) {
-            queue.extend(refs(&value).iter().cloned());
-            seen.insert(name.clone());
-            out.push((name, value));
-        }
-    }
-    out
-}
-
-/// The definitions `schema` references, in order.
-fn def_refs(schema: &JsonObject) -> Vec<Name> {
-    let mut names = Vec::new();
-    refs(schema, true, &mut |target, _| {
-        if let Target::Def(name) = target {
-            names.push(Name::from(name));
-        }
-    });
-    names
-}
-
 /// Replaces, where it may loosen, each reference to a definition in
 /// `left_out` by the definition's type and name.
 fn unexpand(schema: &mut JsonObject, left_out: &HashSet<Name>, types: &dyn DefTypes) {
@@ -597,6 +372,7 @@ fn cut_below(schema: &mut JsonObject, depth: usize) {
 
 #[cfg(test)]
 mod tests {
+    use super::shorten::shortened_by;
     use super::*;
 
     #[test]

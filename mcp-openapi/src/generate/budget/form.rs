@@ -9,9 +9,10 @@ use std::sync::Arc;
 use mcp_core::schema::json_len;
 use serde_json::Value;
 
+use super::Name;
 use super::loosen::{DefTypes, kind_of, relax, relaxes};
+use super::shorten::{shorten_descriptions, shortened_by};
 use super::walk::{Target, refs};
-use super::{Name, shorten_descriptions, shortened_by};
 
 /// One definition after the first step of trimming (relaxed, or as it is
 /// where it may not be loosened).

@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use super::form::Form;
 use super::loosen::{DefTypes, relax};
+use super::shorten::str_len;
 use super::walk::{Target, refs};
-use super::{Name, str_len, trim_relaxed_steps, trimmed_output_schema};
+use super::{Name, trim_relaxed_steps, trimmed_output_schema};
 
 /// What trimming knows of one shared definition.
 #[derive(Debug)]
