@@ -4,7 +4,7 @@
 //! [`ToolAnnotations`] with its lawful [`combine`](ToolAnnotations::combine),
 //! [`Hint`], [`Icon`], [`ToolExecution`], [`Meta`], [`Metadata`]), the fluent
 //! [`tool`](fn@tool) builder that gives a [`ToolDef`] (the value plus its handler), the
-//! [`ToolCallContext`] a handler sees, and [`middleware`].
+//! [`ToolCallContext`] a handler sees, and [`middleware`](tool::middleware).
 //!
 //! The `#[tool]` macro (crate `mcp-toolkit-macros`) and OpenAPI generation (crate
 //! `mcp-openapi`) both build their tools with this builder, so a tool is the
@@ -84,7 +84,8 @@
 //! The root holds tools, what a first program needs. The other primitives
 //! and the values around a call have their own modules:
 //!
-//! - [`call`]: one tool call, its request, context and result;
+//! - [`tool`](mod@tool): tools, their builder and handler, one call (its
+//!   request, context and result) and the middleware that wraps calls;
 //! - [`content`]: the content blocks results and messages carry;
 //! - [`prompt`](mod@prompt): prompts, their builder and handler;
 //! - [`resource`](mod@resource): resources and resource templates, their builders and
@@ -92,11 +93,8 @@
 //! - [`completion`]: argument completion for prompts and templates;
 //! - [`client`]: what a server asks of or tells the client during a
 //!   request (sampling, elicitation, roots, logs, progress);
-//! - [`handler`]: how a function becomes a tool's handler (the traits its
-//!   arguments and return value meet);
 //! - [`arguments`]: the check every tool runs on a call's arguments and
 //!   the one error format it reports;
-//! - [`middleware`]: code that wraps every call of a tool;
 //! - [`meta`]: `_meta` keys and their rules; [`icon`]: icons; [`name`]: the
 //!   tool-name rule;
 //! - [`schema`]: the JSON Schemas of arguments and outputs;
@@ -114,22 +112,19 @@ mod error;
 mod future;
 mod json;
 mod metadata;
-mod tool;
 
 pub mod arguments;
 pub mod auth;
-pub mod call;
 pub mod client;
 pub mod completion;
 pub mod content;
-pub mod handler;
 pub mod icon;
 pub mod meta;
-pub mod middleware;
 pub mod name;
 pub mod prompt;
 pub mod resource;
 pub mod schema;
+pub mod tool;
 pub mod transform;
 
 #[doc(hidden)]
@@ -139,15 +134,15 @@ pub mod __private;
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::{prompt, resource, tool, toolbox};
 
-pub use call::{CallToolResult, ProtocolError, ToolCallContext};
 pub use error::{SchemaError, ToolError};
+pub use future::BoxFuture;
 pub use icon::Icon;
 pub use json::JsonObject;
 pub use meta::Meta;
 pub use metadata::Metadata;
 pub use tool::{
-    Hint, SharedDef, TaskSupport, Tool, ToolAnnotations, ToolBuilder, ToolDef, ToolExecution,
-    ToolSchema, tool,
+    CallToolResult, Hint, ProtocolError, SharedDef, TaskSupport, Tool, ToolAnnotations,
+    ToolBuilder, ToolCallContext, ToolDef, ToolExecution, ToolSchema, tool,
 };
 
 /// The README's examples, compiled and run as doc tests.

@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use mcp_core::middleware::{self, ToolMiddleware};
 use mcp_core::resource::{ResourceDef, resource};
+use mcp_core::tool::middleware::{self, ToolMiddleware};
 use mcp_server::Server;
 use serde_json::json;
 

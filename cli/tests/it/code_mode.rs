@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_core::auth::AuthInfo;
-use mcp_core::call::CallToolRequest;
+use mcp_core::tool::CallToolRequest;
 use mcp_core::{JsonObject, ToolDef, tool};
 use mcp_openapi::OpenApi;
 use mcp_openapi::call::ClientConfig;

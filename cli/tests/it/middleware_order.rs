@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use mcp_core::middleware::from_fn;
+use mcp_core::tool::middleware::from_fn;
 use mcp_core::{CallToolResult, ToolDef, tool};
 use mcp_server::Server;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 
 use crate::support::{Log, connect};
 
-fn layer(log: &Log, name: &'static str) -> impl mcp_core::middleware::ToolMiddleware + use<> {
+fn layer(log: &Log, name: &'static str) -> impl mcp_core::tool::middleware::ToolMiddleware + use<> {
     let log = log.clone();
     from_fn(move |cx, next| {
         let log = log.clone();

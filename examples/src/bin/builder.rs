@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use mcp_core::middleware::{self, Next};
+use mcp_core::tool::middleware::{self, Next};
 use mcp_core::{CallToolResult, Hint, Icon, Metadata, ToolCallContext, tool};
 use mcp_server::Server;
 use schemars::JsonSchema;

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use mcp_core::middleware::{self, Next};
+use mcp_core::tool::middleware::{self, Next};
 use mcp_core::{CallToolResult, ToolCallContext, tool};
 use mcp_openapi::{RouteKind, RouteMap, ir::HttpMethod};
 use mcp_server::{OpenApiSource, ServerBuilder};
@@ -57,7 +57,7 @@ async fn echo(message: String) -> String {
 fn rate_limit(
     limit: usize,
     window: Duration,
-) -> impl mcp_core::middleware::ToolMiddleware<Visitor> {
+) -> impl mcp_core::tool::middleware::ToolMiddleware<Visitor> {
     let calls = Arc::new(Mutex::new(Vec::<Instant>::new()));
     middleware::from_fn(move |cx: ToolCallContext<Visitor>, next: Next<Visitor>| {
         let calls = calls.clone();

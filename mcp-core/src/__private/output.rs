@@ -3,9 +3,9 @@
 
 use std::marker::PhantomData;
 
-use crate::call::result::IntoCallToolResult;
 use crate::tool::builder::ToolBuilder;
 use crate::tool::output::ToolOutput;
+use crate::tool::result::IntoCallToolResult;
 
 /// The return type `R` of a tool function, for choosing between plain and
 /// structured output by trait bounds (autoref specialization): the macro

@@ -5,15 +5,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::call::context::ToolCallContext;
-use crate::call::request::CallToolRequest;
-use crate::call::result::CallToolResult;
 use crate::error::ToolError;
 use crate::future::BoxFuture;
 use crate::meta::validate_meta_key;
-use crate::middleware::{Layer, Next, ToolMiddleware};
 use crate::name::validate_tool_name;
+use crate::tool::context::ToolCallContext;
 use crate::tool::handler::ToolHandler;
+use crate::tool::middleware::{Layer, Next, ToolMiddleware};
+use crate::tool::request::CallToolRequest;
+use crate::tool::result::CallToolResult;
 use crate::tool::value::Tool;
 
 /// A [`Tool`] plus its handler and per-tool middleware: what a server hosts.
@@ -178,7 +178,7 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
     }
 
     /// Adds a per-tool middleware layer inside the ones added before (see
-    /// [`middleware`](crate::middleware) for the order).
+    /// [`middleware`](crate::tool::middleware) for the order).
     pub fn layer(mut self, middleware: impl ToolMiddleware<C>) -> Self {
         let mut layers = self.layers.to_vec();
         layers.push(Arc::new(middleware));

@@ -7,11 +7,11 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 
 use crate::arguments::LazyArgumentCheck;
-use crate::call::context::ToolCallContext;
-use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
+use crate::tool::context::ToolCallContext;
 use crate::tool::input::parse_arguments;
 use crate::tool::output::IntoToolResult;
+use crate::tool::result::CallToolResult;
 
 /// The object-safe form of a tool's code: a call context in, a result out.
 ///

@@ -6,8 +6,8 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::call::result::{CallToolResult, IntoCallToolResult, error_result};
 use crate::json::JsonObject;
+use crate::tool::result::{CallToolResult, IntoCallToolResult, error_result};
 
 /// The structured output of a tool.
 #[diagnostic::on_unimplemented(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::call::context::ToolCallContext;
+use crate::tool::context::ToolCallContext;
 
 /// Computes a hidden argument's value from the call being served.
 pub(crate) type ComputeFn<C> =

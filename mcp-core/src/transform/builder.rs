@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::call::result::IntoCallToolResult;
 use crate::error::ToolError;
 use crate::icon::Icon;
 use crate::json::JsonObject;
@@ -17,6 +16,7 @@ use crate::name::validate_tool_name;
 use crate::schema::check_object_schema;
 use crate::tool::annotations::ToolAnnotations;
 use crate::tool::def::ToolDef;
+use crate::tool::result::IntoCallToolResult;
 use crate::tool::schema::ToolSchema;
 use crate::transform::arg::ArgTransform;
 use crate::transform::error::TransformError;

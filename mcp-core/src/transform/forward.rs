@@ -6,12 +6,12 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::call::context::ToolCallContext;
-use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
 use crate::json::JsonObject;
 use crate::schema::json_kind;
+use crate::tool::context::ToolCallContext;
 use crate::tool::def::ToolDef;
+use crate::tool::result::CallToolResult;
 use crate::tool::value::Tool;
 use crate::transform::plan::ArgPlan;
 

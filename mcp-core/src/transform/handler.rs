@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use crate::call::context::ToolCallContext;
-use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
+use crate::tool::context::ToolCallContext;
 use crate::tool::def::ToolDef;
 use crate::tool::handler::ToolHandler;
+use crate::tool::result::CallToolResult;
 use crate::transform::forward::Forward;
 use crate::transform::keep::Keep;
 use crate::transform::plan::ArgPlan;

@@ -13,9 +13,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::call::result::CallToolResult;
 use crate::content::block::Content;
 use crate::json::JsonObject;
+use crate::tool::result::CallToolResult;
 
 /// How many `$ref` hops are followed at one place before giving up.
 const MAX_REF_HOPS: usize = 32;

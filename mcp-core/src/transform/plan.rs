@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::arguments::error::pointer_segment;
 use crate::arguments::{InvalidArguments, Violation};
-use crate::call::context::ToolCallContext;
 use crate::json::JsonObject;
+use crate::tool::context::ToolCallContext;
 use crate::transform::arg::HiddenValue;
 use crate::transform::validate::{Validator, invalid_arguments};
 

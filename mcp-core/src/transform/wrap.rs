@@ -5,10 +5,10 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
-use crate::call::result::{CallToolResult, IntoCallToolResult};
 use crate::future::BoxFuture;
 use crate::json::JsonObject;
 use crate::tool::input::parse_arguments;
+use crate::tool::result::{CallToolResult, IntoCallToolResult};
 use crate::transform::forward::Forward;
 
 /// The object-safe form of a wrap function.

@@ -4,7 +4,7 @@ use std::sync::{Arc, LazyLock};
 
 use mcp_core::{
     Hint, Icon, Metadata, Tool, ToolAnnotations, ToolCallContext, ToolDef, ToolError,
-    ToolExecution, call::CallToolRequest, icon::IconTheme, tool,
+    ToolExecution, icon::IconTheme, tool, tool::CallToolRequest,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -2,9 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_core::middleware::{self, Layer, Next, ToolMiddleware};
+use mcp_core::tool::middleware::{self, Layer, Next, ToolMiddleware};
 use mcp_core::{
-    CallToolResult, Meta, ToolCallContext, ToolDef, call::CallToolRequest, handler::BoxFuture, tool,
+    BoxFuture, CallToolResult, Meta, ToolCallContext, ToolDef, tool, tool::CallToolRequest,
 };
 use serde_json::{Value, json};
 

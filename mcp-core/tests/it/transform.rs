@@ -5,10 +5,10 @@
 use std::sync::{Arc, Mutex};
 
 use futures_executor::block_on;
-use mcp_core::middleware;
+use mcp_core::tool::middleware;
 use mcp_core::transform::{ArgTransform, Forward, TransformFile, from_tool};
 use mcp_core::{
-    CallToolResult, Hint, JsonObject, ToolCallContext, ToolDef, call::CallToolRequest, tool,
+    CallToolResult, Hint, JsonObject, ToolCallContext, ToolDef, tool, tool::CallToolRequest,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures_executor::block_on;
-use mcp_core::{ToolCallContext, ToolDef, call::CallToolRequest};
+use mcp_core::{ToolCallContext, ToolDef, tool::CallToolRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

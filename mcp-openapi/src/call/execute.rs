@@ -9,9 +9,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use mcp_core::{
-    CallToolResult, ToolCallContext,
-    arguments::LazyArgumentCheck,
-    handler::{BoxFuture, ToolHandler},
+    BoxFuture, CallToolResult, ToolCallContext, arguments::LazyArgumentCheck, tool::ToolHandler,
 };
 use serde_json::Value;
 use tracing::Instrument;

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
+use mcp_core::BoxFuture;
 use mcp_core::auth::AuthInfo;
-use mcp_core::handler::BoxFuture;
 
 /// Gives the bearer token a generated tool sends upstream on behalf of its
 /// caller; set it with
@@ -17,7 +17,7 @@ use mcp_core::handler::BoxFuture;
 /// ```
 /// use std::sync::Arc;
 /// use mcp_core::auth::AuthInfo;
-/// use mcp_core::handler::BoxFuture;
+/// use mcp_core::BoxFuture;
 /// use mcp_openapi::call::{ClientConfig, UpstreamCredentials};
 ///
 /// /// One upstream token per subject, from a table kept elsewhere.

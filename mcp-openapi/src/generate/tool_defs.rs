@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use mcp_core::{
     JsonObject, Tool, ToolCallContext, ToolDef, ToolSchema,
-    call::CallToolRequest,
-    handler::ToolHandler,
     resource::{Resource, ResourceBuilder, ResourceDef, ResourceRequest, ResourceTemplate},
+    tool::CallToolRequest,
+    tool::ToolHandler,
 };
 use serde_json::Value;
 

@@ -9,10 +9,10 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mcp_core::{
-    call::CallToolRequest,
+    BoxFuture,
     client::{CallChannel, ChannelError, Progress},
     content::Content,
-    handler::BoxFuture,
+    tool::CallToolRequest,
 };
 use mcp_openapi::call::{
     Credential, Credentials, HttpToolHandler, Secret, SecuritySchemes, tolerant_output_schema,

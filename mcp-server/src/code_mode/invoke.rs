@@ -8,7 +8,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use futures_util::FutureExt;
-use mcp_core::middleware::Layer;
+use mcp_core::tool::middleware::Layer;
 use mcp_core::{CallToolResult, ToolCallContext, ToolDef};
 use tracing::Instrument;
 

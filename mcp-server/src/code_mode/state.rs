@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use mcp_core::ToolDef;
-use mcp_core::middleware::Layer;
+use mcp_core::tool::middleware::Layer;
 use tokio::sync::Semaphore;
 
 use super::CodeMode;

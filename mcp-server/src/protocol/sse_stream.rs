@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_core::handler::BoxFuture;
+use mcp_core::BoxFuture;
 use rmcp::service::{RequestContext, RoleServer};
 
 type Close = dyn Fn(Duration) -> BoxFuture<'static, Result<(), String>> + Send + Sync;

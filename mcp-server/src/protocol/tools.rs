@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use futures_util::FutureExt;
+use mcp_core::BoxFuture;
 use mcp_core::auth::AuthInfo;
-use mcp_core::call::CallToolRequest;
-use mcp_core::handler::BoxFuture;
+use mcp_core::tool::CallToolRequest;
 use mcp_core::{CallToolResult, TaskSupport, ToolCallContext, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{

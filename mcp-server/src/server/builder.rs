@@ -4,7 +4,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use mcp_core::middleware::{Layer, ToolMiddleware};
+use mcp_core::tool::middleware::{Layer, ToolMiddleware};
 use mcp_core::{ToolDef, prompt::PromptDef, resource::ResourceDef};
 
 use super::Server;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use mcp_core::middleware::Layer;
+use mcp_core::tool::middleware::Layer;
 use mcp_core::{ToolDef, prompt::PromptDef};
 
 use super::live_catalog::LiveCatalog;

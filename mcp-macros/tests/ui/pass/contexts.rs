@@ -1,7 +1,7 @@
 //! Call contexts and typed per-session contexts are not tool arguments.
 
 use futures_executor::block_on;
-use mcp_core::{ToolCallContext, ToolDef, call::CallToolRequest};
+use mcp_core::{ToolCallContext, ToolDef, tool::CallToolRequest};
 use serde_json::json;
 
 #[derive(Default)]

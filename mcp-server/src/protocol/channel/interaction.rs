@@ -17,11 +17,11 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_core::{
+    BoxFuture,
     client::{
         CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
         ElicitResult, LogMessage, LoggingLevel, Progress, Root,
     },
-    handler::BoxFuture,
 };
 use rmcp::ErrorData;
 use rmcp::model::{ClientCapabilities, ServerRequest};

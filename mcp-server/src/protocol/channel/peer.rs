@@ -3,8 +3,8 @@
 use std::fmt;
 
 use mcp_core::{
+    BoxFuture,
     client::{CallChannel, ChannelError, Progress},
-    handler::BoxFuture,
 };
 use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerRequest};
 use rmcp::service::{Peer, RoleServer, ServiceError};

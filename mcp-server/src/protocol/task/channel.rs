@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures_util::FutureExt;
 use mcp_core::{
+    BoxFuture,
     client::{
         CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
         ElicitResult, Progress,
     },
-    handler::BoxFuture,
 };
 use rmcp::service::{Peer, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager};

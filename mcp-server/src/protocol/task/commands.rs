@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use mcp_core::handler::BoxFuture;
+use mcp_core::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::InputResponses;
 

@@ -21,7 +21,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use mcp_core::{CallToolResult, handler::BoxFuture};
+use mcp_core::{BoxFuture, CallToolResult};
 use rmcp::ErrorData;
 use rmcp::model::{CreateTaskResult, TaskPayload};
 use rmcp::task_manager::{DEFAULT_TASK_TTL_MS, TaskExit, TaskManager, TaskOptions};

@@ -9,11 +9,11 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use mcp_core::{
+    BoxFuture,
     client::{
         CallChannel, ChannelError, CreateMessageRequest, CreateMessageResult, ElicitRequest,
         ElicitResult, LogMessage, Progress, Root,
     },
-    handler::BoxFuture,
 };
 use tokio::sync::watch;
 

@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
+use mcp_core::BoxFuture;
 use mcp_core::CallToolResult;
-use mcp_core::handler::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{ErrorCode, TaskPayload, TaskStatus};
 use rmcp::service::{Peer, RoleServer};

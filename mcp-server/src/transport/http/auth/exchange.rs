@@ -232,7 +232,7 @@ impl mcp_openapi::call::UpstreamCredentials for TokenExchange {
     fn bearer_token<'a>(
         &'a self,
         caller: &'a AuthInfo,
-    ) -> mcp_core::handler::BoxFuture<'a, Result<String, String>> {
+    ) -> mcp_core::BoxFuture<'a, Result<String, String>> {
         Box::pin(async move { self.token_for(caller).await.map_err(|e| e.to_string()) })
     }
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::auth::AuthInfo;
-use crate::call::request::CallToolRequest;
 use crate::client::channel::{CallChannel, ChannelError, Progress, detached};
 use crate::client::elicitation::{ElicitRequest, ElicitResult};
 use crate::client::logging::{LogMessage, LoggingLevel};
 use crate::client::roots::Root;
 use crate::client::sampling::{CreateMessageRequest, CreateMessageResult};
 use crate::json::JsonObject;
+use crate::tool::request::CallToolRequest;
 use crate::tool::value::Tool;
 
 /// The call a handler or middleware serves: the request, the tool it
@@ -92,7 +92,7 @@ impl<C> ToolCallContext<C> {
     /// use std::sync::Arc;
     ///
     /// use mcp_core::auth::AuthInfo;
-    /// use mcp_core::call::CallToolRequest;
+    /// use mcp_core::tool::CallToolRequest;
     /// use mcp_core::{tool, JsonObject, ToolCallContext, ToolDef};
     /// use serde_json::json;
     ///

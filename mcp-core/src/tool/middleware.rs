@@ -13,7 +13,8 @@
 //! `handler → d → c → b → a`.
 //!
 //! ```
-//! use mcp_core::{middleware, tool, CallToolResult, ToolDef};
+//! use mcp_core::tool::middleware;
+//! use mcp_core::{tool, CallToolResult, ToolDef};
 //!
 //! let audited: ToolDef = tool("ping")
 //!     .run(|| async { "pong" })
@@ -33,10 +34,10 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::call::context::ToolCallContext;
-use crate::call::result::CallToolResult;
 use crate::future::BoxFuture;
+use crate::tool::context::ToolCallContext;
 use crate::tool::handler::ToolHandler;
+use crate::tool::result::CallToolResult;
 
 /// Code that wraps a tool call; see the [module docs](self) for the order.
 pub trait ToolMiddleware<C = ()>: Send + Sync + 'static {
@@ -99,7 +100,8 @@ impl<C> fmt::Debug for Next<C> {
 /// A middleware from an async function of the call context and [`Next`].
 ///
 /// ```
-/// use mcp_core::{middleware, CallToolResult};
+/// use mcp_core::tool::middleware;
+/// use mcp_core::CallToolResult;
 ///
 /// let deny_all = middleware::from_fn(|_cx: mcp_core::ToolCallContext, _next| async {
 ///     CallToolResult::error("tools are disabled")

@@ -22,7 +22,7 @@ use serde_json::Value;
 ///
 /// ```
 /// use mcp_core::{ProtocolError, ToolDef, tool};
-/// use mcp_core::call::CallToolRequest;
+/// use mcp_core::tool::CallToolRequest;
 ///
 /// let broken: ToolDef = tool("broken").run(|| async {
 ///     Err::<String, _>(ProtocolError::internal("the cache is unreachable"))
