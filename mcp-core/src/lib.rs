@@ -112,6 +112,7 @@ mod error;
 mod future;
 mod json;
 mod metadata;
+mod scope;
 
 pub mod arguments;
 pub mod auth;
@@ -140,6 +141,7 @@ pub use icon::Icon;
 pub use json::JsonObject;
 pub use meta::Meta;
 pub use metadata::Metadata;
+pub use scope::RequestScope;
 pub use tool::{
     CallToolResult, Hint, ProtocolError, SharedDef, TaskSupport, Tool, ToolAnnotations,
     ToolBuilder, ToolCallContext, ToolDef, ToolExecution, ToolSchema, tool,

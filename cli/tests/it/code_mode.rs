@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use mcp_core::auth::AuthInfo;
 use mcp_core::tool::CallToolRequest;
-use mcp_core::{JsonObject, ToolDef, tool};
+use mcp_core::{JsonObject, RequestScope, ToolDef, tool};
 use mcp_openapi::OpenApi;
 use mcp_openapi::call::ClientConfig;
 use mcp_server::{CodeMode, Server, ToolSource};
@@ -153,9 +153,9 @@ async fn a_tool_scope_the_token_lacks_is_refused_inside_a_script() {
                 .as_object()
                 .cloned()
                 .unwrap();
-            let cx = execute
-                .context(request, Arc::new(()))
-                .authenticated(Arc::new(AuthInfo::from_claims(claims)));
+            let cx = execute.context(request, Arc::new(())).in_scope(
+                RequestScope::new().authenticated(Arc::new(AuthInfo::from_claims(claims))),
+            );
             execute.call(cx).await
         }
     };

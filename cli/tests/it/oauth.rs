@@ -28,7 +28,7 @@ use crate::oauth_provider::{AuthorizationServer, Protected};
 fn server(calls: Arc<AtomicUsize>) -> Server {
     let whoami = tool("whoami")
         .run(|_: JsonObject, cx: ToolCallContext| async move {
-            let auth = cx.auth().expect("the caller's claims");
+            let auth = cx.scope().auth().expect("the caller's claims");
             json!({"sub": auth.subject(), "client": auth.client_id(), "scopes": auth.scopes()})
                 .to_string()
         })
@@ -444,7 +444,7 @@ async fn a_tool_exchanges_the_callers_token_for_an_upstream_one() {
         .run(move |_: JsonObject, cx: ToolCallContext| {
             let exchange = exchange.clone();
             async move {
-                let caller = cx.auth().ok_or("no caller")?;
+                let caller = cx.scope().auth().ok_or("no caller")?;
                 exchange.token_for(caller).await.map_err(|e| e.to_string())
             }
         })
@@ -515,11 +515,11 @@ async fn resource_and_prompt_handlers_get_the_callers_claims() {
         )
     };
     let me = resource("test://me", "me")
-        .read(move |request: ResourceRequest| async move { caller(request.auth()) })
+        .read(move |request: ResourceRequest| async move { caller(request.scope().auth()) })
         .unwrap();
     let greet = prompt("greet")
         .run(move |_: JsonObject, request: PromptRequest| async move {
-            format!("Greet {}.", caller(request.auth()))
+            format!("Greet {}.", caller(request.scope().auth()))
         })
         .unwrap();
     let trusted = issuer.issuer.clone();

@@ -40,13 +40,10 @@ struct GreetArgs {
 async fn audit(cx: ToolCallContext, next: Next) -> CallToolResult {
     let tool = Value::String(cx.request().name.clone());
     let session = cx
+        .scope()
         .session()
         .map_or(Value::Null, |s| Value::String(s.to_owned()));
-    let token = cx
-        .request()
-        .progress_token()
-        .cloned()
-        .unwrap_or(Value::Null);
+    let token = cx.scope().progress_token().cloned().unwrap_or(Value::Null);
     let mut result = next.run(cx).await;
     for (key, value) in [
         ("com.example.audit/tool", tool),

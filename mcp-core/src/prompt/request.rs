@@ -3,23 +3,22 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::auth::AuthInfo;
 use crate::client::channel::{CallChannel, ChannelError, detached};
 use crate::client::elicitation::{ElicitRequest, ElicitResult};
 use crate::client::sampling::{CreateMessageRequest, CreateMessageResult};
 use crate::json::JsonObject;
-use crate::meta::Meta;
 use crate::prompt::value::Prompt;
+use crate::scope::RequestScope;
 
-/// One `prompts/get` call as a handler sees it.
+/// One `prompts/get` call as a handler sees it: the prompt, its arguments,
+/// the request's [scope](RequestScope) (session, caller, `_meta`) and the
+/// session's context `C`.
 pub struct PromptRequest<C = ()> {
     prompt: Arc<Prompt>,
     arguments: JsonObject,
     ctx: Arc<C>,
-    session_id: Option<Arc<str>>,
-    meta: Meta,
+    scope: RequestScope,
     channel: Arc<dyn CallChannel>,
-    auth: Option<Arc<AuthInfo>>,
 }
 
 impl<C> PromptRequest<C> {
@@ -30,10 +29,8 @@ impl<C> PromptRequest<C> {
             prompt,
             arguments,
             ctx,
-            session_id: None,
-            meta: Meta::new(),
+            scope: RequestScope::new(),
             channel: detached(),
-            auth: None,
         }
     }
 
@@ -59,28 +56,16 @@ impl<C> PromptRequest<C> {
         self.channel.create_message(request).await
     }
 
-    /// Sets the session id.
-    pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
-        self.session_id = Some(id.into());
+    /// Sets the request's scope: its session, its caller and its `_meta`
+    /// (the server does).
+    pub fn in_scope(mut self, scope: RequestScope) -> Self {
+        self.scope = scope;
         self
     }
 
-    /// Sets the caller's validated token claims.
-    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
-        self.auth = Some(auth);
-        self
-    }
-
-    /// Who is asking: the validated claims of the request's access token,
-    /// when the server checks tokens.
-    pub fn auth(&self) -> Option<&AuthInfo> {
-        self.auth.as_deref()
-    }
-
-    /// Sets the request's `_meta`.
-    pub fn meta(mut self, meta: Meta) -> Self {
-        self.meta = meta;
-        self
+    /// Who is asking, in which session, with which `_meta`.
+    pub fn scope(&self) -> &RequestScope {
+        &self.scope
     }
 
     /// The prompt being rendered.
@@ -97,16 +82,6 @@ impl<C> PromptRequest<C> {
     pub fn ctx(&self) -> &C {
         &self.ctx
     }
-
-    /// The session id, when the transport has sessions.
-    pub fn session(&self) -> Option<&str> {
-        self.session_id.as_deref()
-    }
-
-    /// The request's `_meta`.
-    pub fn request_meta(&self) -> &Meta {
-        &self.meta
-    }
 }
 
 impl<C> fmt::Debug for PromptRequest<C> {
@@ -114,7 +89,7 @@ impl<C> fmt::Debug for PromptRequest<C> {
         f.debug_struct("PromptRequest")
             .field("prompt", &self.prompt.name)
             .field("arguments", &self.arguments)
-            .field("session_id", &self.session_id)
+            .field("scope", &self.scope)
             .finish_non_exhaustive()
     }
 }

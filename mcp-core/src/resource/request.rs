@@ -4,18 +4,16 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::auth::AuthInfo;
-use crate::meta::Meta;
+use crate::scope::RequestScope;
 
 /// One `resources/read` call as a handler sees it: the URI, the template's
-/// variables, and the session's context `C`.
+/// variables, the request's [scope](RequestScope) (session, caller,
+/// `_meta`) and the session's context `C`.
 pub struct ResourceRequest<C = ()> {
     uri: String,
     variables: BTreeMap<String, String>,
     ctx: Arc<C>,
-    session_id: Option<Arc<str>>,
-    meta: Meta,
-    auth: Option<Arc<AuthInfo>>,
+    scope: RequestScope,
 }
 
 impl<C> ResourceRequest<C> {
@@ -26,34 +24,20 @@ impl<C> ResourceRequest<C> {
             uri: uri.into(),
             variables,
             ctx,
-            session_id: None,
-            meta: Meta::new(),
-            auth: None,
+            scope: RequestScope::new(),
         }
     }
 
-    /// Sets the session id.
-    pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
-        self.session_id = Some(id.into());
+    /// Sets the request's scope: its session, its caller and its `_meta`
+    /// (the server does).
+    pub fn in_scope(mut self, scope: RequestScope) -> Self {
+        self.scope = scope;
         self
     }
 
-    /// Sets the caller's validated token claims.
-    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
-        self.auth = Some(auth);
-        self
-    }
-
-    /// Who is reading: the validated claims of the request's access token,
-    /// when the server checks tokens.
-    pub fn auth(&self) -> Option<&AuthInfo> {
-        self.auth.as_deref()
-    }
-
-    /// Sets the request's `_meta`.
-    pub fn meta(mut self, meta: Meta) -> Self {
-        self.meta = meta;
-        self
+    /// Who is reading, in which session, with which `_meta`.
+    pub fn scope(&self) -> &RequestScope {
+        &self.scope
     }
 
     /// The requested URI.
@@ -75,16 +59,6 @@ impl<C> ResourceRequest<C> {
     pub fn ctx(&self) -> &C {
         &self.ctx
     }
-
-    /// The session id, when the transport has sessions.
-    pub fn session(&self) -> Option<&str> {
-        self.session_id.as_deref()
-    }
-
-    /// The request's `_meta`.
-    pub fn request_meta(&self) -> &Meta {
-        &self.meta
-    }
 }
 
 impl<C> fmt::Debug for ResourceRequest<C> {
@@ -92,7 +66,7 @@ impl<C> fmt::Debug for ResourceRequest<C> {
         f.debug_struct("ResourceRequest")
             .field("uri", &self.uri)
             .field("variables", &self.variables)
-            .field("session_id", &self.session_id)
+            .field("scope", &self.scope)
             .finish_non_exhaustive()
     }
 }

@@ -5,19 +5,20 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::auth::AuthInfo;
 use crate::client::channel::{CallChannel, ChannelError, Progress, detached};
 use crate::client::elicitation::{ElicitRequest, ElicitResult};
 use crate::client::logging::{LogMessage, LoggingLevel};
 use crate::client::roots::Root;
 use crate::client::sampling::{CreateMessageRequest, CreateMessageResult};
 use crate::json::JsonObject;
+use crate::scope::RequestScope;
 use crate::tool::request::CallToolRequest;
 use crate::tool::value::Tool;
 
 /// The call a handler or middleware serves: the request, the tool it
-/// resolved to, the session and its typed context `C`, and the channel for
-/// progress and cancellation.
+/// resolved to, the request's [scope](RequestScope) (session, caller,
+/// `_meta`), the session's typed context `C`, and the channel for progress
+/// and cancellation.
 ///
 /// `C` is the per-session context a server creates when a session starts
 /// (`()` when there is none).
@@ -25,9 +26,8 @@ pub struct ToolCallContext<C = ()> {
     request: CallToolRequest,
     tool: Arc<Tool>,
     ctx: Arc<C>,
-    session_id: Option<Arc<str>>,
+    scope: RequestScope,
     channel: Arc<dyn CallChannel>,
-    auth: Option<Arc<AuthInfo>>,
 }
 
 impl<C> ToolCallContext<C> {
@@ -39,22 +39,15 @@ impl<C> ToolCallContext<C> {
             request,
             tool,
             ctx,
-            session_id: None,
+            scope: RequestScope::new(),
             channel: detached(),
-            auth: None,
         }
     }
 
-    /// Sets the id of the session the call belongs to.
-    pub fn session_id(mut self, id: impl Into<Arc<str>>) -> Self {
-        self.session_id = Some(id.into());
-        self
-    }
-
-    /// Sets the caller's validated token claims (the HTTP transport does,
-    /// when it checks access tokens).
-    pub fn authenticated(mut self, auth: Arc<AuthInfo>) -> Self {
-        self.auth = Some(auth);
+    /// Sets the call's scope: its session, its caller and its `_meta` (the
+    /// server does).
+    pub fn in_scope(mut self, scope: RequestScope) -> Self {
+        self.scope = scope;
         self
     }
 
@@ -70,7 +63,7 @@ impl<C> ToolCallContext<C> {
         &self.request
     }
 
-    /// The request, mutably (a middleware may rewrite arguments or `_meta`).
+    /// The request, mutably (a middleware may rewrite the arguments).
     pub fn request_mut(&mut self) -> &mut CallToolRequest {
         &mut self.request
     }
@@ -80,36 +73,39 @@ impl<C> ToolCallContext<C> {
         &self.tool
     }
 
-    /// The session's id, when the transport has sessions.
-    pub fn session(&self) -> Option<&str> {
-        self.session_id.as_deref()
-    }
-
-    /// Who is calling: the validated claims of the request's access token,
-    /// when the server checks tokens.
+    /// Who is calling, in which session, with which `_meta`: the validated
+    /// claims of the request's access token (when the server checks
+    /// tokens), the session's id (when the transport has sessions), and
+    /// the request's `_meta` (for example its `progressToken`).
     ///
     /// ```
     /// use std::sync::Arc;
     ///
     /// use mcp_core::auth::AuthInfo;
     /// use mcp_core::tool::CallToolRequest;
-    /// use mcp_core::{tool, JsonObject, ToolCallContext, ToolDef};
+    /// use mcp_core::{tool, JsonObject, RequestScope, ToolCallContext, ToolDef};
     /// use serde_json::json;
     ///
     /// let whoami: ToolDef = tool("whoami")
     ///     .run(|_: JsonObject, cx: ToolCallContext| async move {
-    ///         cx.auth().and_then(|a| a.subject()).unwrap_or("anonymous").to_owned()
+    ///         cx.scope().auth().and_then(|a| a.subject()).unwrap_or("anonymous").to_owned()
     ///     })?;
     /// let claims = json!({"sub": "alice"}).as_object().unwrap().clone();
+    /// let scope = RequestScope::new().authenticated(Arc::new(AuthInfo::from_claims(claims)));
     /// let cx = whoami
     ///     .context(CallToolRequest::new("whoami", None), Arc::new(()))
-    ///     .authenticated(Arc::new(AuthInfo::from_claims(claims)));
+    ///     .in_scope(scope);
     /// let result = futures_executor::block_on(whoami.call(cx));
     /// assert_eq!(result.text_content(), "alice");
     /// # Ok::<(), mcp_core::ToolError>(())
     /// ```
-    pub fn auth(&self) -> Option<&AuthInfo> {
-        self.auth.as_deref()
+    pub fn scope(&self) -> &RequestScope {
+        &self.scope
+    }
+
+    /// The scope, mutably (a middleware may rewrite the request's `_meta`).
+    pub fn scope_mut(&mut self) -> &mut RequestScope {
+        &mut self.scope
     }
 
     /// The per-session context.
@@ -150,7 +146,7 @@ impl<C> ToolCallContext<C> {
         total: Option<f64>,
         message: Option<String>,
     ) -> Result<(), ChannelError> {
-        let Some(token) = self.request.progress_token() else {
+        let Some(token) = self.scope.progress_token() else {
             return Ok(());
         };
         self.channel
@@ -266,15 +262,12 @@ impl<C> ToolCallContext<C> {
     /// A tool that calls other tools (a transform, code mode's `execute`)
     /// runs them with it.
     pub fn for_tool(&self, tool: Arc<Tool>, arguments: JsonObject) -> Self {
-        let request = CallToolRequest::new(tool.name.clone(), Some(arguments))
-            .meta(self.request.meta.clone());
         Self {
-            request,
+            request: CallToolRequest::new(tool.name.clone(), Some(arguments)),
             tool,
             ctx: self.ctx.clone(),
-            session_id: self.session_id.clone(),
+            scope: self.scope.clone(),
             channel: self.channel.clone(),
-            auth: self.auth.clone(),
         }
     }
 }
@@ -284,8 +277,7 @@ impl<C> fmt::Debug for ToolCallContext<C> {
         f.debug_struct("ToolCallContext")
             .field("request", &self.request)
             .field("tool", &self.tool.name)
-            .field("session_id", &self.session_id)
-            .field("subject", &self.auth().and_then(AuthInfo::subject))
+            .field("scope", &self.scope)
             .finish_non_exhaustive()
     }
 }

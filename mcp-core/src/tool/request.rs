@@ -1,12 +1,12 @@
 //! The parameters of a `tools/call` request.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::json::JsonObject;
-use crate::meta::Meta;
 
-/// The parameters of a `tools/call` request as the client sent them.
+/// What a `tools/call` request asks for: the tool and its arguments. The
+/// request's `_meta` travels in the call's
+/// [`RequestScope`](crate::RequestScope), with its session and caller.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CallToolRequest {
@@ -15,9 +15,6 @@ pub struct CallToolRequest {
     /// The arguments; absent means none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<JsonObject>,
-    /// The request's `_meta` (for example `progressToken`).
-    #[serde(rename = "_meta", default, skip_serializing_if = "Meta::is_empty")]
-    pub meta: Meta,
 }
 
 impl CallToolRequest {
@@ -26,19 +23,6 @@ impl CallToolRequest {
         Self {
             name: name.into(),
             arguments,
-            meta: Meta::new(),
         }
-    }
-
-    /// Sets the request's `_meta`, as received from a peer.
-    pub fn meta(mut self, meta: Meta) -> Self {
-        self.meta = meta;
-        self
-    }
-
-    /// The `progressToken` of the request's `_meta`, when the client asked for
-    /// progress notifications.
-    pub fn progress_token(&self) -> Option<&Value> {
-        self.meta.get("progressToken")
     }
 }

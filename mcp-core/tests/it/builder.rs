@@ -3,7 +3,7 @@
 use std::sync::{Arc, LazyLock};
 
 use mcp_core::{
-    Hint, Icon, Metadata, Tool, ToolAnnotations, ToolCallContext, ToolDef, ToolError,
+    Hint, Icon, Metadata, RequestScope, Tool, ToolAnnotations, ToolCallContext, ToolDef, ToolError,
     ToolExecution, icon::IconTheme, tool, tool::CallToolRequest,
 };
 use schemars::JsonSchema;
@@ -328,7 +328,7 @@ fn handlers_may_take_the_call_context() {
                     "{} via {} in {:?}",
                     cx.ctx().user,
                     cx.tool().name,
-                    cx.session()
+                    cx.scope().session()
                 )
             },
         )
@@ -336,7 +336,7 @@ fn handlers_may_take_the_call_context() {
     let request = CallToolRequest::new("whoami", None);
     let cx = whoami
         .context(request, Arc::new(Session { user: "ada" }))
-        .session_id("s-1");
+        .in_scope(RequestScope::new().session_id("s-1"));
     let result = block_on(whoami.call(cx));
     assert_eq!(result.text_content(), "ada via whoami in Some(\"s-1\")");
 }

@@ -4,7 +4,8 @@ use std::sync::{Arc, Mutex};
 
 use mcp_core::tool::middleware::{self, Layer, Next, ToolMiddleware};
 use mcp_core::{
-    BoxFuture, CallToolResult, Meta, ToolCallContext, ToolDef, tool, tool::CallToolRequest,
+    BoxFuture, CallToolResult, Meta, RequestScope, ToolCallContext, ToolDef, tool,
+    tool::CallToolRequest,
 };
 use serde_json::{Value, json};
 
@@ -83,12 +84,8 @@ fn a_layer_can_short_circuit() {
 fn audit() -> impl ToolMiddleware {
     middleware::from_fn(|cx: ToolCallContext, next: Next| async move {
         let tool = cx.request().name.clone();
-        let session = cx.session().map(str::to_owned);
-        let token = cx
-            .request()
-            .progress_token()
-            .cloned()
-            .unwrap_or(Value::Null);
+        let session = cx.scope().session().map(str::to_owned);
+        let token = cx.scope().progress_token().cloned().unwrap_or(Value::Null);
         let mut result = next.run(cx).await;
         let audit = [
             ("com.example.audit/tool", Value::String(tool)),
@@ -112,8 +109,12 @@ fn audit_middleware_reads_the_progress_token_and_writes_response_meta() {
     let def = onion_tool().layer(audit());
     let mut meta = mcp_core::JsonObject::new();
     meta.insert("progressToken".into(), json!("tok-1"));
-    let request = CallToolRequest::new("onion", None).meta(Meta::from_wire(meta));
-    let cx = def.context(request, Arc::new(())).session_id("session-9");
+    let scope = RequestScope::new()
+        .meta(Meta::from_wire(meta))
+        .session_id("session-9");
+    let cx = def
+        .context(CallToolRequest::new("onion", None), Arc::new(()))
+        .in_scope(scope);
     let result = futures_executor::block_on(def.call(cx));
     assert_eq!(
         serde_json::to_value(&result.meta).unwrap(),

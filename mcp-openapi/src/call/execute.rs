@@ -201,7 +201,7 @@ impl Inner {
             secrets.extend([incoming.expose().to_owned(), credential.to_owned()]);
         }
         if let Some(hook) = &config.upstream_credentials {
-            let caller = cx.auth().ok_or_else(|| {
+            let caller = cx.scope().auth().ok_or_else(|| {
                 CallError::UpstreamCredentials(
                     "the call has no authenticated caller to act for".to_owned(),
                 )

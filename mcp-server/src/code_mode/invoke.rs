@@ -77,7 +77,7 @@ impl<C: Send + Sync + 'static> Invoker<C> {
     /// hold the scopes the tool needs, and the tool must not pass the
     /// caller's token upstream.
     fn allowed(&self, def: &ToolDef<C>) -> Result<(), String> {
-        let Some(auth) = self.cx.auth() else {
+        let Some(auth) = self.cx.scope().auth() else {
             return Ok(());
         };
         let name = def.name();

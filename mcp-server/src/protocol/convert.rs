@@ -134,6 +134,25 @@ pub(crate) fn request_auth(
 #[derive(Clone)]
 pub(crate) struct ToolScopes(pub(crate) std::sync::Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>);
 
+/// The scope of a request as a handler sees it: the session `session_id`,
+/// the caller the HTTP transport vouched for ([`request_auth`]) and the
+/// request's `_meta` ([`request_meta`], `params` being the parameters'
+/// own).
+pub(crate) fn request_scope(
+    session_id: Option<String>,
+    context: &rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    params: Option<&rm::RequestMetaObject>,
+) -> mcp_core::RequestScope {
+    let mut scope = mcp_core::RequestScope::new().meta(request_meta(&context.meta, params));
+    if let Some(id) = session_id {
+        scope = scope.session_id(id);
+    }
+    if let Some(auth) = request_auth(context) {
+        scope = scope.authenticated(auth);
+    }
+    scope
+}
+
 /// One of our protocol values as rmcp's, or the other way round, through
 /// the wire JSON they share; failing is an internal error about `what`.
 pub(crate) fn via_wire_json<T: Serialize, U: DeserializeOwned>(

@@ -18,7 +18,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
-use super::convert::{request_auth, request_meta, via_wire_json};
+use super::convert::{request_scope, via_wire_json};
 use super::session_state::SessionState;
 use super::task::engine::Tasks;
 use super::task::record::detailed;
@@ -382,18 +382,10 @@ impl<C: Send + Sync + 'static> ServerHandler for SessionHandler<C> {
         }
         let session_id = session_id(&context);
         let ctx = self.session_ctx(session_id.clone());
-        let meta = request_meta(&context.meta, request.meta.as_ref());
+        let scope = request_scope(session_id, &context, request.meta.as_ref());
         // The read keeps the resource it found, even if resources change meanwhile.
         let catalog = self.state.catalog();
-        let auth = request_auth(&context);
-        let read = resources::read(
-            catalog.resources(),
-            &request.uri,
-            ctx,
-            session_id,
-            meta,
-            auth,
-        );
+        let read = resources::read(catalog.resources(), &request.uri, ctx, scope);
         traced::run(trace, async {
             read.await.map(ReadResourceResponse::Complete)
         })

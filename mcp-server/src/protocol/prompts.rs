@@ -12,7 +12,7 @@ use rmcp::service::{RequestContext, RoleServer};
 
 use super::channel::input_round::until_input_required;
 use super::channel::interaction::InteractionChannel;
-use super::convert::{request_auth, request_meta, via_wire_json};
+use super::convert::{request_scope, via_wire_json};
 use super::session_state::SessionState;
 use super::task::engine::Tasks;
 use crate::server::pagination::page;
@@ -63,15 +63,9 @@ pub(crate) async fn get<C: Send + Sync + 'static>(
             None,
         ));
     };
-    let mut get = def
+    let get = def
         .request(request.arguments.unwrap_or_default(), ctx)
-        .meta(request_meta(&context.meta, request.meta.as_ref()));
-    if let Some(id) = session_id {
-        get = get.session_id(id);
-    }
-    if let Some(auth) = request_auth(context) {
-        get = get.authenticated(auth);
-    }
+        .in_scope(request_scope(session_id, context, request.meta.as_ref()));
     let rendered = match until_input_required(round, def.get(get.channel(Arc::new(channel)))).await
     {
         Ok(rendered) => rendered,

@@ -2,11 +2,8 @@
 
 use std::sync::Arc;
 
-use mcp_core::auth::AuthInfo;
-use mcp_core::{
-    Meta,
-    resource::{ResourceDef, ResourceError, ResourceRequest},
-};
+use mcp_core::RequestScope;
+use mcp_core::resource::{ResourceDef, ResourceError, ResourceRequest};
 use rmcp::ErrorData;
 use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResultType,
@@ -60,20 +57,12 @@ pub(super) async fn read<C: 'static>(
     set: &ResourceSet<C>,
     uri: &str,
     ctx: Arc<C>,
-    session_id: Option<String>,
-    meta: Meta,
-    auth: Option<Arc<AuthInfo>>,
+    scope: RequestScope,
 ) -> Result<ReadResourceResult, ErrorData> {
     let Some((def, variables)) = set.resolve(uri) else {
         return Err(not_found(uri));
     };
-    let mut request = ResourceRequest::new(uri, variables, ctx).meta(meta);
-    if let Some(id) = session_id {
-        request = request.session_id(id);
-    }
-    if let Some(auth) = auth {
-        request = request.authenticated(auth);
-    }
+    let request = ResourceRequest::new(uri, variables, ctx).in_scope(scope);
     match def.read(request).await {
         Ok(result) => {
             let mut result: ReadResourceResult = via_wire_json(&result, "the resource contents")?;

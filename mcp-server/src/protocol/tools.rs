@@ -8,9 +8,8 @@ use std::task::Poll;
 
 use futures_util::FutureExt;
 use mcp_core::BoxFuture;
-use mcp_core::auth::AuthInfo;
 use mcp_core::tool::CallToolRequest;
-use mcp_core::{CallToolResult, TaskSupport, ToolCallContext, ToolDef};
+use mcp_core::{CallToolResult, RequestScope, TaskSupport, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
@@ -22,7 +21,7 @@ use tracing::Instrument;
 
 use super::channel::input_round::{InputRound, until_input_required};
 use super::channel::interaction::InteractionChannel;
-use super::convert::{protocol_error_to_rmcp, request_auth, request_meta, result_to_rmcp};
+use super::convert::{protocol_error_to_rmcp, request_scope, result_to_rmcp};
 use super::session_state::SessionState;
 use super::task::channel::{Requestor, TaskChannel};
 use super::task::engine::{TaskStart, Tasks};
@@ -244,24 +243,20 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         owner: caller.owner.clone(),
     };
     let session_id = caller.session_id;
-    let identity = Identity {
-        session_id: session_id.clone(),
-        auth: request_auth(&context),
-    };
-    let meta = request_meta(&context.meta, request.meta.as_ref());
-    let call = CallToolRequest::new(request.name.clone(), request.arguments.take()).meta(meta);
+    let scope = request_scope(session_id.clone(), &context, request.meta.as_ref());
+    let call = CallToolRequest::new(request.name.clone(), request.arguments.take());
     let mode = call_mode(task_support, &context, asked.is_some())?;
     let ctx = session_ctx(session_id.clone());
     match mode {
         CallMode::Task => {
             return gather_then_escalate(
-                state, session, &request, &context, def, call, ctx, identity, sizing,
+                state, session, &request, &context, def, call, ctx, scope, sizing,
             )
             .await;
         }
         CallMode::Task2025 => {
             super::task::limit::admit(state, caller.owner.as_deref()).await?;
-            let run = run_in_task(def, call, ctx, identity, state, sizing);
+            let run = run_in_task(def, call, ctx, scope, state, sizing);
             let start = TaskStart {
                 ttl_ms: asked.and_then(|task| task.ttl),
                 requestor: Some(Requestor {
@@ -282,7 +277,10 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
         Tasks::of(state).seal(),
     )
     .await?;
-    let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
+    let cx = def
+        .context(call, ctx)
+        .in_scope(scope)
+        .channel(Arc::new(channel));
     let running = AssertUnwindSafe(until_input_required(
         round.clone(),
         def.call_inside(state.layers().clone(), cx),
@@ -341,7 +339,7 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
     def: ToolDef<C>,
     call: CallToolRequest,
     ctx: Arc<C>,
-    identity: Identity,
+    scope: RequestScope,
     sizing: Sizing,
 ) -> Result<Called, ErrorData> {
     let (inline, round) = InteractionChannel::for_request(
@@ -353,7 +351,10 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
     )
     .await?;
     let channel = Arc::new(EscalatingChannel::new(inline));
-    let cx = identity.apply(def.context(call, ctx).channel(channel.clone()));
+    let cx = def
+        .context(call, ctx)
+        .in_scope(scope)
+        .channel(channel.clone());
     let name = request.name.to_string();
     // The handler stays in the request's span when it moves into the task.
     let mut running = AssertUnwindSafe(def.call_inside(state.layers().clone(), cx))
@@ -386,26 +387,6 @@ async fn gather_then_escalate<C: Send + Sync + 'static>(
     Ok(Called::Response(CallToolResponse::Task(created)))
 }
 
-/// Who makes a call: its session and, behind OAuth, the caller's
-/// validated token claims.
-struct Identity {
-    session_id: Option<String>,
-    auth: Option<Arc<AuthInfo>>,
-}
-
-impl Identity {
-    /// `cx` knowing who calls.
-    fn apply<C>(self, mut cx: ToolCallContext<C>) -> ToolCallContext<C> {
-        if let Some(id) = self.session_id {
-            cx = cx.session_id(id);
-        }
-        if let Some(auth) = self.auth {
-            cx = cx.authenticated(auth);
-        }
-        cx
-    }
-}
-
 fn panicked(name: &str) -> CallToolResult {
     tracing::error!(tool = %name, "the tool handler panicked");
     CallToolResult::error(format!("tool `{name}` failed unexpectedly"))
@@ -417,7 +398,7 @@ fn run_in_task<C: Send + Sync + 'static>(
     def: ToolDef<C>,
     call: CallToolRequest,
     ctx: Arc<C>,
-    identity: Identity,
+    scope: RequestScope,
     state: &ServerState<C>,
     sizing: Sizing,
 ) -> impl FnOnce(TaskChannel) -> BoxFuture<'static, CallToolResult> + Send + 'static {
@@ -426,7 +407,10 @@ fn run_in_task<C: Send + Sync + 'static>(
     let span = tracing::Span::current();
     move |channel| {
         let name = def.name().to_owned();
-        let cx = identity.apply(def.context(call, ctx).channel(Arc::new(channel)));
+        let cx = def
+            .context(call, ctx)
+            .in_scope(scope)
+            .channel(Arc::new(channel));
         let running = AssertUnwindSafe(def.call_inside(layers, cx)).catch_unwind();
         Box::pin(
             async move {

@@ -57,7 +57,7 @@ pub enum ExchangeError {
 /// let exchange = TokenExchange::new("https://login.example.com/token", "mcp-server", "secret")?
 ///     .audience("https://api.example.com")
 ///     .scope("orders:read");
-/// // In a tool: `let token = exchange.token_for(cx.auth().unwrap()).await?;`
+/// // In a tool: `let token = exchange.token_for(cx.scope().auth().unwrap()).await?;`
 /// # Ok::<(), mcp_server::auth::AuthError>(())
 /// ```
 pub struct TokenExchange {
