@@ -27,6 +27,7 @@ mod replace_source;
 mod replicas;
 mod resources;
 mod result_budget;
+mod result_fields;
 mod rmcp_roundtrip;
 mod shared_sessions;
 mod store;
