@@ -29,6 +29,7 @@ mod resources;
 mod result_budget;
 mod result_fields;
 mod rmcp_roundtrip;
+mod session_flood;
 mod shared_sessions;
 mod store;
 mod support;
