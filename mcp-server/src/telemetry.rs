@@ -16,7 +16,9 @@
 //! Metrics: `mcp.server.operation.duration` (histogram, seconds;
 //! `mcp.method.name`, `gen_ai.tool.name`, `error.type`),
 //! `mcp.server.requests` (counter; `mcp.method.name`, `error.type`),
-//! `mcp.server.tool.calls` (counter; `gen_ai.tool.name`, `error.type`) and
+//! `mcp.server.tool.calls` (counter; `gen_ai.tool.name`, `error.type`),
+//! `mcp.server.session.evictions` (counter; HTTP sessions the server ended,
+//! by `mcp.session.eviction.reason`: `capacity` or `unused`) and
 //! `http.client.request.duration` (histogram, seconds; upstream calls by
 //! `http.request.method`, `url.template`, `http.response.status_code`).
 
@@ -25,7 +27,7 @@ mod context;
 #[cfg(feature = "otel")]
 mod error;
 #[cfg(feature = "otel")]
-mod metrics;
+pub(crate) mod metrics;
 #[cfg(feature = "otel")]
 mod prometheus;
 pub(crate) mod request;

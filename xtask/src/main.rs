@@ -34,6 +34,7 @@ mod benchmarks_md;
 mod build_cost;
 mod conformance;
 mod fuzz;
+mod lexicon;
 mod load;
 mod package;
 mod peers;
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
+        "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
             "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
         )),

@@ -15,6 +15,7 @@ pub(crate) fn http_config(args: &TransportArgs) -> Result<HttpConfig, AuthError>
         .max_body_bytes(args.max_body_bytes)
         .max_sessions(args.max_sessions)
         .session_idle_timeout(std::time::Duration::from_secs(args.session_idle_secs))
+        .unused_session_grace(std::time::Duration::from_secs(args.unused_session_secs))
         .max_pending_requests(args.max_pending_requests)
         .max_tasks_per_session(args.max_session_tasks);
     for host in &args.allow_hosts {

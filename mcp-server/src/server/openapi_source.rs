@@ -74,6 +74,7 @@ pub struct OpenApiSource {
     name: Option<String>,
     load_options: LoadOptions,
     route_maps: Vec<RouteMap>,
+    result_fields: bool,
     prefix: Option<String>,
     base_url: Option<String>,
     headers: Vec<(String, String)>,
@@ -106,6 +107,7 @@ impl OpenApiSource {
             name: None,
             load_options: LoadOptions::default(),
             route_maps: Vec::new(),
+            result_fields: false,
             prefix: None,
             base_url: None,
             headers: Vec::new(),
@@ -131,6 +133,36 @@ impl OpenApiSource {
     /// tools).
     pub fn route_maps(mut self, maps: impl IntoIterator<Item = RouteMap>) -> Self {
         self.route_maps.extend(maps);
+        self
+    }
+
+    /// Whether every tool whose result is JSON (an object, or a list of
+    /// objects) takes an optional `fields` argument: the top-level names or
+    /// dotted paths (`user.login`) of the result to keep, of each item of a
+    /// list, for a model that needs a few fields of a large response. The
+    /// argument is never sent to the API, and the tool's output schema is
+    /// loosened so that what is kept still validates. A tool whose
+    /// operation has a `fields` input of its own is left as it is. Off by
+    /// default (see [`Generator::result_fields`](mcp_openapi::Generator::result_fields)).
+    ///
+    /// ```
+    /// use mcp_server::{OpenApiSource, Server};
+    ///
+    /// let server = Server::builder()
+    ///     .openapi(
+    ///         OpenApiSource::path(testdata::openapi("petstore.yaml"))
+    ///             .base_url("http://127.0.0.1:4010")
+    ///             .result_fields(true),
+    ///     )
+    ///     .build()?;
+    /// let pets = server.tool("listPets").unwrap();
+    /// let fields = &pets.tool().input_schema["properties"]["fields"];
+    /// assert_eq!(fields["items"]["type"], "string");
+    /// // A call such as {"fields": ["id", "name"]} gets `{"result": [{"id": 1, "name": "Rex"}, ...]}`.
+    /// # Ok::<(), mcp_server::BuildError>(())
+    /// ```
+    pub fn result_fields(mut self, on: bool) -> Self {
+        self.result_fields = on;
         self
     }
 
@@ -209,6 +241,7 @@ impl OpenApiSource {
         let generated = api
             .generator()
             .route_maps(self.route_maps)
+            .result_fields(self.result_fields)
             .generate()
             .map_err(spec_error)?;
         for warning in &generated.warnings {
@@ -251,6 +284,7 @@ impl fmt::Debug for OpenApiSource {
             .field("document", &document)
             .field("name", &self.name)
             .field("route_maps", &self.route_maps.len())
+            .field("result_fields", &self.result_fields)
             .field("prefix", &self.prefix)
             .field("base_url", &self.base_url)
             .finish_non_exhaustive()

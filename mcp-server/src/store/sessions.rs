@@ -104,6 +104,32 @@ impl RedisStore {
             .map_err(|source| self.error("DEL", source))
     }
 
+    /// Ends session `id` everywhere as [`RedisStore::delete_session`] does,
+    /// but only if no replica renewed it in the last `idle` (its expiry is
+    /// at most the idle TTL less `idle` away), checked and done in one
+    /// script; `false` when a replica served it since, or it is gone. A
+    /// replica that ends its own copy of a session idle there calls this,
+    /// so a session busy on another replica lives on.
+    pub(crate) async fn end_session_idle_for(
+        &self,
+        id: &str,
+        idle: Duration,
+    ) -> Result<bool, StoreError> {
+        let latest_expiry = millis(self.idle_ttl().saturating_sub(idle) + RENEWAL_SLACK);
+        let ended: i64 = redis::cmd("EVAL")
+            .arg(END_IF_IDLE)
+            .arg(2)
+            .arg(self.session_key(id))
+            .arg(self.subscriptions_key(id))
+            .arg(latest_expiry)
+            .arg(self.subscribers_key(""))
+            .arg(id)
+            .query_async(&mut self.connection())
+            .await
+            .map_err(|source| self.error("EVAL", source))?;
+        Ok(ended == 1)
+    }
+
     /// Sets session `id`'s logging level (its wire name, `"warning"`).
     pub(crate) async fn set_level(&self, id: &str, level: &str) -> Result<(), StoreError> {
         redis::cmd("HSET")
@@ -186,6 +212,24 @@ impl RedisStore {
         Ok(live.into_iter().map(|(id, _)| id).collect())
     }
 }
+
+/// How much later than the idle TTL less the idle time a session's expiry
+/// may be and still count as not renewed since: the renewal that started a
+/// request precedes the end of its response, from which idleness counts.
+const RENEWAL_SLACK: Duration = Duration::from_millis(250);
+
+/// Deletes the session (`KEYS[1]`) and its subscriptions (`KEYS[2]`), and
+/// removes it (`ARGV[3]`) from each URI's subscribers (`ARGV[2]` + URI),
+/// if its expiry is at most `ARGV[1]` ms away; 1 when it did, else 0.
+const END_IF_IDLE: &str = r"
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl < 0 or pttl > tonumber(ARGV[1]) then return 0 end
+for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  redis.call('SREM', ARGV[2] .. uri, ARGV[3])
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+";
 
 /// `ttl` in whole milliseconds, at least one (Redis refuses zero).
 pub(super) fn millis(ttl: Duration) -> i64 {

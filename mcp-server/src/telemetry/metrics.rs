@@ -7,9 +7,12 @@
 //! | `mcp.server.operation.duration` | histogram, seconds | `mcp.method.name`, `gen_ai.tool.name`, `error.type` |
 //! | `mcp.server.requests` | counter | `mcp.method.name`, `error.type` |
 //! | `mcp.server.tool.calls` | counter | `gen_ai.tool.name`, `error.type` |
+//! | `mcp.server.session.evictions` | counter | `mcp.session.eviction.reason` |
 //!
 //! `error.type` is `tool_error` for a result with `isError: true`, else the
-//! JSON-RPC error code; it is absent on success. Upstream calls of
+//! JSON-RPC error code; it is absent on success. An HTTP session ended to
+//! admit a new one at the live-session limit has the reason `capacity`, one
+//! never used after `initialize` and ended past its grace `unused`. Upstream calls of
 //! generated tools add `http.client.request.duration` (crate `mcp-toolkit-openapi`).
 
 use std::sync::OnceLock;
@@ -26,6 +29,7 @@ struct Instruments {
     duration: Histogram<f64>,
     requests: Counter<u64>,
     tool_calls: Counter<u64>,
+    evictions: Counter<u64>,
 }
 
 fn instruments() -> &'static Instruments {
@@ -49,6 +53,13 @@ fn instruments() -> &'static Instruments {
                 .with_unit("{call}")
                 .with_description("tools/call requests served, per tool")
                 .build(),
+            evictions: meter
+                .u64_counter("mcp.server.session.evictions")
+                .with_unit("{session}")
+                .with_description(
+                    "HTTP sessions ended by the server to make room or past the unused grace",
+                )
+                .build(),
         }
     })
 }
@@ -68,4 +79,12 @@ pub(crate) fn record_request(seconds: f64, method: &str, tool: Option<&str>, err
         attributes.push(tool);
     }
     instruments.duration.record(seconds, &attributes);
+}
+
+/// Records one HTTP session ended by the server (`reason`: `capacity` or
+/// `unused`).
+pub(crate) fn record_session_eviction(reason: &'static str) {
+    instruments()
+        .evictions
+        .add(1, &[KeyValue::new("mcp.session.eviction.reason", reason)]);
 }

@@ -74,13 +74,10 @@ impl<C: Send + Sync + 'static> Server<C> {
             rmcp_config.session_store = Some(Arc::new(shared::RedisSessionStore(store.clone())));
         }
         let sessions = Arc::new(sessions);
-        let limits = Arc::new(limits::Limits::new(
-            sessions.clone(),
-            config.stateless,
-            config.max_sessions,
-            config.max_pending_requests,
-            config.max_body_bytes,
-        ));
+        let limits = limits::Limits::new(sessions.clone(), config);
+        #[cfg(feature = "redis")]
+        let limits = limits.shared_through(store.clone());
+        let limits = Arc::new(limits);
         let handler = move || Ok(SessionHandler::new(state.clone(), TransportKind::Http));
         let router = Router::new();
         #[cfg(feature = "redis")]

@@ -14,10 +14,12 @@ use super::auth::Auth;
 /// cannot reach a local server through DNS rebinding (403 otherwise); no
 /// authorization ([`auth`](Self::auth)); request bodies up to 4 MiB (413
 /// beyond); 10 s for in-flight calls at shutdown; at most 1,000 live
-/// sessions (503 beyond), each ended after 30 minutes without a message (its
-/// id then answers 404, so the client initializes again), with at most 64
-/// requests in flight (429 beyond) and at most 256 tasks kept (a JSON-RPC
-/// error beyond).
+/// sessions (beyond, the session idle longest gives way, see
+/// [`max_sessions`](Self::max_sessions)), each ended after 30 minutes
+/// without a message, or 60 s when it never made a request after
+/// `initialize` (its id then answers 404, so the client initializes again),
+/// with at most 64 requests in flight (429 beyond) and at most 256 tasks
+/// kept (a JSON-RPC error beyond).
 ///
 /// **Stateless mode** ([`stateless`](Self::stateless)) keeps no state
 /// between requests: every POST is served on its own (no `Mcp-Session-Id`,
@@ -36,6 +38,7 @@ pub struct HttpConfig {
     pub(crate) cancellation: CancellationToken,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
+    pub(crate) unused_session_grace: Duration,
     pub(crate) max_pending_requests: usize,
     pub(crate) max_tasks_per_session: usize,
 }
@@ -61,6 +64,7 @@ impl Default for HttpConfig {
             cancellation: CancellationToken::new(),
             max_sessions: 1000,
             session_idle_timeout: Duration::from_secs(30 * 60),
+            unused_session_grace: Duration::from_secs(60),
             max_pending_requests: 64,
             max_tasks_per_session: 256,
         }
@@ -137,10 +141,16 @@ impl HttpConfig {
         self
     }
 
-    /// The most live sessions; an `initialize` beyond them is answered 503
-    /// with a JSON-RPC error (and logged). `initialize` requests still being
-    /// answered count too, so a burst may be refused slightly early, never
-    /// admitted beyond. Ignored when stateless.
+    /// The most live sessions. At the limit, a new `initialize` is served by
+    /// ending the session idle longest with no request in flight and no
+    /// stream open, first among the sessions that never made a request
+    /// after `initialize` (the ended session's id then answers 404, which
+    /// tells its client to initialize again); only when every session is
+    /// busy is it answered 503 with a JSON-RPC error. Ended sessions are
+    /// counted (metric `mcp.server.session.evictions`, feature `otel`) and
+    /// logged at most once a second. `initialize` requests still being
+    /// answered count too, so a burst may end a session slightly early,
+    /// never admit one beyond. Ignored when stateless.
     ///
     /// ```
     /// let config = mcp_server::HttpConfig::new().max_sessions(200);
@@ -156,6 +166,23 @@ impl HttpConfig {
     /// standalone SSE stream with no traffic does not keep it alive.
     pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.session_idle_timeout = timeout;
+        self
+    }
+
+    /// How long a session that never made a request after `initialize`
+    /// (nor opened a stream) lives (default 60 s): such sessions are ended
+    /// past it, by a sweep that stops with the
+    /// [`cancellation_token`](Self::cancellation_token), and are the first
+    /// to give way at [`max_sessions`](Self::max_sessions). Capped by the
+    /// [`session_idle_timeout`](Self::session_idle_timeout).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let config = mcp_server::HttpConfig::new().unused_session_grace(Duration::from_secs(10));
+    /// # let _ = config;
+    /// ```
+    pub fn unused_session_grace(mut self, grace: Duration) -> Self {
+        self.unused_session_grace = grace;
         self
     }
 

@@ -2,12 +2,19 @@
 //! the requests in flight per session, and JSON-RPC errors (HTTP 400) for
 //! bodies that are not JSON or not a JSON-RPC message.
 //!
+//! At the session cap, a new `initialize` is served by ending the session
+//! idle longest (never-used sessions first, busy ones never; see
+//! [`eviction`]); 503 remains for a server whose every session is busy.
 //! Idle sessions are ended by rmcp's session worker (its keep-alive), which
-//! removes them from the session manager, so their id then answers 404.
+//! removes them from the session manager, so their id then answers 404;
+//! sessions never used after `initialize` are ended sooner by a sweep.
+
+mod eviction;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, Once, PoisonError};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -18,6 +25,10 @@ use http::{StatusCode, header};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use self::eviction::{Book, Busy, Reason, Tally, Victim};
+use super::HttpConfig;
 
 /// JSON-RPC "Parse error": the body is not JSON.
 const PARSE_ERROR: i64 = -32700;
@@ -27,6 +38,11 @@ const INVALID_REQUEST: i64 = -32600;
 const SERVER_BUSY: i64 = -32000;
 /// How long a refused client is asked to wait before retrying, in seconds.
 const RETRY_AFTER_SECS: &str = "5";
+/// The most sessions one tick of the sweep ends or checks, per kind of work.
+const SWEEP_BATCH: usize = 512;
+/// How long past the idle timeout the sweep checks whether rmcp ended a
+/// session the book still counts.
+const STALE_MARGIN: Duration = Duration::from_secs(5);
 
 /// The limits of one endpoint and what they count.
 pub(super) struct Limits {
@@ -35,6 +51,10 @@ pub(super) struct Limits {
     max_sessions: usize,
     max_pending: usize,
     max_body_bytes: usize,
+    /// How long a session never used after `initialize` lives.
+    unused_grace: Duration,
+    /// How long rmcp keeps an idle session.
+    idle_timeout: Duration,
     /// `initialize` requests between the cap check and their session's
     /// creation, counted against the cap so concurrent ones cannot overshoot.
     initializing: AtomicUsize,
@@ -42,40 +62,69 @@ pub(super) struct Limits {
     refusing: AtomicBool,
     /// Requests in flight per session id (absent when none).
     pending: Mutex<HashMap<Arc<str>, usize>>,
+    /// What each session is doing, for choosing which one gives way.
+    book: Arc<Book>,
+    /// Sessions ended, for the log.
+    tally: Tally,
+    /// Stops the sweep.
+    stopped: CancellationToken,
+    /// Starts the sweep at the first request (inside the runtime).
+    sweeping: Once,
+    /// The shared store, whose record of an ended session goes too.
+    #[cfg(feature = "redis")]
+    store: Option<crate::store::RedisStore>,
 }
 
 impl Limits {
-    pub(super) fn new(
-        sessions: Arc<LocalSessionManager>,
-        stateless: bool,
-        max_sessions: usize,
-        max_pending: usize,
-        max_body_bytes: usize,
-    ) -> Self {
+    /// The limits of `config` on the sessions of `sessions`.
+    pub(super) fn new(sessions: Arc<LocalSessionManager>, config: &HttpConfig) -> Self {
         Self {
             sessions,
-            stateless,
-            max_sessions,
-            max_pending,
-            max_body_bytes,
+            stateless: config.stateless,
+            max_sessions: config.max_sessions,
+            max_pending: config.max_pending_requests,
+            max_body_bytes: config.max_body_bytes,
+            unused_grace: config.unused_session_grace,
+            idle_timeout: config.session_idle_timeout,
             initializing: AtomicUsize::new(0),
             refusing: AtomicBool::new(false),
             pending: Mutex::new(HashMap::new()),
+            book: Arc::new(Book::default()),
+            tally: Tally::default(),
+            stopped: config.cancellation.clone(),
+            sweeping: Once::new(),
+            #[cfg(feature = "redis")]
+            store: None,
         }
     }
 
-    /// Reserves room for one more session, or `None` at the cap.
+    /// Sessions are shared through `store`: ending one here also ends it
+    /// everywhere, unless another replica served it since it went idle
+    /// here (see [`crate::store::RedisStore::end_session_idle_for`]).
+    #[cfg(feature = "redis")]
+    pub(super) fn shared_through(mut self, store: Option<crate::store::RedisStore>) -> Self {
+        self.store = store;
+        self
+    }
+
+    /// How many sessions rmcp holds.
+    async fn live(&self) -> usize {
+        self.sessions.sessions.read().await.len()
+    }
+
+    /// Reserves room for one more session, ending an idle one at the cap;
+    /// `None` when every session is busy.
     async fn reserve_session(self: &Arc<Self>) -> Option<SessionReservation> {
         let initializing = self.initializing.fetch_add(1, Ordering::SeqCst) + 1;
         let reservation = SessionReservation(self.clone());
-        let live = self.sessions.sessions.read().await.len();
-        if live + initializing > self.max_sessions {
+        let live = self.live().await;
+        if live + initializing > self.max_sessions && !self.make_room(live).await {
             if !self.refusing.swap(true, Ordering::SeqCst) {
                 tracing::warn!(
                     limit = self.max_sessions,
                     live,
-                    "refusing new sessions: the live-session limit is reached \
-                     (idle sessions expire, DELETE ends one)"
+                    "refusing new sessions: the live-session limit is reached and \
+                     every session has a request in flight or a stream open"
                 );
             }
             return None;
@@ -84,6 +133,127 @@ impl Limits {
             tracing::info!(live, "accepting new sessions again");
         }
         Some(reservation)
+    }
+
+    /// Ends the session that gives way (see [`eviction`]); `false` when
+    /// every session is busy.
+    async fn make_room(&self, live: usize) -> bool {
+        while let Some(victim) = self.book.pop_victim(Instant::now()) {
+            if self.end(victim, Reason::Capacity).await {
+                self.tally
+                    .log_if_due(Instant::now(), live, self.max_sessions);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Ends `victim` if rmcp still holds it (whether it did): its id then
+    /// answers 404. With a shared store, its record goes too unless another
+    /// replica served it since it went idle here.
+    async fn end(&self, victim: Victim, reason: Reason) -> bool {
+        let handle = self.sessions.sessions.write().await.remove(&victim.id);
+        let Some(handle) = handle else {
+            return false;
+        };
+        if let Err(error) = handle.close().await {
+            tracing::debug!(session = %victim.id, %error, "the ended session's worker had stopped");
+        }
+        self.tally.note(reason, &victim);
+        #[cfg(feature = "redis")]
+        if let Some(store) = &self.store {
+            match store.end_session_idle_for(&victim.id, victim.idle).await {
+                Ok(true) => {}
+                Ok(false) => tracing::debug!(
+                    session = %victim.id,
+                    "ended a session here that another replica served since; it lives on there"
+                ),
+                Err(error) => tracing::debug!(
+                    session = %victim.id,
+                    %error,
+                    "ended a session here; its shared record expires by itself"
+                ),
+            }
+        }
+        true
+    }
+
+    /// Starts the sweep, once, on the current runtime: it ends unused
+    /// sessions past their grace and, with a shared store, sessions beyond
+    /// the cap (restored ones are not counted by `initialize`), and drops
+    /// what the book counts of sessions rmcp ended. It stops with the
+    /// cancellation token or with the endpoint.
+    fn start_sweeping(self: &Arc<Self>) {
+        if self.stateless {
+            return;
+        }
+        self.sweeping.call_once(|| {
+            let limits = Arc::downgrade(self);
+            let stopped = self.stopped.clone();
+            let period =
+                (self.unused_grace / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
+            tokio::spawn(async move {
+                let mut ticks = tokio::time::interval(period);
+                ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tokio::select! {
+                        () = stopped.cancelled() => return,
+                        _ = ticks.tick() => {}
+                    }
+                    let Some(limits) = limits.upgrade() else {
+                        return;
+                    };
+                    limits.sweep().await;
+                }
+            });
+        });
+    }
+
+    /// One tick of the sweep: bounded work of each kind.
+    async fn sweep(&self) {
+        let now = Instant::now();
+        let grace = self.unused_grace.min(self.idle_timeout);
+        for victim in self.book.pop_unused_idle_for(grace, now, SWEEP_BATCH) {
+            self.end(victim, Reason::Unused).await;
+        }
+        let live = self.live().await;
+        for _ in 0..live.saturating_sub(self.max_sessions).min(SWEEP_BATCH) {
+            let Some(victim) = self.book.pop_victim(Instant::now()) else {
+                break;
+            };
+            self.end(victim, Reason::Capacity).await;
+        }
+        let stale = self
+            .book
+            .idle_for(self.idle_timeout + STALE_MARGIN, now, SWEEP_BATCH);
+        if !stale.is_empty() {
+            let alive: Vec<bool> = {
+                let sessions = self.sessions.sessions.read().await;
+                stale
+                    .iter()
+                    .map(|(id, _)| sessions.contains_key(id))
+                    .collect()
+            };
+            for ((id, generation), alive) in stale.into_iter().zip(alive) {
+                self.book.settle(&id, generation, alive, now);
+            }
+        }
+        let live = self.live().await;
+        self.tally
+            .log_if_due(Instant::now(), live, self.max_sessions);
+    }
+
+    /// Counts session `id` busy with a request whose response has
+    /// `status`, if rmcp holds it though the book does not (restored from a
+    /// shared store).
+    async fn adopt(&self, id: &Arc<str>, status: StatusCode) -> Option<Busy> {
+        if self.stateless || !status.is_success() || self.book.knows(id) {
+            return None;
+        }
+        if !self.sessions.sessions.read().await.contains_key(id) {
+            return None;
+        }
+        Some(self.book.open(id.clone(), true))
     }
 
     /// Counts one more request in flight for `session`, or `None` at the cap.
@@ -159,10 +329,16 @@ pub(super) struct JsonRpcRequest {
 }
 
 /// Applies the limits to a `POST` of JSON (a body over the size limit is
-/// answered 413); other requests pass through.
+/// answered 413); other requests of a session (`GET` streams, `DELETE`) are
+/// only counted as its activity.
 pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -> Response {
+    limits.start_sweeping();
     if request.method() != http::Method::POST || !is_json(request.headers()) {
-        return next.run(request).await;
+        let session = super::session_id(request.headers()).map(Arc::<str>::from);
+        return match session.filter(|_| !limits.stateless) {
+            Some(session) => other_request(&limits, session, request, next).await,
+            None => next.run(request).await,
+        };
     }
     let (parts, body) = request.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, limits.max_body_bytes).await else {
@@ -210,8 +386,8 @@ pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -
                     id,
                     SERVER_BUSY,
                     &format!(
-                        "Server busy: {} live sessions is this server's limit; \
-                         close unused sessions or retry later",
+                        "Server busy: {} live sessions is this server's limit and \
+                         each has a request in flight or a stream open; retry later",
                         limits.max_sessions
                     ),
                 );
@@ -234,22 +410,62 @@ pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -
         }
         _ => {}
     }
+    let tracked = session.as_ref().filter(|_| !limits.stateless);
+    let mut busy = tracked.and_then(|session| limits.book.begin(session, id != Value::Null));
     let response = next.run(request).await;
+    if reservation.is_some()
+        && response.status().is_success()
+        && let Some(opened) = super::session_id(response.headers())
+    {
+        busy = Some(limits.book.open(Arc::from(opened), false));
+    }
     drop(reservation);
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return invalid_request(id, response).await;
     }
-    match pending {
-        None => response,
-        Some(pending) => {
-            let (parts, body) = response.into_parts();
-            let body = body.into_data_stream().map(move |chunk| {
-                let _held = &pending;
-                chunk
-            });
-            Response::from_parts(parts, Body::from_stream(body))
-        }
+    if busy.is_none()
+        && let Some(session) = tracked
+    {
+        busy = limits.adopt(session, response.status()).await;
     }
+    if pending.is_none() && busy.is_none() {
+        return response;
+    }
+    hold_until_sent(response, (pending, busy))
+}
+
+/// A `GET` (a stream: the session counts as used) or `DELETE` of `session`
+/// (it is forgotten once ended); busy while the response is sent.
+async fn other_request(
+    limits: &Arc<Limits>,
+    session: Arc<str>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let method = request.method().clone();
+    let mut busy = limits.book.begin(&session, method == http::Method::GET);
+    let response = next.run(request).await;
+    if method == http::Method::DELETE && response.status().is_success() {
+        limits.book.forget(&session);
+        return response;
+    }
+    if busy.is_none() {
+        busy = limits.adopt(&session, response.status()).await;
+    }
+    match busy {
+        Some(busy) => hold_until_sent(response, busy),
+        None => response,
+    }
+}
+
+/// `response` with `held` dropped when its body is (sent or abandoned).
+fn hold_until_sent<T: Send + Sync + 'static>(response: Response, held: T) -> Response {
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _held = &held;
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(body))
 }
 
 /// rmcp answers a JSON body it cannot read as a JSON-RPC message with 415
@@ -317,15 +533,20 @@ mod tests {
         assert!(!is_json(&headers));
     }
 
+    fn limits(max_sessions: usize, max_pending: usize) -> Arc<Limits> {
+        let config = HttpConfig::new()
+            .max_sessions(max_sessions)
+            .max_pending_requests(max_pending)
+            .max_body_bytes(1024);
+        Arc::new(Limits::new(
+            Arc::new(LocalSessionManager::default()),
+            &config,
+        ))
+    }
+
     #[tokio::test]
     async fn the_pending_count_is_released_with_the_request() {
-        let limits = Arc::new(Limits::new(
-            Arc::new(LocalSessionManager::default()),
-            false,
-            1,
-            2,
-            1024,
-        ));
+        let limits = limits(1, 2);
         let session: Arc<str> = Arc::from("s");
         let first = limits.begin_request(session.clone());
         let second = limits.begin_request(session.clone());
@@ -339,13 +560,7 @@ mod tests {
 
     #[tokio::test]
     async fn concurrent_initializations_count_against_the_session_cap() {
-        let limits = Arc::new(Limits::new(
-            Arc::new(LocalSessionManager::default()),
-            false,
-            1,
-            1,
-            1024,
-        ));
+        let limits = limits(1, 1);
         let first = limits.reserve_session().await;
         assert!(first.is_some());
         assert!(limits.reserve_session().await.is_none());
