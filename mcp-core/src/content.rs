@@ -1,10 +1,10 @@
 //! Content blocks: the text, images, audio and resources that tool
 //! results, prompt messages and sampling messages carry, with their
-//! audience and priority [`Annotations`].
+//! audience and priority [`Annotations`], and the [`ResourceContents`] an
+//! embedded resource (or a `resources/read`) carries.
 //!
 //! ```
-//! use mcp_core::content::Content;
-//! use mcp_core::resource::ResourceContents;
+//! use mcp_core::content::{Content, ResourceContents};
 //! use serde_json::json;
 //!
 //! let image = Content::image("iVBORw0KGgo=", "image/png");
@@ -22,8 +22,10 @@
 
 pub(crate) mod annotations;
 pub(crate) mod block;
+pub(crate) mod resource_contents;
 pub(crate) mod role;
 
 pub use annotations::Annotations;
 pub use block::{Content, EmbeddedResource, MediaContent, TextContent};
+pub use resource_contents::ResourceContents;
 pub use role::Role;
