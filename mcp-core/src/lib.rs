@@ -111,7 +111,6 @@ mod base64;
 mod error;
 mod future;
 mod json;
-mod metadata;
 mod scope;
 
 pub mod arguments;
@@ -140,7 +139,7 @@ pub use future::BoxFuture;
 pub use icon::Icon;
 pub use json::JsonObject;
 pub use meta::Meta;
-pub use metadata::Metadata;
+pub use meta::Metadata;
 pub use scope::RequestScope;
 pub use tool::{
     CallToolResult, Hint, ProtocolError, SharedDef, TaskSupport, Tool, ToolAnnotations,

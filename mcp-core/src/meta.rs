@@ -1,4 +1,11 @@
-//! `_meta`: the specification's extension point, and its key rule.
+//! Metadata: [`Meta`], the `_meta` object (the specification's extension
+//! point on every value and message) with its key rule, and [`Metadata`],
+//! the bundle of display metadata (`title`, `icons` and a `_meta`) that
+//! tools, prompts and resources can share through their builders.
+
+mod bundle;
+
+pub use bundle::Metadata;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -11,7 +11,7 @@ use crate::completion::Completer;
 use crate::icon::Icon;
 use crate::json::JsonObject;
 use crate::meta::Meta;
-use crate::metadata::Metadata;
+use crate::meta::Metadata;
 use crate::prompt::def::PromptDef;
 use crate::prompt::error::PromptError;
 use crate::prompt::handler::{PromptFn, PromptFnHandler};

@@ -11,7 +11,7 @@ use crate::content::annotations::Annotations;
 use crate::icon::Icon;
 use crate::json::JsonObject;
 use crate::meta::Meta;
-use crate::metadata::Metadata;
+use crate::meta::Metadata;
 use crate::resource::def::{ResourceDef, ResourceKind};
 use crate::resource::error::ResourceError;
 use crate::resource::handler::{ResourceFn, ResourceFnHandler};

@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
+use super::Meta;
 use crate::error::ToolError;
 use crate::icon::Icon;
-use crate::meta::Meta;
 
 /// The shareable part of a tool's metadata: `title`, `icons` and `_meta`.
 ///
