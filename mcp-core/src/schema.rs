@@ -41,8 +41,10 @@ use crate::error::SchemaError;
 use crate::json::JsonObject;
 
 mod portable;
+mod validator;
 
 pub use portable::{ANNOTATION_KEYWORDS, portable, portable_input};
+pub use validator::Validator;
 
 /// The input schema of `T`: its root must describe an object.
 pub fn input_schema_for<T: JsonSchema>() -> Result<JsonObject, SchemaError> {

@@ -74,7 +74,6 @@ mod handler;
 mod keep;
 mod plan;
 mod schema;
-mod validate;
 mod wrap;
 
 pub use arg::ArgTransform;

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::json::JsonObject;
+use crate::schema::Validator;
 use crate::transform::arg::{ArgTransform, HiddenValue};
 use crate::transform::error::TransformError;
-use crate::transform::validate::Validator;
 
 /// Every change names an existing argument, once.
 pub(crate) fn check_names<C>(

@@ -9,9 +9,9 @@ use serde_json::Value;
 use crate::arguments::error::pointer_segment;
 use crate::arguments::{InvalidArguments, Violation};
 use crate::json::JsonObject;
+use crate::schema::Validator;
 use crate::tool::context::ToolCallContext;
 use crate::transform::arg::HiddenValue;
-use crate::transform::validate::{Validator, invalid_arguments};
 
 /// Why a client may not send an argument under its original name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,4 +131,12 @@ impl<C> fmt::Debug for ArgPlan<C> {
             .field("defaults", &self.defaults)
             .finish_non_exhaustive()
     }
+}
+
+/// The message of a call whose arguments break the tool's input schema.
+pub(crate) fn invalid_arguments(tool: &str, violations: &[String]) -> String {
+    format!(
+        "invalid arguments for tool `{tool}`:\n{}",
+        violations.join("\n")
+    )
 }

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::json::JsonObject;
+use crate::schema::Validator;
 use crate::transform::arg::{ArgTransform, HiddenValue};
 use crate::transform::check::{check_change, check_names};
 use crate::transform::error::TransformError;
 use crate::transform::plan::{ArgPlan, Blocked};
-use crate::transform::validate::Validator;
 
 /// Root keywords that may name properties: renaming or hiding an argument
 /// under one of them would leave it pointing at the old name.
@@ -147,7 +147,7 @@ pub(crate) fn rewrite_input<C>(
             new_required.into_iter().map(Value::String).collect(),
         );
     }
-    let validator = Validator::new(&rewritten)
+    let validator = Validator::compile(&rewritten)
         .map_err(|reason| schema_error(format!("its new input schema is invalid: {reason}")))?;
     let plan = ArgPlan {
         tool: new_name.to_owned(),

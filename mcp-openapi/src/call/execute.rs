@@ -9,7 +9,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use mcp_core::{
-    BoxFuture, CallToolResult, ToolCallContext, arguments::LazyArgumentCheck, tool::ToolHandler,
+    BoxFuture, CallToolResult, ToolCallContext, arguments::LazyArgumentCheck, schema::Validator,
+    tool::ToolHandler,
 };
 use serde_json::Value;
 use tracing::Instrument;
@@ -39,7 +40,7 @@ struct Inner {
     config: Arc<ClientConfig>,
     timeout: Option<Duration>,
     input: LazyArgumentCheck,
-    output: OnceLock<Option<(jsonschema::Validator, bool)>>,
+    output: OnceLock<Option<(Validator, bool)>>,
 }
 
 impl HttpToolHandler {
@@ -137,22 +138,6 @@ impl<C: Send + Sync + 'static> ToolHandler<C> for HttpToolHandler {
     }
 }
 
-/// Every violation of `schema` by `instance`, as `pointer: message` lines.
-fn violations(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
-    validator
-        .iter_errors(instance)
-        .map(|error| {
-            let pointer = error.instance_path().as_str().to_owned();
-            let pointer = if pointer.is_empty() {
-                "(root)".to_owned()
-            } else {
-                pointer
-            };
-            format!("{pointer}: {error}")
-        })
-        .collect()
-}
-
 impl Inner {
     async fn run<C>(&self, cx: &ToolCallContext<C>) -> Result<CallToolResult, CallError> {
         let tool = cx.tool();
@@ -222,14 +207,14 @@ impl Inner {
         let output = self.output.get_or_init(|| {
             let schema = cx.tool().output_schema.as_ref()?;
             let output = OutputSchema::of(schema);
-            jsonschema::validator_for(&output.declared)
+            Validator::new(&output.declared)
                 .ok()
                 .map(|v| (v, output.tolerant))
         });
         let check = |candidate: &Value| {
             output
                 .as_ref()
-                .map(|(v, _)| violations(v, candidate))
+                .map(|(v, _)| v.violations(candidate))
                 .unwrap_or_default()
         };
         let mut resource = request.url.clone();

@@ -1,19 +1,48 @@
-//! Checking JSON values against the schemas of a transformed tool.
+//! Checking a JSON value against a schema, every violation named by its
+//! JSON pointer: what transformed tools check their arguments with, and
+//! generated tools their responses.
+
+use std::fmt;
 
 use serde_json::Value;
 
+use crate::error::SchemaError;
 use crate::json::JsonObject;
 
 /// The keywords a sub-schema may need from its root: the dialect and the
 /// shared definitions its `$ref`s point at.
 const ROOT_KEYWORDS: [&str; 3] = ["$schema", "$defs", "definitions"];
 
-/// A compiled JSON Schema.
-pub(crate) struct Validator(jsonschema::Validator);
+/// A compiled JSON Schema (2020-12 unless it names another dialect).
+///
+/// ```
+/// use mcp_core::schema::Validator;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+/// let validator = Validator::new(&schema)?;
+/// assert!(validator.violations(&json!({"n": 1})).is_empty());
+/// assert_eq!(
+///     validator.violations(&json!({"n": "one"})),
+///     ["/n: \"one\" is not of type \"integer\""]
+/// );
+/// # Ok::<(), mcp_core::SchemaError>(())
+/// ```
+pub struct Validator(jsonschema::Validator);
 
 impl Validator {
+    /// Compiles `schema`; [`SchemaError::Invalid`] when it is not a valid
+    /// JSON Schema.
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        jsonschema::validator_for(schema)
+            .map(Self)
+            .map_err(|error| SchemaError::Invalid {
+                reason: error.to_string(),
+            })
+    }
+
     /// Compiles `schema`, or says why it is not a usable schema.
-    pub(crate) fn new(schema: &JsonObject) -> Result<Self, String> {
+    pub(crate) fn compile(schema: &JsonObject) -> Result<Self, String> {
         jsonschema::validator_for(&Value::Object(schema.clone()))
             .map(Self)
             .map_err(|error| error.to_string())
@@ -35,12 +64,12 @@ impl Validator {
             }
             _ => {}
         }
-        Self::new(&schema)
+        Self::compile(&schema)
     }
 
     /// Every violation of the schema by `instance`, as `pointer: message`
     /// (`(root)` for the instance itself).
-    pub(crate) fn violations(&self, instance: &Value) -> Vec<String> {
+    pub fn violations(&self, instance: &Value) -> Vec<String> {
         self.0
             .iter_errors(instance)
             .map(|error| {
@@ -56,12 +85,10 @@ impl Validator {
     }
 }
 
-/// The message of a call whose arguments break the tool's input schema.
-pub(crate) fn invalid_arguments(tool: &str, violations: &[String]) -> String {
-    format!(
-        "invalid arguments for tool `{tool}`:\n{}",
-        violations.join("\n")
-    )
+impl fmt::Debug for Validator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Validator").finish_non_exhaustive()
+    }
 }
 
 #[cfg(test)]
@@ -92,7 +119,7 @@ mod tests {
             "properties": {"status": {"enum": ["open", "closed"]}},
             "required": ["repo"]
         });
-        let validator = Validator::new(schema.as_object().unwrap()).unwrap();
+        let validator = Validator::new(&schema).unwrap();
         let found = validator.violations(&json!({"status": "all"}));
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found.iter().any(|line| line.starts_with("/status: ")));
