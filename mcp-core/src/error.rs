@@ -37,13 +37,12 @@ pub enum ToolError {
         value: String,
     },
     /// A schema could not be used.
-    #[error("tool `{tool}`: {source}")]
+    #[error("tool `{tool}`: {error}")]
     Schema {
         /// The tool whose schema failed.
         tool: String,
-        /// What failed.
-        #[source]
-        source: SchemaError,
+        /// What failed (shown in the message, so not a `source()`).
+        error: SchemaError,
     },
 }
 

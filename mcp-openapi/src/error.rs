@@ -11,13 +11,12 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum SpecError {
     /// A file could not be read.
-    #[error("cannot read `{}`: {source}", path.display())]
+    #[error("cannot read `{}`: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
+        /// The I/O error (shown in the message, so not a `source()`).
+        error: std::io::Error,
     },
     /// The bytes are neither valid JSON nor valid YAML.
     #[error("cannot parse {format}: {message}")]
@@ -71,22 +70,21 @@ pub enum SpecError {
     #[error("strict mode: {0}")]
     Strict(Box<SpecError>),
     /// A generated tool was refused by `mcp_core` (bad name, bad `_meta` key).
-    #[error("{pointer}: {source}")]
+    #[error("{pointer}: {error}")]
     Tool {
         /// The operation.
         pointer: String,
-        /// The builder's error.
-        #[source]
-        source: mcp_core::ToolError,
+        /// The builder's error (shown in the message, so not a `source()`).
+        error: mcp_core::ToolError,
     },
     /// A generated resource was refused by `mcp_core` (bad URI template, bad `_meta` key).
-    #[error("{pointer}: {source}")]
+    #[error("{pointer}: {error}")]
     Resource {
         /// The operation.
         pointer: String,
-        /// The builder's error (boxed: it is large and rare).
-        #[source]
-        source: Box<mcp_core::resource::ResourceError>,
+        /// The builder's error (boxed: it is large and rare; shown in the
+        /// message, so not a `source()`).
+        error: Box<mcp_core::resource::ResourceError>,
     },
     /// A route map file or value is malformed.
     #[error("route map: {0}")]

@@ -126,20 +126,20 @@ pub enum AddPromptError {
 #[non_exhaustive]
 pub enum ServeError {
     /// Binding the listening socket failed.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}")]
     Bind {
         /// The address.
         addr: String,
-        /// The cause.
-        source: io::Error,
+        /// The cause (shown in the message, so not a `source()`).
+        error: io::Error,
     },
     /// An I/O error while serving.
-    #[error("{context}: {source}")]
+    #[error("{context}: {error}")]
     Io {
         /// What was being done.
         context: &'static str,
-        /// The cause.
-        source: io::Error,
+        /// The cause (shown in the message, so not a `source()`).
+        error: io::Error,
     },
     /// The MCP session could not start (for example the peer never sent a
     /// valid opening request).
@@ -168,20 +168,20 @@ pub enum ServeError {
 #[non_exhaustive]
 pub enum OpenApiError {
     /// Loading the document or generating its tools failed.
-    #[error("OpenAPI document `{document}`: {source}")]
+    #[error("OpenAPI document `{document}`: {error}")]
     Spec {
         /// The file (or the source's name).
         document: String,
-        /// What went wrong.
-        source: mcp_openapi::SpecError,
+        /// What went wrong (shown in the message, so not a `source()`).
+        error: mcp_openapi::SpecError,
     },
     /// The HTTP client of its tools could not be made (a bad base URL,
     /// header or security scheme).
-    #[error("OpenAPI document `{document}`: {source}")]
+    #[error("OpenAPI document `{document}`: {error}")]
     Client {
         /// The file (or the source's name).
         document: String,
-        /// What went wrong.
-        source: mcp_openapi::call::CallError,
+        /// What went wrong (shown in the message, so not a `source()`).
+        error: mcp_openapi::call::CallError,
     },
 }

@@ -76,10 +76,10 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         }
     };
     let document =
-        OpenApi::from_slice(petstore_api::PETSTORE_YAML.as_bytes()).map_err(|source| {
+        OpenApi::from_slice(petstore_api::PETSTORE_YAML.as_bytes()).map_err(|error| {
             CliError::Spec {
                 path: "the embedded Petstore document".to_owned(),
-                source,
+                error,
             }
         })?;
     let specs = SpecArgs {

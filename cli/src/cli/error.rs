@@ -1,4 +1,5 @@
-//! Why a command failed: one line for the user.
+//! Why a command failed: one line for the user, each variant's cause shown
+//! in its message (so no variant returns it from `source()` as well).
 
 use mcp_server::{BuildError, ServeError};
 
@@ -15,12 +16,12 @@ pub(crate) enum CliError {
     #[error(transparent)]
     Auth(#[from] mcp_server::auth::AuthError),
     /// An OpenAPI document (or route map) cannot be loaded.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Spec {
         /// The file.
         path: String,
         /// The cause.
-        source: mcp_openapi::SpecError,
+        error: mcp_openapi::SpecError,
     },
     /// The API client cannot be configured (base URL, header, credentials).
     #[error("{0}")]
@@ -70,25 +71,44 @@ pub(crate) enum CliError {
     StateNeedsHttp,
     /// The shared store given by `--state` cannot be used.
     #[error("--state: {0}")]
-    State(#[from] mcp_server::store::StoreError),
+    State(mcp_server::store::StoreError),
     /// Writing to stdout failed.
     #[error("cannot write the output: {0}")]
     Output(std::io::Error),
     /// A hand-written demo tool is malformed.
     #[error("demo tool: {0}")]
-    DemoTool(#[from] mcp_core::ToolError),
+    DemoTool(mcp_core::ToolError),
     /// Telemetry cannot be installed as the `OTEL_*` variables ask.
     #[error("telemetry: {0}")]
-    Telemetry(#[from] mcp_server::telemetry::TelemetryError),
+    Telemetry(mcp_server::telemetry::TelemetryError),
     /// The metrics endpoint cannot listen.
-    #[error("--metrics-bind {addr}: {source}")]
+    #[error("--metrics-bind {addr}: {error}")]
     MetricsBind {
         /// The address.
         addr: std::net::SocketAddr,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A hand-written demo resource is malformed.
     #[error("demo resource: {0}")]
-    DemoResource(#[from] mcp_core::resource::ResourceError),
+    DemoResource(mcp_core::resource::ResourceError),
+}
+
+/// `?` on the causes some variants wrap, as `#[from]` would give it
+/// (`#[from]` would also make the cause a `source()`).
+macro_rules! from_cause {
+    ($($cause:ty => $variant:ident),* $(,)?) => {
+        $(impl From<$cause> for CliError {
+            fn from(cause: $cause) -> Self {
+                CliError::$variant(cause)
+            }
+        })*
+    };
+}
+
+from_cause! {
+    mcp_server::store::StoreError => State,
+    mcp_core::ToolError => DemoTool,
+    mcp_server::telemetry::TelemetryError => Telemetry,
+    mcp_core::resource::ResourceError => DemoResource,
 }

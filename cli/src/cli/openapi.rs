@@ -72,9 +72,9 @@ pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError
 }
 
 fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '_ {
-    move |source| CliError::Spec {
+    move |error| CliError::Spec {
         path: path.to_owned(),
-        source,
+        error,
     }
 }
 

@@ -105,15 +105,15 @@ pub(crate) async fn start() -> Result<String, CliError> {
     let listener =
         TcpListener::bind("127.0.0.1:0")
             .await
-            .map_err(|source| mcp_server::ServeError::Bind {
+            .map_err(|error| mcp_server::ServeError::Bind {
                 addr: "127.0.0.1:0".to_owned(),
-                source,
+                error,
             })?;
     let addr = listener
         .local_addr()
-        .map_err(|source| mcp_server::ServeError::Io {
+        .map_err(|error| mcp_server::ServeError::Io {
             context: "reading the Petstore API address",
-            source,
+            error,
         })?;
     tokio::spawn(async move {
         if let Err(error) = axum::serve(listener, app).await {

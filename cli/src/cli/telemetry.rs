@@ -34,7 +34,7 @@ pub(crate) async fn serve_metrics(
 ) -> Result<(), CliError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| CliError::MetricsBind { addr, source })?;
+        .map_err(|error| CliError::MetricsBind { addr, error })?;
     let bound = listener.local_addr().unwrap_or(addr);
     let router = metrics.router();
     tokio::spawn(async move {

@@ -163,8 +163,10 @@ impl<In> PromptBuilder<In> {
             Ok(schema) => next.prompt.arguments = arguments_of(&schema),
             Err(source) => {
                 let prompt = next.prompt.name.clone();
-                next.error
-                    .get_or_insert(PromptError::Schema { prompt, source });
+                next.error.get_or_insert(PromptError::Schema {
+                    prompt,
+                    error: source,
+                });
             }
         }
         next

@@ -37,13 +37,12 @@ pub enum PromptError {
         message: String,
     },
     /// The arguments type has no object schema.
-    #[error("prompt `{prompt}`: {source}")]
+    #[error("prompt `{prompt}`: {error}")]
     Schema {
         /// The prompt.
         prompt: String,
-        /// What failed.
-        #[source]
-        source: SchemaError,
+        /// What failed (shown in the message, so not a `source()`).
+        error: SchemaError,
     },
     /// A completer names an argument the prompt does not have.
     #[error(

@@ -342,7 +342,10 @@ impl<In, Out> ToolBuilder<In, Out> {
 
     fn schema_error(&mut self, source: SchemaError) {
         let tool = self.name.clone();
-        self.error.get_or_insert(ToolError::Schema { tool, source });
+        self.error.get_or_insert(ToolError::Schema {
+            tool,
+            error: source,
+        });
     }
 
     fn retype<In2, Out2>(self) -> ToolBuilder<In2, Out2> {

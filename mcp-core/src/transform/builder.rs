@@ -280,10 +280,10 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
             Some(fields) => Some(keep_rule(&original_name, fields, wrapped)?),
         };
         if let Some(schema) = self.output_schema {
-            check_object_schema(&schema).map_err(|source| {
+            check_object_schema(&schema).map_err(|error| {
                 fail_tool(ToolError::Schema {
                     tool: tool.name.clone(),
-                    source,
+                    error,
                 })
             })?;
             tool.output_schema = Some(ToolSchema::new(schema));

@@ -48,9 +48,9 @@ pub(crate) fn parse_path(path: &Path) -> Result<Value, SpecError> {
 
 /// Reads a file.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, SpecError> {
-    std::fs::read(path).map_err(|source| SpecError::Io {
+    std::fs::read(path).map_err(|error| SpecError::Io {
         path: path.to_owned(),
-        source,
+        error,
     })
 }
 

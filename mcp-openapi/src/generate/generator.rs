@@ -308,9 +308,9 @@ impl<'a> Generator<'a> {
     ) -> Result<GeneratedTool, SpecError> {
         let lowered = lower(route, lowering)?;
         let custom = self.customization(route, names, tags, lowered.binding.output_wrapped)?;
-        let tool_error = |source| SpecError::Tool {
+        let tool_error = |error| SpecError::Tool {
             pointer: route.pointer.clone(),
-            source,
+            error,
         };
         let mut builder = mcp_core::tool(custom.name)
             .description(custom.description)

@@ -178,9 +178,9 @@ fn route_maps_from_yaml(text: &str) -> Result<Vec<RouteMap>, SpecError> {
 /// Reads route maps from a file: TOML for `.toml`, YAML (or JSON) otherwise.
 pub fn route_maps_from_path(path: impl AsRef<Path>) -> Result<Vec<RouteMap>, SpecError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| SpecError::Io {
         path: path.to_owned(),
-        source,
+        error,
     })?;
     if path.extension().is_some_and(|e| e == "toml") {
         route_maps_from_toml(&text)

@@ -73,9 +73,9 @@ impl GeneratedTool {
                 def.forwarding_caller_credentials(forwards)
                     .in_toolsets(toolsets)
             })
-            .map_err(|source| SpecError::Tool {
+            .map_err(|error| SpecError::Tool {
                 pointer: self.route.pointer.clone(),
-                source,
+                error,
             })
     }
 }
@@ -200,15 +200,15 @@ fn served<C: Send + Sync + 'static>(
     config: &Arc<ClientConfig>,
 ) -> Result<ResourceDef<C>, SpecError> {
     let handler = HttpToolHandler::new(route.clone(), binding.clone(), config.clone());
-    let reader = HttpReader::new(name, handler).map_err(|source| SpecError::Tool {
+    let reader = HttpReader::new(name, handler).map_err(|error| SpecError::Tool {
         pointer: route.pointer.clone(),
-        source,
+        error,
     })?;
     builder
         .read(move |request: ResourceRequest<C>| reader.read(request.variables()))
         .map_err(|source| SpecError::Resource {
             pointer: route.pointer.clone(),
-            source: Box::new(source),
+            error: Box::new(source),
         })
 }
 

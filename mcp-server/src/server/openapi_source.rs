@@ -220,10 +220,10 @@ impl OpenApiSource {
         let (api, default_name) = match self.document {
             Document::Path(path) => {
                 let name = path.display().to_string();
-                let api = OpenApi::from_path_with(&path, &self.load_options).map_err(|source| {
+                let api = OpenApi::from_path_with(&path, &self.load_options).map_err(|error| {
                     OpenApiError::Spec {
                         document: name.clone(),
-                        source,
+                        error,
                     }
                 })?;
                 (api, name)
@@ -234,9 +234,9 @@ impl OpenApiSource {
             }
         };
         let name = self.name.unwrap_or(default_name);
-        let spec_error = |source| OpenApiError::Spec {
+        let spec_error = |error| OpenApiError::Spec {
             document: name.clone(),
-            source,
+            error,
         };
         let generated = api
             .generator()
@@ -247,9 +247,9 @@ impl OpenApiSource {
         for warning in &generated.warnings {
             tracing::warn!(document = name, "{warning}");
         }
-        let client_error = |source| OpenApiError::Client {
+        let client_error = |error| OpenApiError::Client {
             document: name.clone(),
-            source,
+            error,
         };
         let schemes =
             SecuritySchemes::from_components(&api.security_schemes()).map_err(client_error)?;

@@ -67,9 +67,9 @@ impl RedisStore {
     /// `redis://:PASSWORD@HOST:PORT/DB`), failing when it cannot be reached
     /// now; once connected, lost connections are re-established on use.
     pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url).map_err(|source| StoreError::InvalidUrl {
+        let client = redis::Client::open(url).map_err(|error| StoreError::InvalidUrl {
             url: url.to_owned(),
-            source,
+            error,
         })?;
         let shown_url: Arc<str> = shown(&client).into();
         let config = ConnectionManagerConfig::new()
@@ -79,9 +79,9 @@ impl RedisStore {
             .set_max_delay(Duration::from_millis(500));
         let connection = ConnectionManager::new_with_config(client.clone(), config)
             .await
-            .map_err(|source| StoreError::Unreachable {
+            .map_err(|error| StoreError::Unreachable {
                 url: shown_url.to_string(),
-                source,
+                error,
             })?;
         Ok(RedisStore {
             client,

@@ -165,13 +165,13 @@ impl<C: Send + Sync + 'static> Server<C> {
     ) -> Result<HttpServer, ServeError> {
         let listener = TcpListener::bind(addr)
             .await
-            .map_err(|source| ServeError::Bind {
+            .map_err(|error| ServeError::Bind {
                 addr: addr.to_string(),
-                source,
+                error,
             })?;
-        let local_addr = listener.local_addr().map_err(|source| ServeError::Io {
+        let local_addr = listener.local_addr().map_err(|error| ServeError::Io {
             context: "reading the bound address",
-            source,
+            error,
         })?;
         Ok(HttpServer {
             router: self.router(&config)?,
@@ -249,9 +249,9 @@ impl HttpServer {
             .with_graceful_shutdown(graceful)
             .await;
         sessions.cancel();
-        served.map_err(|source| ServeError::Io {
+        served.map_err(|error| ServeError::Io {
             context: "serving HTTP",
-            source,
+            error,
         })
     }
 }
