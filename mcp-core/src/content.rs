@@ -1,10 +1,15 @@
 //! Content blocks: the text, images, audio and resources that tool
 //! results, prompt messages and sampling messages carry, with their
-//! audience and priority [`Annotations`], and the [`ResourceContents`] an
-//! embedded resource (or a `resources/read`) carries.
+//! audience and priority [`Annotations`].
+//!
+//! A block may link or embed a resource, so content uses the
+//! [`resource`](crate::resource) values; resources and prompt messages
+//! share [`Annotations`] and [`Role`] with content blocks, which are
+//! re-exported here.
 //!
 //! ```
-//! use mcp_core::content::{Content, ResourceContents};
+//! use mcp_core::content::Content;
+//! use mcp_core::resource::ResourceContents;
 //! use serde_json::json;
 //!
 //! let image = Content::image("iVBORw0KGgo=", "image/png");
@@ -20,12 +25,8 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-pub(crate) mod annotations;
 pub(crate) mod block;
-pub(crate) mod resource_contents;
-pub(crate) mod role;
 
-pub use annotations::Annotations;
+pub use crate::annotations::Annotations;
+pub use crate::role::Role;
 pub use block::{Content, EmbeddedResource, MediaContent, TextContent};
-pub use resource_contents::ResourceContents;
-pub use role::Role;

@@ -107,10 +107,12 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod annotations;
 mod base64;
 mod error;
 mod future;
 mod json;
+mod role;
 mod scope;
 
 pub mod arguments;

@@ -21,6 +21,7 @@
 //! ```
 
 pub(crate) mod builder;
+pub(crate) mod contents;
 pub(crate) mod def;
 pub(crate) mod error;
 pub(crate) mod handler;
@@ -29,8 +30,8 @@ pub(crate) mod result;
 pub(crate) mod uri_template;
 pub(crate) mod value;
 
-pub use crate::content::ResourceContents;
 pub use builder::{ResourceBuilder, resource, resource_template};
+pub use contents::ResourceContents;
 pub use def::{ResourceDef, ResourceKind};
 pub use error::ResourceError;
 pub use handler::{ResourceFn, ResourceHandler};

@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::content::block::Content;
-use crate::content::role::Role;
 use crate::meta::Meta;
+use crate::role::Role;
 
 /// One message of a sampling conversation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::annotations::Annotations;
-use crate::content::resource_contents::ResourceContents;
+use crate::annotations::Annotations;
 use crate::meta::Meta;
+use crate::resource::contents::ResourceContents;
 use crate::resource::value::Resource;
 
 /// One content block (`ContentBlock` of the MCP specification).

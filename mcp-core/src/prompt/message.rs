@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::content::block::Content;
-use crate::content::role::Role;
+use crate::role::Role;
 
 /// One message of a prompt: a role and a content block (text, image,
 /// audio, resource link or embedded resource).

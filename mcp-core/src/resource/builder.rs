@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::annotations::Annotations;
 use crate::completion::Completer;
-use crate::content::annotations::Annotations;
 use crate::icon::Icon;
 use crate::json::JsonObject;
 use crate::meta::Meta;

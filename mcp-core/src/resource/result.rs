@@ -5,8 +5,8 @@ use std::fmt::Display;
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::resource_contents::ResourceContents;
 use crate::meta::Meta;
+use crate::resource::contents::ResourceContents;
 use crate::resource::error::ResourceError;
 
 /// The result of `resources/read`.

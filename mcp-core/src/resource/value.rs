@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::annotations::Annotations;
+use crate::annotations::Annotations;
 use crate::icon::Icon;
 use crate::meta::Meta;
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::role::Role;
+use crate::role::Role;
 
 /// Hints about who a content block is for and how much it matters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
