@@ -14,7 +14,7 @@
 //!     .name("greeter")
 //!     .version("1.0.0")
 //!     .tool(mcp_core::tool("greet").description("Says hello.").run(|| async { "hello" })?)
-//!     .with_tool_middleware(mcp_core::tool::middleware::from_fn(|cx, next| async move {
+//!     .tool_middleware(mcp_core::tool::middleware::from_fn(|cx, next| async move {
 //!         tracing::info!(tool = cx.tool().name, "call");
 //!         next.run(cx).await
 //!     }))

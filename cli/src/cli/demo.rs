@@ -115,7 +115,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         .tools(hand_written()?)
         .resource(openapi_document()?)
         .resource(pets.resource()?)
-        .with_tool_middleware(pets.middleware())
+        .tool_middleware(pets.middleware())
         .page_size(args.serving.page_size)
         .build()?;
     pets.attach(&server);

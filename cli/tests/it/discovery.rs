@@ -49,7 +49,7 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
             "github",
             generated_tools("github-api.github.com.json"),
         ))
-        .with_tool_middleware(mcp_core::tool::middleware::from_fn(move |cx, next| {
+        .tool_middleware(mcp_core::tool::middleware::from_fn(move |cx, next| {
             let seen = seen.clone();
             async move {
                 if cx.tool().name == "whoami" {

@@ -39,8 +39,8 @@ async fn calls_flow_a_b_c_d_handler_and_back() {
         .layer(layer(&log, "d"));
     let server = Server::builder()
         .tool(def)
-        .with_tool_middleware(layer(&log, "a"))
-        .with_tool_middleware(layer(&log, "b"))
+        .tool_middleware(layer(&log, "a"))
+        .tool_middleware(layer(&log, "b"))
         .build()
         .unwrap();
     for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
@@ -79,7 +79,7 @@ async fn middleware_sees_the_resolved_tool_and_session_context() {
         .context(|session| Ctx {
             greeting: format!("hello over {:?}", session.transport()),
         })
-        .with_tool_middleware(from_fn(
+        .tool_middleware(from_fn(
             |cx: mcp_core::ToolCallContext<Ctx>, next| async move {
                 let title = cx.tool().title.clone().unwrap_or_default();
                 let mut result = next.run(cx).await;

@@ -76,7 +76,7 @@ async fn main() -> anyhow::Result<()> {
         .name("builder")
         .tool(add)
         .tool(greet)
-        .with_tool_middleware(middleware::from_fn(audit))
+        .tool_middleware(middleware::from_fn(audit))
         .build()?;
     server.serve_stdio().await?;
     Ok(())

@@ -236,7 +236,7 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
     /// Adds a server-wide middleware layer, wrapping every tool's own
     /// layers. The first added is the outermost: with server layers `a`, `b`
     /// and tool layers `c`, `d`, a call flows `a → b → c → d → handler`.
-    pub fn with_tool_middleware(mut self, middleware: impl ToolMiddleware<C>) -> Self {
+    pub fn tool_middleware(mut self, middleware: impl ToolMiddleware<C>) -> Self {
         self.layers.push(Arc::new(middleware));
         self
     }
