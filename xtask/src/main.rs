@@ -21,6 +21,8 @@
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
 //! - `load`: the bounded load test of replicas behind nginx; writes its
 //!   section of `BENCHMARKS.md`.
+//! - `discovery [evaluation|ablation]`: discovery mode's ranking quality on
+//!   the task sets (release build; the tests `cargo test` leaves out as slow).
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.
 //! - `fuzz [SECS] [TARGET]...`: seeds, builds (`cargo +nightly fuzz`, the
@@ -33,6 +35,7 @@ mod bench;
 mod benchmarks_md;
 mod build_cost;
 mod conformance;
+mod discovery;
 mod fuzz;
 mod lexicon;
 mod load;
@@ -55,13 +58,14 @@ fn main() -> ExitCode {
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
         "load" => load::run(&workspace_root()),
+        "discovery" => discovery::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "build-cost" => build_cost::check(&workspace_root()),
         "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, discovery, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
         )),
     };
     match result {

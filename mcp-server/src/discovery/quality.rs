@@ -7,8 +7,8 @@
 //! GitHub's and Stripe's older sets (`discovery_tasks.yaml`, developed on;
 //! `discovery_tasks_held_out.yaml`; `discovery_tasks_fresh.yaml`).
 //!
-//! Slow in a debug build, so not run by default:
-//! `cargo test --release -p mcp-toolkit-server --lib discovery::quality -- --ignored --nocapture`
+//! Slow in a debug build, so not run by default: `cargo xtask discovery`
+//! runs them in release with their tables printed
 //! (`evaluation`: recall@1, @5 and @20 per document and half; `ablation`:
 //! the same with each signal off alone). `DISCOVERY_MISSES=1` prints the
 //! misses of the development halves of the documents developed on, and
@@ -246,7 +246,7 @@ fn halves_alternate() {
 }
 
 #[test]
-#[ignore = "slow in debug builds; run with --release --ignored"]
+#[ignore = "slow in debug builds: `cargo xtask discovery`"]
 fn evaluation() {
     let documents = documents();
     let verbose = std::env::var_os("DISCOVERY_MISSES").is_some();
@@ -258,7 +258,7 @@ fn evaluation() {
 }
 
 #[test]
-#[ignore = "slow in debug builds; run with --release --ignored"]
+#[ignore = "slow in debug builds: `cargo xtask discovery`"]
 fn ablation() {
     let documents = documents();
     println!("| signals | document | half or set | tasks | recall@1 | recall@5 | recall@20 |");
