@@ -8,6 +8,8 @@
 //!   version.
 //! - [`discovery_tasks`]: task sets for discovery mode's ranking (requests
 //!   and the tools that serve them, per document).
+//! - `tools` (feature `tools`): the tools several crates' tests build the
+//!   same way.
 //!
 //! ```
 //! let petstore = std::fs::read_to_string(testdata::openapi("petstore.yaml")).unwrap();
@@ -16,6 +18,9 @@
 //! ```
 
 use std::path::PathBuf;
+
+#[cfg(feature = "tools")]
+pub mod tools;
 
 /// The folder holding every OpenAPI document, uncompressed.
 pub fn openapi_dir() -> PathBuf {

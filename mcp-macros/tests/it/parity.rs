@@ -1,11 +1,10 @@
 //! A macro tool and a builder tool with the same metadata are the same
 //! `Tool`.
 
-use std::sync::LazyLock;
-
-use mcp_core::{Hint, Icon, Metadata, ToolDef, ToolExecution, icon::IconTheme, tool};
+use mcp_core::{Hint, Icon, ToolDef, ToolExecution, icon::IconTheme, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use testdata::tools::BRAND;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct DeleteRequest {
@@ -44,13 +43,6 @@ pub(crate) async fn delete_user(req: DeleteRequest) -> Result<DeleteResponse, My
         Ok(DeleteResponse { ok: true })
     }
 }
-
-static BRAND: LazyLock<Metadata> = LazyLock::new(|| {
-    Metadata::new()
-        .title("Brand title")
-        .icon(Icon::svg("https://example.com/brand.svg", &[]))
-        .meta("com.example.acme/team", "platform".into())
-});
 
 /// Adds two numbers.
 ///
