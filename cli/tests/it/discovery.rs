@@ -90,6 +90,18 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
         answer_bytes < 6 * 1024,
         "the answer is {answer_bytes} bytes"
     );
+    // The next 15 candidates, by name and title only.
+    let more = result["structuredContent"]["more"].as_array().unwrap();
+    assert_eq!(more.len(), 15, "{result}");
+    assert!(
+        more.iter().all(|candidate| candidate["name"].is_string()
+            && candidate.get("title").is_none_or(Value::is_string)
+            && candidate.get("inputSchema").is_none()),
+        "{result}"
+    );
+    let text = result["content"][0]["text"].as_str().unwrap();
+    let first = more[0]["name"].as_str().unwrap();
+    assert!(text.contains(&format!("\"more\":\"{first} (")), "{text}");
 
     // The full input schema on request.
     let detail = raw
@@ -143,6 +155,60 @@ async fn github_lists_two_meta_tools_and_answers_searches_compactly() {
     );
 }
 
+/// The categories of every corpus document that makes tools, listed with
+/// `categories: true` and by an empty query without tags.
+#[tokio::test]
+async fn categories_list_on_every_corpus_document() {
+    for name in testdata::openapi_names() {
+        let Ok(api) = mcp_openapi::OpenApi::from_path(testdata::openapi(&name)) else {
+            continue;
+        };
+        let Ok(generated) = api.generator().generate() else {
+            continue;
+        };
+        let config = mcp_openapi::ClientConfig::builder()
+            .base_url("http://127.0.0.1:9")
+            .build()
+            .unwrap();
+        let tools = generated.tool_defs(&Arc::new(config)).unwrap();
+        let count = tools.len();
+        let server = Server::builder()
+            .tools(tools)
+            .discovery(Discovery::search())
+            .build()
+            .unwrap();
+        let search = server.tool(mcp_server::SEARCH_TOOLS).unwrap();
+        for arguments in [
+            json!({"categories": true, "limit": 50}),
+            json!({"query": ""}),
+        ] {
+            let result = search.call_detached(arguments.clone()).await;
+            assert_eq!(result.is_error, None, "{name} {arguments}: {result:?}");
+            let content = result.structured_content.unwrap();
+            let categories = content["categories"].as_array().unwrap();
+            if count == 0 {
+                assert!(categories.is_empty(), "{name}: {content}");
+                continue;
+            }
+            assert!(!categories.is_empty(), "{name}: {content}");
+            assert!(
+                categories
+                    .iter()
+                    .all(|category| category["name"].is_string()
+                        && category["description"].is_string()
+                        && category["tools"].as_u64().is_some_and(|tools| tools > 0)),
+                "{name}: {content}"
+            );
+            // Each category lists its tools.
+            let first = categories[0]["name"].as_str().unwrap();
+            let listed = search
+                .call_detached(json!({"query": "", "tags": [first], "limit": 1}))
+                .await;
+            assert_eq!(listed.is_error, None, "{name} {first}: {listed:?}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn stripe_answers_stay_small() {
     let server = Server::builder()
@@ -171,8 +237,15 @@ async fn stripe_answers_stay_small() {
             .await;
         let answer_bytes = bytes(&search["result"]);
         assert!(
-            answer_bytes < 12 * 1024,
+            answer_bytes <= 6000,
             "{query}: the answer is {answer_bytes} bytes"
+        );
+        assert_eq!(
+            search["result"]["structuredContent"]["more"]
+                .as_array()
+                .map(Vec::len),
+            Some(15),
+            "{query}"
         );
     }
 }

@@ -59,7 +59,7 @@ fn issue(number: u64) -> Value {
             label("ui", 208045947, "0e8a16"),
         ],
     };
-    let (author, assignee) = if number % 2 == 0 {
+    let (author, assignee) = if number.is_multiple_of(2) {
         (user("octocat", 583231), Value::Null)
     } else {
         (user("monalisa", 1024025), user("hubot", 1))

@@ -4,12 +4,14 @@
 //! open) are never ended, so 503 remains only when every session is busy;
 //! sessions never used after `initialize` end after a short grace.
 //!
-//! In process, on loopback. The same flood against the release binary, with
+//! In process, on loopback; `shared` does the same with sessions shared by
+//! two replicas through Redis. The same flood against the release binary, with
 //! its memory, is `cargo xtask load` (`load`), and the soak run is
 //! `cargo xtask soak` (`soak`); both are ignored here.
 
 pub(crate) mod client;
 mod load;
+mod shared;
 mod soak;
 
 use std::time::{Duration, Instant};
@@ -30,8 +32,13 @@ struct Add {
     b: i64,
 }
 
-/// A server with `add` and `wait` (which returns once `release` is true).
+/// A server with [`tools`].
 fn server(release: watch::Receiver<bool>) -> Server {
+    Server::builder().tools(tools(release)).build().unwrap()
+}
+
+/// `add`, and `wait` (which returns once `release` is true).
+fn tools(release: watch::Receiver<bool>) -> [ToolDef; 2] {
     let add: ToolDef = tool("add")
         .input::<Add>()
         .output::<i64>()
@@ -46,7 +53,7 @@ fn server(release: watch::Receiver<bool>) -> Server {
             }
         })
         .unwrap();
-    Server::builder().tools([add, wait]).build().unwrap()
+    [add, wait]
 }
 
 async fn start(config: HttpConfig) -> (Running, watch::Sender<bool>) {

@@ -18,11 +18,9 @@ use tokio::sync::{Semaphore, oneshot};
 
 use super::CodeMode;
 use super::invoke::{ConfiguredScopes, Invoker};
-use super::sandbox::{self, CallRequest, Job, Outcome, ScriptError};
+use super::sandbox::{CallRequest, Job, Outcome, Pool, ScriptError, Start};
 use super::view::CodeModeView;
 
-/// The native stack a run's thread has beyond what JavaScript may use.
-const THREAD_STACK_MARGIN: usize = 2 * 1024 * 1024;
 /// How long past its time limit a run that does not stop is waited for
 /// before the call is answered anyway.
 const GRACE: Duration = Duration::from_secs(1);
@@ -37,6 +35,8 @@ pub(crate) struct Execute<C> {
     pub(crate) settings: CodeMode,
     /// One permit per script running, server-wide.
     pub(crate) running: Arc<Semaphore>,
+    /// The sandboxes made ahead of their run.
+    pub(crate) pool: Arc<Pool>,
 }
 
 impl<C: Send + Sync + 'static> ToolHandler<C> for Execute<C> {
@@ -53,9 +53,10 @@ impl<C: Send + Sync + 'static> ToolHandler<C> for Execute<C> {
         };
         let settings = self.settings.clone();
         let running = self.running.clone();
+        let pool = self.pool.clone();
         Box::pin(async move {
             let started = Instant::now();
-            let outcome = run(code, &invoker, &settings, &running, started).await;
+            let outcome = run(code, &invoker, &settings, &running, &pool, started).await;
             answer(outcome)
         })
     }
@@ -86,13 +87,14 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Runs `code`: waits for a place among the running scripts, starts the
-/// sandbox thread and makes its calls until it ends.
+/// Runs `code`: waits for a place among the running scripts, hands it to
+/// a sandbox made ahead (see [`Pool`]) and makes its calls until it ends.
 async fn run<C: Send + Sync + 'static>(
     code: String,
     invoker: &Invoker<C>,
     settings: &CodeMode,
     running: &Arc<Semaphore>,
+    pool: &Arc<Pool>,
     started: Instant,
 ) -> Outcome {
     let limits = settings.limits();
@@ -122,18 +124,16 @@ async fn run<C: Send + Sync + 'static>(
         limits,
         started,
     };
-    let spawned = std::thread::Builder::new()
-        .name("mcp-code-mode".into())
-        .stack_size(limits.stack_bytes + THREAD_STACK_MARGIN)
-        .spawn(move || {
-            let outcome = sandbox::run(job, requests, &outgoing, cancelled);
-            drop(permit);
-            let _ = done.send(outcome);
-        });
-    if let Err(error) = spawned {
-        return failed(ScriptError::Sandbox(format!(
-            "no thread for the script: {error}"
-        )));
+    let start = Start {
+        job,
+        requests,
+        replies: outgoing,
+        cancelled,
+        done,
+        permit,
+    };
+    if let Err(reason) = pool.run(start) {
+        return failed(ScriptError::Sandbox(reason));
     }
     let mut calls = FuturesUnordered::new();
     let mut waiting = VecDeque::new();

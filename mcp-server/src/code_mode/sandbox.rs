@@ -17,6 +17,7 @@
 mod engine;
 mod host;
 mod outcome;
+mod pool;
 mod script;
 
 use std::time::Duration;
@@ -25,6 +26,7 @@ use mcp_core::JsonObject;
 
 pub(crate) use engine::{Job, run};
 pub(crate) use outcome::{Outcome, ScriptError};
+pub(crate) use pool::{Pool, Start};
 
 /// What one run may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,11 @@
 //! answer share a budget of [`ANSWER_BYTES_PER_TOOL`] per tool: the largest
 //! is written at a lower level of detail until they fit, so small
 //! declarations stay whole. An empty `query` with `tags` lists those
-//! categories as `{"name", "identifier", "description"}`. A request that
+//! categories as `{"name", "identifier", "description"}`; `categories:
+//! true` (or no query and no tags) lists the categories themselves. After
+//! the declarations, `more` names the next candidates (`{"name",
+//! "title"}`, and their names in one comment line of the text), their
+//! bytes taken from the declarations' budget. A request that
 //! names several steps is ranked step by step, the steps taking turns in
 //! the hits (see [`steps`]).
 
@@ -20,12 +24,15 @@ use serde_json::{Map, Value, json};
 use super::typescript::{
     CommonArguments, DECLARATION_BYTES, LEVEL_COUNT, declaration_at, declares_envelope, summary,
 };
-use crate::discovery::finder::{DEFAULT_LIMIT, DEFAULT_LIST_LIMIT, Finder, MAX_LIMIT, SearchArgs};
+use crate::discovery::finder::{Ask, DEFAULT_LIMIT, Finder, MAX_LIMIT, SearchArgs};
 use crate::discovery::view::SEARCH_TOOLS;
 use steps::{interleave, steps};
 
 /// The bytes of declarations an answer holds per tool it shows.
 pub(crate) const ANSWER_BYTES_PER_TOOL: usize = 520;
+/// The bytes of an answer past which its `more` candidates go without
+/// titles.
+const MORE_TITLES_BYTES: usize = 6000;
 /// How much more a hit's size weighs, for lowering its detail, than the one
 /// before it: a size counts `RANK_WEIGHT + rank` times.
 const RANK_WEIGHT: usize = 4;
@@ -44,12 +51,12 @@ pub(crate) fn search_tool<C: Send + Sync + 'static>(
     let schema = json!({
         "type": "object",
         "properties": {
-            "query": {"type": "string", "description": "The task, in a few words (empty to list `tags`)"},
+            "query": {"type": "string", "description": "The task, in a few words (empty: list `tags`, or the categories)"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
             "tags": {"type": "array", "items": {"type": "string"}, "description": "Only tools of these categories"},
-            "detail": {"type": "boolean", "default": false, "description": "Declarations in full (output fields too), with each tool's input JSON Schema"}
-        },
-        "required": ["query"]
+            "detail": {"type": "boolean", "default": false, "description": "Declarations in full (output fields too), with each tool's input JSON Schema"},
+            "categories": {"type": "boolean", "default": false, "description": "List the categories with their tool counts"}
+        }
     });
     let search = Arc::new(Search::new(finder, identifiers));
     mcp_core::tool(SEARCH_TOOLS)
@@ -120,79 +127,64 @@ impl Search {
     /// The answer to `args`; bad arguments give an error result saying
     /// what to change.
     fn answer(&self, args: &SearchArgs) -> CallToolResult {
-        let query = args.query.trim();
-        let listing = query.is_empty();
-        if listing && args.tags.is_empty() {
-            return CallToolResult::error(
-                "`query` is empty: describe the task in a few words, or give `tags` to list a category",
-            );
-        }
-        let limit = args.limit.unwrap_or(if listing {
-            DEFAULT_LIST_LIMIT
-        } else {
-            DEFAULT_LIMIT
-        });
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            return CallToolResult::error(format!(
-                "`limit` must be between 1 and {MAX_LIMIT}, not {limit}"
-            ));
-        }
-        let wanted: Vec<String> = args.tags.iter().map(|tag| tag.to_lowercase()).collect();
+        let (query, wanted, limit) = match args.ask(&self.finder) {
+            Err(message) => return CallToolResult::error(message),
+            Ok(Ask::Categories { limit }) => return self.finder.categories_answer(limit),
+            Ok(Ask::Listing { tags, limit }) => ("", tags, limit),
+            Ok(Ask::Search { query, tags, limit }) => (query, tags, limit),
+        };
         let index = self.finder.index();
-        let categories = index.categories();
-        if let Some(unknown) = wanted.iter().find(|tag| {
-            !categories
-                .iter()
-                .any(|(known, _)| known.to_lowercase() == **tag)
-        }) {
-            let known: Vec<&str> = categories.iter().map(|(tag, _)| tag.as_str()).collect();
-            let known = if known.is_empty() {
-                "(none)".to_owned()
-            } else {
-                known.join(", ")
-            };
-            return CallToolResult::error(format!(
-                "no tool has the tag `{unknown}`; the tags are: {known}"
-            ));
+        let in_tags = |tool: usize| self.finder.in_tags(tool, &wanted);
+        if query.is_empty() {
+            let found: Vec<usize> = (0..index.len()).filter(|&tool| in_tags(tool)).collect();
+            let shown: Vec<usize> = found.iter().copied().take(limit).collect();
+            return self.listing(&shown, found.len());
         }
-        let in_tags = |tool: usize| {
-            wanted.is_empty()
-                || index
-                    .tags_of(tool)
-                    .iter()
-                    .any(|tag| wanted.contains(&tag.to_lowercase()))
-        };
-        let found: Vec<usize> = if listing {
-            (0..index.len()).filter(|&tool| in_tags(tool)).collect()
-        } else {
-            let rankings = steps(query)
-                .into_iter()
-                .map(|step| {
-                    index
-                        .search(step, usize::MAX, in_tags)
-                        .into_iter()
-                        .map(|hit| hit.tool)
-                        .collect()
-                })
-                .collect();
-            interleave(rankings)
-        };
-        let total = found.len();
-        let shown: Vec<usize> = found.into_iter().take(limit).collect();
-        if listing {
-            self.listing(&shown, total)
-        } else {
-            self.declarations_of(&shown, total, args.detail)
-        }
+        let rankings = steps(query)
+            .into_iter()
+            .map(|step| {
+                index
+                    .search(step, usize::MAX, in_tags)
+                    .into_iter()
+                    .map(|hit| hit.tool)
+                    .collect()
+            })
+            .collect();
+        let found = interleave(rankings);
+        let shown = &found[..limit.min(found.len())];
+        let more = self.finder.more(&found[shown.len()..]);
+        self.declarations_of(shown, found.len(), args.detail, more)
     }
 
     /// The declarations of the tools at `shown`, within the answer's budget.
-    fn declarations_of(&self, shown: &[usize], total: usize, detail: bool) -> CallToolResult {
+    fn declarations_of(
+        &self,
+        shown: &[usize],
+        total: usize,
+        detail: bool,
+        more: Vec<Value>,
+    ) -> CallToolResult {
+        // The candidates after the hits, by name in the text: their bytes
+        // (in the text and the structured content) come out of the
+        // declarations' budget.
+        let more_line = if more.is_empty() {
+            String::new()
+        } else {
+            let named: Vec<&str> = more
+                .iter()
+                .filter_map(|candidate| candidate["name"].as_str())
+                .collect();
+            format!(
+                "\n// more (search a name for its declaration): {}\n",
+                named.join(", ")
+            )
+        };
+        let more_bytes = more_line.len() + Value::Array(more.clone()).to_string().len();
         // With `detail`, every declaration is written in full.
         let levels = if detail {
             vec![0; shown.len()]
         } else {
-            self.fitted_levels(shown)
+            self.fitted_levels(shown, more_bytes)
         };
         let mut tools = Vec::with_capacity(shown.len());
         let mut text = format!(
@@ -217,18 +209,41 @@ impl Search {
             }
             tools.push(Value::Object(entry));
         }
-        let mut result = CallToolResult::structured(json!({ "tools": tools, "total": total }));
-        result.content = vec![Content::text(text)];
-        result
+        let answer = |more: &[Value]| {
+            let mut structured = json!({ "tools": tools, "total": total });
+            let mut text = text.clone();
+            if !more.is_empty() {
+                text.push_str(&more_line);
+                structured["more"] = Value::Array(more.to_vec());
+            }
+            let mut result = CallToolResult::structured(structured);
+            result.content = vec![Content::text(text)];
+            result
+        };
+        // Declarations at their least detail may leave too little room:
+        // then the candidates go without titles.
+        let result = answer(&more);
+        let bytes = serde_json::to_string(&result).map_or(0, |text| text.len());
+        if detail || bytes <= MORE_TITLES_BYTES {
+            return result;
+        }
+        let untitled: Vec<Value> = more
+            .iter()
+            .map(|candidate| json!({ "name": candidate["name"] }))
+            .collect();
+        answer(&untitled)
     }
 
     /// The level of detail of each tool at `shown`: the most detailed ones
-    /// within [`ANSWER_BYTES_PER_TOOL`] per tool (or one declaration's
-    /// [`DECLARATION_BYTES`] for fewer tools), lowering the largest
+    /// within [`ANSWER_BYTES_PER_TOOL`] per tool less the `reserved` bytes
+    /// (or one declaration's [`DECLARATION_BYTES`] for fewer tools),
+    /// lowering the largest
     /// declaration first (the sizes of later hits weigh more), then raising
     /// the best hits again while the answer still fits.
-    fn fitted_levels(&self, shown: &[usize]) -> Vec<usize> {
-        let budget = (ANSWER_BYTES_PER_TOOL * shown.len()).max(DECLARATION_BYTES);
+    fn fitted_levels(&self, shown: &[usize], reserved: usize) -> Vec<usize> {
+        let budget = (ANSWER_BYTES_PER_TOOL * shown.len())
+            .saturating_sub(reserved)
+            .max(DECLARATION_BYTES);
         let mut levels = vec![0; shown.len()];
         let mut sizes: Vec<usize> = shown
             .iter()
@@ -298,7 +313,8 @@ fn description(finder: &Finder) -> String {
         "Find tools of this server ({count}) for a task. Returns each tool's TypeScript declaration \
          (`detail`: in full, output fields too, with the input JSON Schema). Call them from a script run by `execute`: \
          `await tools.<identifier>(input)`. An empty `query` with `tags` lists a category \
-         (name, identifier, description)."
+         (name, identifier, description); `categories: true` lists the categories; `more` names the \
+         next candidates."
     );
     if (0..count).any(|tool| finder.tool(tool).is_some_and(declares_envelope)) {
         description.push_str(

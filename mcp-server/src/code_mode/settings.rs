@@ -14,8 +14,8 @@ const LOG_BYTES: usize = 16 * 1024;
 ///
 /// Every limit has a default fit for a model's scripts: 30 s of wall time
 /// (time spent waiting on tools included), 64 MiB of memory, 100 tool
-/// calls, a 100 KB result, 8 calls running at once within a run, and 4 runs
-/// at once in the server.
+/// calls, a 100 KB result, 8 calls running at once within a run, 4 runs
+/// at once in the server, and 2 fresh sandboxes made ahead.
 ///
 /// ```
 /// use std::time::Duration;
@@ -39,6 +39,7 @@ pub struct CodeMode {
     max_result_bytes: usize,
     concurrent_calls: usize,
     running_scripts: usize,
+    spare_sandboxes: usize,
 }
 
 impl Default for CodeMode {
@@ -51,6 +52,7 @@ impl Default for CodeMode {
             max_result_bytes: 100_000,
             concurrent_calls: 8,
             running_scripts: 4,
+            spare_sandboxes: 2,
         }
     }
 }
@@ -111,6 +113,16 @@ impl CodeMode {
         self
     }
 
+    /// How many fresh sandboxes wait, made ahead, for the next scripts (2
+    /// by default; each is a thread with a JavaScript runtime of about a
+    /// megabyte). A run takes one, so it does not wait for a runtime to
+    /// start, and another is made in its place; no sandbox runs two
+    /// scripts. 0 makes each sandbox when its script comes.
+    pub fn spare_sandboxes(mut self, sandboxes: usize) -> Self {
+        self.spare_sandboxes = sandboxes;
+        self
+    }
+
     /// The names of the pinned tools.
     pub fn pinned(&self) -> &[String] {
         &self.pinned
@@ -129,6 +141,11 @@ impl CodeMode {
     /// How many runs execute at once.
     pub(crate) fn scripts_at_once(&self) -> usize {
         self.running_scripts
+    }
+
+    /// How many sandboxes wait for scripts.
+    pub(crate) fn spare(&self) -> usize {
+        self.spare_sandboxes
     }
 
     /// How many of a run's calls run at once.

@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 use super::CodeMode;
 use super::execute::Execute;
 use super::invoke::ConfiguredScopes;
+use super::sandbox::Pool;
 use super::view::CodeModeView;
 use crate::catalog::Catalog;
 
@@ -18,12 +19,18 @@ use crate::catalog::Catalog;
 pub(crate) struct CodeModeState {
     settings: CodeMode,
     running: Arc<Semaphore>,
+    pool: Arc<Pool>,
 }
 
 impl CodeModeState {
     pub(crate) fn new(settings: CodeMode) -> Self {
         let running = Arc::new(Semaphore::new(settings.scripts_at_once()));
-        Self { settings, running }
+        let pool = Pool::new(settings.spare(), settings.limits().stack_bytes);
+        Self {
+            settings,
+            running,
+            pool,
+        }
     }
 
     /// The view of `catalog`, made on first use.
@@ -49,6 +56,7 @@ impl CodeModeState {
             scopes,
             settings: self.settings.clone(),
             running: self.running.clone(),
+            pool: self.pool.clone(),
         };
         // Its results have a bound of their own (the sandbox's).
         let bound = self.settings.limits().result_bytes;

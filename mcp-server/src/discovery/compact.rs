@@ -9,9 +9,10 @@ use serde_json::{Map, Value, json};
 use super::document::{first_sentence, properties};
 use super::words::strip_markup;
 
-/// The size a compact schema aims at, in bytes of JSON: past it, argument
-/// descriptions (then nested field names) are left out, the optional
-/// arguments' first. No argument is ever left out.
+/// The size a compact schema aims at by default, in bytes of JSON: past
+/// it, argument descriptions (then nested field names) are left out, the
+/// optional arguments' first. No argument is ever left out.
+#[cfg(test)]
 const BUDGET: usize = 900;
 /// The longest one-line description kept, in characters.
 const DESCRIPTION_CHARS: usize = 80;
@@ -27,38 +28,60 @@ struct Detail {
     optional_descriptions: bool,
     /// The field names of object arguments.
     nested: bool,
+    /// The values of enums.
+    enums: bool,
+    /// Whether optional arguments have a schema each (else only their
+    /// names are said, in the schema's description).
+    optional: bool,
 }
 
 /// The compact form of `schema` (an object schema whose `$ref`s point into
-/// its own `$defs`), within [`BUDGET`] where leaving out descriptions and
-/// nested names can get it there.
-pub(crate) fn compact_schema(schema: &JsonObject) -> Value {
+/// its own `$defs`), within `budget` bytes where leaving out descriptions
+/// and nested names can get it there.
+pub(crate) fn compact_schema(schema: &JsonObject, budget: usize) -> Value {
+    let full = Detail {
+        required_descriptions: true,
+        optional_descriptions: true,
+        nested: true,
+        enums: true,
+        optional: true,
+    };
     let ladder = [
+        full,
         Detail {
-            required_descriptions: true,
-            optional_descriptions: true,
-            nested: true,
-        },
-        Detail {
-            required_descriptions: true,
             optional_descriptions: false,
-            nested: true,
+            ..full
         },
         Detail {
-            required_descriptions: true,
             optional_descriptions: false,
             nested: false,
+            ..full
         },
         Detail {
             required_descriptions: false,
             optional_descriptions: false,
             nested: false,
+            ..full
+        },
+        Detail {
+            required_descriptions: false,
+            optional_descriptions: false,
+            nested: false,
+            enums: false,
+            optional: true,
+        },
+        Detail {
+            required_descriptions: false,
+            optional_descriptions: false,
+            nested: false,
+            enums: false,
+            optional: false,
         },
     ];
     let mut compact = Value::Null;
     for detail in ladder {
         compact = compact_with(schema, detail);
-        if serde_json::to_string(&compact).map_or(0, |text| text.len()) <= BUDGET {
+        if serde_json::to_string(&compact).map_or(0, |text| text.len()) <= budget {
             break;
         }
     }
@@ -74,16 +97,22 @@ fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
         .filter_map(Value::as_str)
         .collect();
     let mut arguments = Map::new();
+    let mut unsaid: Vec<&str> = Vec::new();
     for (name, argument) in properties(schema) {
         let argument = resolve(schema, argument);
-        let describe = if required.contains(&name) {
+        let needed = required.contains(&name);
+        if !needed && !detail.optional {
+            unsaid.push(name);
+            continue;
+        }
+        let describe = if needed {
             detail.required_descriptions
         } else {
             detail.optional_descriptions
         };
         arguments.insert(
             name.to_owned(),
-            compact_argument(schema, argument, describe, detail.nested),
+            compact_argument(schema, argument, describe, detail),
         );
     }
     let mut compact = Map::new();
@@ -92,16 +121,29 @@ fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
     if !required.is_empty() {
         compact.insert("required".to_owned(), json!(required));
     }
+    if !unsaid.is_empty() {
+        compact.insert(
+            "description".to_owned(),
+            format!(
+                "Optional too: {} (`detail: true` for their schemas)",
+                unsaid.join(", ")
+            )
+            .into(),
+        );
+    }
     Value::Object(compact)
 }
 
 /// One argument: type, enum, one-line description, field names.
-fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, nested: bool) -> Value {
+fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, detail: Detail) -> Value {
+    let nested = detail.nested;
     let mut compact = Map::new();
     if let Some(kind) = type_of(root, argument) {
         compact.insert("type".to_owned(), kind);
     }
-    if let Some(values) = argument.get("enum").and_then(Value::as_array) {
+    if detail.enums
+        && let Some(values) = argument.get("enum").and_then(Value::as_array)
+    {
         let mut listed: Vec<Value> = values.iter().take(ENUM_VALUES).cloned().collect();
         if values.len() > ENUM_VALUES {
             listed.push(format!("({} more)", values.len() - ENUM_VALUES).into());
@@ -233,7 +275,7 @@ mod tests {
             "required": ["owner"],
             "$defs": {"Author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}}
         });
-        let compact = compact_schema(schema.as_object().unwrap());
+        let compact = compact_schema(schema.as_object().unwrap(), BUDGET);
         assert_eq!(
             compact,
             json!({

@@ -16,14 +16,33 @@ pub(crate) const DEFAULT_LIMIT: usize = 5;
 pub(crate) const DEFAULT_LIST_LIMIT: usize = 50;
 /// The most results one search gives.
 pub(crate) const MAX_LIMIT: usize = 50;
-/// The longest description a result carries, in characters.
-const DESCRIPTION_CHARS: usize = 300;
+/// How many candidates after the results an answer names (`more`).
+pub(crate) const MORE: usize = 15;
+/// The bytes a search answer of up to [`DEFAULT_LIMIT`] results aims at
+/// (the whole result as JSON); each result beyond adds
+/// [`BYTES_PER_RESULT`].
+const ANSWER_BYTES: usize = 6000;
+/// The bytes each result beyond [`DEFAULT_LIMIT`] adds to the budget.
+const BYTES_PER_RESULT: usize = 1000;
+/// What each result says at each level of detail, from the most: the
+/// bytes its compact input schema aims at and the characters of its
+/// description. An answer over its budget lowers the largest results
+/// first, later ranks sooner.
+const DETAIL_LEVELS: [(usize, usize); 5] =
+    [(900, 300), (600, 200), (400, 160), (250, 120), (0, 100)];
+/// How much more a result's size weighs, for lowering its detail, than the
+/// one before it: a size counts `RANK_WEIGHT + rank` times.
+const RANK_WEIGHT: usize = 4;
+/// The longest description of a category, in characters.
+const CATEGORY_DESCRIPTION_CHARS: usize = 100;
 
 /// The arguments of `search_tools`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SearchArgs {
-    /// What the caller wants to do, in words (empty to list `tags`).
+    /// What the caller wants to do, in words (empty to list `tags`, or
+    /// the categories without `tags`).
+    #[serde(default)]
     pub(crate) query: String,
     /// How many results (1 to 50).
     #[serde(default)]
@@ -34,6 +53,55 @@ pub(crate) struct SearchArgs {
     /// Whether results carry each tool's full input schema.
     #[serde(default)]
     pub(crate) detail: bool,
+    /// Whether to list the categories (names, descriptions, tool counts)
+    /// instead of tools.
+    #[serde(default)]
+    pub(crate) categories: bool,
+}
+
+/// What a `search_tools` call asks for, its arguments checked.
+pub(crate) enum Ask<'a> {
+    /// The categories, at most `limit`.
+    Categories { limit: usize },
+    /// Every tool of the categories in `tags`, at most `limit`.
+    Listing { tags: Vec<String>, limit: usize },
+    /// The best tools for `query` (among `tags`, if any), at most `limit`.
+    Search {
+        query: &'a str,
+        tags: Vec<String>,
+        limit: usize,
+    },
+}
+
+impl SearchArgs {
+    /// What these arguments ask of `finder`, or the message of the error
+    /// result to return: a limit out of range, or an unknown tag.
+    pub(crate) fn ask(&self, finder: &Finder) -> Result<Ask<'_>, String> {
+        let query = self.query.trim();
+        let tags: Vec<String> = self.tags.iter().map(|tag| tag.to_lowercase()).collect();
+        let categories = self.categories || (query.is_empty() && tags.is_empty());
+        let limit = self.limit.unwrap_or(if categories || query.is_empty() {
+            DEFAULT_LIST_LIMIT
+        } else {
+            DEFAULT_LIMIT
+        });
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(format!(
+                "`limit` must be between 1 and {MAX_LIMIT}, not {limit}"
+            ));
+        }
+        if categories {
+            return Ok(Ask::Categories { limit });
+        }
+        if let Some(unknown) = finder.unknown_tag(&tags) {
+            return Err(unknown);
+        }
+        Ok(if query.is_empty() {
+            Ask::Listing { tags, limit }
+        } else {
+            Ask::Search { query, tags, limit }
+        })
+    }
 }
 
 /// What a result says of one tool.
@@ -94,57 +162,86 @@ impl Finder {
         self.entries.iter().map(|entry| entry.name.as_str())
     }
 
-    /// The answer to `search_tools` with `args`: `{"tools": [...]}` as
-    /// structured content, names and one-line descriptions as text; bad
-    /// arguments give an error result saying what to change.
+    /// The answer to `search_tools` with `args`: `{"tools": [...],
+    /// "total": n, "more": [...]}` as structured content, names and
+    /// one-line descriptions as text; the categories with `categories` (or
+    /// no query and no tags); bad arguments give an error result saying
+    /// what to change.
     pub(crate) fn answer(&self, args: &SearchArgs) -> CallToolResult {
-        let query = args.query.trim();
-        let listing = query.is_empty();
-        if listing && args.tags.is_empty() {
-            return CallToolResult::error(
-                "`query` is empty: describe the task in a few words, or give `tags` to list a category",
-            );
-        }
-        let default = if listing {
-            DEFAULT_LIST_LIMIT
-        } else {
-            DEFAULT_LIMIT
+        let (query, tags, limit) = match args.ask(self) {
+            Err(message) => return CallToolResult::error(message),
+            Ok(Ask::Categories { limit }) => return self.categories_answer(limit),
+            Ok(Ask::Listing { tags, limit }) => ("", tags, limit),
+            Ok(Ask::Search { query, tags, limit }) => (query, tags, limit),
         };
-        let limit = args.limit.unwrap_or(default);
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            return CallToolResult::error(format!(
-                "`limit` must be between 1 and {MAX_LIMIT}, not {limit}"
-            ));
-        }
-        let wanted: Vec<String> = args.tags.iter().map(|tag| tag.to_lowercase()).collect();
-        if let Some(unknown) = self.unknown_tag(&wanted) {
-            return CallToolResult::error(unknown);
-        }
-        let in_tags = |tool: usize| {
-            wanted.is_empty()
-                || self
-                    .index
-                    .tags_of(tool)
-                    .iter()
-                    .any(|tag| wanted.contains(&tag.to_lowercase()))
-        };
-        let found: Vec<usize> = if listing {
-            (0..self.entries.len())
+        let in_tags = |tool: usize| self.in_tags(tool, &tags);
+        if query.is_empty() {
+            let found: Vec<usize> = (0..self.entries.len())
                 .filter(|&tool| in_tags(tool))
-                .collect()
-        } else {
-            self.index
-                .search(query, usize::MAX, in_tags)
-                .into_iter()
-                .map(|hit| hit.tool)
-                .collect()
-        };
-        let total = found.len();
-        let tools: Vec<Value> = found
+                .collect();
+            let tools: Vec<Value> = found
+                .iter()
+                .take(limit)
+                .map(|&tool| self.entry_json(tool, None, DETAIL_LEVELS[0].1))
+                .collect();
+            return self.result(tools, found.len(), Vec::new());
+        }
+        let found: Vec<usize> = self
+            .index
+            .search(query, usize::MAX, in_tags)
             .into_iter()
-            .take(limit)
-            .map(|tool| self.entry_json(tool, !listing, args.detail))
+            .map(|hit| hit.tool)
             .collect();
+        let shown = &found[..limit.min(found.len())];
+        let more = self.more(&found[shown.len()..]);
+        if args.detail {
+            let tools = shown
+                .iter()
+                .map(|&tool| self.entry_json(tool, Some(usize::MAX), DETAIL_LEVELS[0].1))
+                .collect();
+            return self.result(tools, found.len(), more);
+        }
+        self.fitted(shown, found.len(), more, limit)
+    }
+
+    /// The answer showing `shown` at the most detail that keeps the whole
+    /// answer within its budget: the largest results are lowered first,
+    /// later ranks sooner.
+    fn fitted(
+        &self,
+        shown: &[usize],
+        total: usize,
+        more: Vec<Value>,
+        limit: usize,
+    ) -> CallToolResult {
+        let budget = ANSWER_BYTES + limit.saturating_sub(DEFAULT_LIMIT) * BYTES_PER_RESULT;
+        let mut levels = vec![0; shown.len()];
+        let entry = |tool: usize, level: usize| {
+            let (schema, description) = DETAIL_LEVELS[level];
+            self.entry_json(tool, Some(schema), description)
+        };
+        let mut entries: Vec<Value> = shown.iter().map(|&tool| entry(tool, 0)).collect();
+        loop {
+            let result = self.result(entries.clone(), total, more.clone());
+            if result_bytes(&result) <= budget {
+                return result;
+            }
+            let largest = (0..shown.len())
+                .filter(|&position| levels[position] + 1 < DETAIL_LEVELS.len())
+                .max_by_key(|&position| {
+                    entries[position].to_string().len() * (RANK_WEIGHT + position)
+                });
+            let Some(position) = largest else {
+                return result;
+            };
+            levels[position] += 1;
+            entries[position] = entry(shown[position], levels[position]);
+        }
+    }
+
+    /// The result of `tools` out of `total` found, with the candidates
+    /// after them: structured content and its brief text.
+    fn result(&self, tools: Vec<Value>, total: usize, more: Vec<Value>) -> CallToolResult {
         let brief: Vec<Value> = tools
             .iter()
             .map(|tool| {
@@ -155,14 +252,90 @@ impl Finder {
                 json!({ "name": tool["name"], "description": line })
             })
             .collect();
-        let mut result = CallToolResult::structured(json!({ "tools": tools, "total": total }));
-        let text = json!({ "tools": brief, "total": total, "next": "call_tool with a name and its arguments; input schemas are in structuredContent" });
+        let mut structured = json!({ "tools": tools, "total": total });
+        let mut text = json!({ "tools": brief, "total": total });
+        if !more.is_empty() {
+            text["more"] = more_text(&more);
+            structured["more"] = Value::Array(more);
+        }
+        text["next"] = "call_tool with a name and its arguments; input schemas are in structuredContent (search a name in `more` for its schema)".into();
+        let mut result = CallToolResult::structured(structured);
         result.content = vec![Content::text(text.to_string())];
         result
     }
 
+    /// The candidates after the results: `{name, title}` of the first
+    /// [`MORE`] of `rest`.
+    pub(crate) fn more(&self, rest: &[usize]) -> Vec<Value> {
+        rest.iter()
+            .take(MORE)
+            .filter_map(|&tool| self.entries.get(tool))
+            .map(|entry| match &entry.title {
+                Some(title) => json!({ "name": entry.name, "title": title }),
+                None => json!({ "name": entry.name }),
+            })
+            .collect()
+    }
+
+    /// Whether the tool at `tool` is in one of `tags` (lowercase; none:
+    /// every tool is).
+    pub(crate) fn in_tags(&self, tool: usize, tags: &[String]) -> bool {
+        tags.is_empty()
+            || self
+                .index
+                .tags_of(tool)
+                .iter()
+                .any(|tag| tags.contains(&tag.to_lowercase()))
+    }
+
+    /// The categories, most tools first, at most `limit`: each one's name,
+    /// number of tools and a description (the titles of its first tools).
+    pub(crate) fn categories_answer(&self, limit: usize) -> CallToolResult {
+        let categories = self.index.categories();
+        let total = categories.len();
+        let listed: Vec<Value> = categories
+            .into_iter()
+            .take(limit)
+            .map(|(tag, count)| {
+                json!({ "name": tag, "description": self.category_description(&tag), "tools": count })
+            })
+            .collect();
+        let mut text = String::new();
+        for category in &listed {
+            text.push_str(&format!(
+                "{} ({}): {}\n",
+                category["name"].as_str().unwrap_or_default(),
+                category["tools"],
+                category["description"].as_str().unwrap_or_default()
+            ));
+        }
+        text.push_str(&format!(
+            "{} of {total} categories; list one with `tags` and an empty query, or search within it with `tags` and a query",
+            listed.len()
+        ));
+        let mut result =
+            CallToolResult::structured(json!({ "categories": listed, "total": total }));
+        result.content = vec![Content::text(text)];
+        result
+    }
+
+    /// What the category `tag` holds: the titles (or names) of its first
+    /// tools, cut to [`CATEGORY_DESCRIPTION_CHARS`].
+    fn category_description(&self, tag: &str) -> String {
+        let wanted = [tag.to_lowercase()];
+        let titles: Vec<&str> = (0..self.entries.len())
+            .filter(|&tool| self.in_tags(tool, &wanted))
+            .map(|tool| {
+                let entry = &self.entries[tool];
+                entry.title.as_deref().unwrap_or(&entry.name)
+            })
+            .take(4)
+            .collect();
+        cut(&titles.join("; "), CATEGORY_DESCRIPTION_CHARS)
+    }
+
     /// A message naming the categories when one of `wanted` is none.
-    fn unknown_tag(&self, wanted: &[String]) -> Option<String> {
+    pub(crate) fn unknown_tag(&self, wanted: &[String]) -> Option<String> {
         let categories = self.index.categories();
         let unknown = wanted.iter().find(|tag| {
             !categories
@@ -180,31 +353,67 @@ impl Finder {
         ))
     }
 
-    /// One result: name, title, description, and (for searches) the input
-    /// schema, compact unless `detail`.
-    fn entry_json(&self, tool: usize, with_schema: bool, detail: bool) -> Value {
+    /// One result: name, title, description cut to `description_chars`,
+    /// and the input schema: none, compact within `schema_bytes`, or whole
+    /// for `usize::MAX`.
+    fn entry_json(
+        &self,
+        tool: usize,
+        schema_bytes: Option<usize>,
+        description_chars: usize,
+    ) -> Value {
         let entry = &self.entries[tool];
         let mut json = Map::new();
         json.insert("name".to_owned(), entry.name.clone().into());
         if let Some(title) = &entry.title {
             json.insert("title".to_owned(), title.clone().into());
         }
-        json.insert("description".to_owned(), entry.description.clone().into());
-        if with_schema {
-            let schema = if detail {
-                Value::Object((*entry.input_schema).clone())
-            } else {
-                compact_schema(&entry.input_schema)
-            };
-            json.insert("inputSchema".to_owned(), schema);
+        json.insert(
+            "description".to_owned(),
+            cut(&entry.description, description_chars).into(),
+        );
+        match schema_bytes {
+            None => {}
+            Some(usize::MAX) => {
+                json.insert(
+                    "inputSchema".to_owned(),
+                    Value::Object((*entry.input_schema).clone()),
+                );
+            }
+            Some(bytes) => {
+                json.insert(
+                    "inputSchema".to_owned(),
+                    compact_schema(&entry.input_schema, bytes),
+                );
+            }
         }
         Value::Object(json)
     }
 }
 
+/// The candidates of `more` as the text says them: `name (title)`.
+fn more_text(more: &[Value]) -> Value {
+    more.iter()
+        .map(|candidate| {
+            let name = candidate["name"].as_str().unwrap_or_default();
+            match candidate["title"].as_str() {
+                Some(title) => format!("{name} ({title})"),
+                None => name.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+        .into()
+}
+
+/// The bytes of `result` as JSON.
+fn result_bytes(result: &CallToolResult) -> usize {
+    serde_json::to_string(result).map_or(0, |text| text.len())
+}
+
 /// The first paragraph of `description`, without markup, cut to
-/// [`DESCRIPTION_CHARS`].
+/// the most a result shows.
 fn short_description(description: &str) -> String {
     let (first, _) = split_first_paragraph(description);
-    cut(strip_markup(first).trim(), DESCRIPTION_CHARS)
+    cut(strip_markup(first).trim(), DETAIL_LEVELS[0].1)
 }

@@ -142,12 +142,12 @@ fn search_tool<C: Send + Sync + 'static>(finder: Arc<Finder>) -> Result<ToolDef<
     let schema = json!({
         "type": "object",
         "properties": {
-            "query": {"type": "string", "description": "The task, in a few words (empty to list `tags`)"},
+            "query": {"type": "string", "description": "The task, in a few words (empty: list `tags`, or the categories)"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
             "tags": {"type": "array", "items": {"type": "string"}, "description": "Only tools of these categories"},
-            "detail": {"type": "boolean", "default": false, "description": "Full input schemas"}
-        },
-        "required": ["query"]
+            "detail": {"type": "boolean", "default": false, "description": "Full input schemas"},
+            "categories": {"type": "boolean", "default": false, "description": "List the categories with their tool counts"}
+        }
     });
     mcp_core::tool(SEARCH_TOOLS)
         .description(description)
@@ -169,13 +169,14 @@ fn search_tool<C: Send + Sync + 'static>(finder: Arc<Finder>) -> Result<ToolDef<
 fn search_description(finder: &Finder) -> String {
     let count = finder.index().len();
     let mut description = format!(
-        "Find tools of this server ({count}) for a task. Returns name, description and a compact inputSchema (`detail`: full). Run one with `call_tool`."
+        "Find tools of this server ({count}) for a task. Returns name, description and a compact inputSchema (`detail`: full), then `more` candidates by name. Run one with `call_tool`."
     );
     let categories = finder.index().categories();
     if categories.is_empty() {
         return description;
     }
-    description.push_str(" Tags (list one with an empty query): ");
+    description
+        .push_str(" Tags (`categories: true` lists them all; list one with an empty query): ");
     let mut listed = 0;
     for (tag, tools) in &categories {
         let item = format!("{tag} ({tools})");

@@ -37,37 +37,87 @@ pub(crate) struct Job {
     pub(crate) started: Instant,
 }
 
-/// Runs `job` on this thread: its tool calls go out on `requests`, their
-/// answers come in on `replies`; `cancelled` (or `replies` closing) stops
-/// the run.
+/// Runs `job` on this thread in a sandbox made for it (see [`Prepared`]).
 pub(crate) fn run(
     job: Job,
     requests: UnboundedSender<CallRequest>,
     replies: &Receiver<CallReply>,
     cancelled: Arc<AtomicBool>,
 ) -> Outcome {
-    let host = Rc::new(RefCell::new(Host::new(
-        requests,
-        job.limits.calls,
-        job.limits.log_bytes,
-        job.identifiers.clone(),
-        job.catalog.clone(),
-    )));
-    let result = match Runtime::new() {
-        Ok(runtime) => {
-            let result = Run::new(&runtime, &host, &job, cancelled)
-                .and_then(|mut run| run.until_settled(replies));
-            // Promises still held are freed before the runtime.
-            host.borrow_mut().forget_calls();
-            result
+    match Prepared::new() {
+        Ok(prepared) => prepared.run(job, requests, replies, cancelled),
+        Err(error) => Outcome {
+            result: Err(error),
+            logs: Vec::new(),
+            calls: 0,
+        },
+    }
+}
+
+/// A fresh sandbox made ahead of its one run: a runtime and a context in
+/// which the prelude has made the globals, on the thread that will run
+/// the script (QuickJS values never leave it).
+pub(crate) struct Prepared {
+    // Fields drop in order: the handles before the context, the context
+    // before the runtime.
+    drive: Persistent<Function<'static>>,
+    finish: Persistent<Function<'static>>,
+    context: Context,
+    host: Rc<RefCell<Host>>,
+    runtime: Runtime,
+}
+
+impl Prepared {
+    /// A runtime, a context and the prelude's globals.
+    pub(crate) fn new() -> Result<Self, ScriptError> {
+        let runtime = Runtime::new().map_err(sandbox)?;
+        let context = Context::full(&runtime).map_err(sandbox)?;
+        let host = Rc::new(RefCell::new(Host::idle()));
+        let (drive, finish) = context.with(|ctx| -> Result<_, ScriptError> {
+            let api = prelude(&ctx, &host)
+                .map_err(|error| ScriptError::Sandbox(format!("the prelude failed: {error}")))?;
+            let drive: Function<'_> = api.get("drive").map_err(sandbox)?;
+            let finish: Function<'_> = api.get("finish").map_err(sandbox)?;
+            Ok((
+                Persistent::save(&ctx, drive),
+                Persistent::save(&ctx, finish),
+            ))
+        })?;
+        Ok(Self {
+            drive,
+            finish,
+            context,
+            host,
+            runtime,
+        })
+    }
+
+    /// Runs `job`: its tool calls go out on `requests`, their answers come
+    /// in on `replies`; `cancelled` (or `replies` closing) stops the run.
+    pub(crate) fn run(
+        self,
+        job: Job,
+        requests: UnboundedSender<CallRequest>,
+        replies: &Receiver<CallReply>,
+        cancelled: Arc<AtomicBool>,
+    ) -> Outcome {
+        self.host.borrow_mut().begin(
+            requests,
+            job.limits.calls,
+            job.limits.log_bytes,
+            job.identifiers.clone(),
+            job.catalog.clone(),
+        );
+        let result =
+            Run::new(&self, &job, cancelled).and_then(|mut run| run.until_settled(replies));
+        // Promises still held are freed before the runtime.
+        let mut host = self.host.borrow_mut();
+        host.forget_calls();
+        Outcome {
+            result,
+            logs: host.take_logs(),
+            calls: host.calls(),
         }
-        Err(error) => Err(ScriptError::Sandbox(error.to_string())),
-    };
-    let mut host = host.borrow_mut();
-    Outcome {
-        result,
-        logs: host.take_logs(),
-        calls: host.calls(),
     }
 }
 
@@ -113,23 +163,23 @@ impl Stops {
 /// A run under way.
 struct Run<'a> {
     runtime: &'a Runtime,
-    context: Context,
+    context: &'a Context,
     host: &'a Rc<RefCell<Host>>,
     stops: Stops,
     /// The script's promise.
     promise: Persistent<Promise<'static>>,
     /// The prelude's `finish`.
-    finish: Persistent<Function<'static>>,
+    finish: &'a Persistent<Function<'static>>,
 }
 
 impl<'a> Run<'a> {
-    /// Sets the limits, makes the globals and starts the script.
+    /// Sets the limits and starts the script.
     fn new(
-        runtime: &'a Runtime,
-        host: &'a Rc<RefCell<Host>>,
+        prepared: &'a Prepared,
         job: &Job,
         cancelled: Arc<AtomicBool>,
     ) -> Result<Self, ScriptError> {
+        let (runtime, host) = (&prepared.runtime, &prepared.host);
         let limits = job.limits;
         runtime.set_memory_limit(limits.memory_bytes);
         runtime.set_max_stack_size(limits.stack_bytes);
@@ -141,32 +191,23 @@ impl<'a> Run<'a> {
         };
         let interrupt = stops.clone();
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.now())));
-        let context =
-            Context::full(runtime).map_err(|error| ScriptError::Sandbox(error.to_string()))?;
-        let started = context.with(|ctx| -> Result<_, ScriptError> {
-            let api = prelude(&ctx, host)
-                .map_err(|error| ScriptError::Sandbox(format!("the prelude failed: {error}")))?;
-            let drive: Function<'_> = api.get("drive").map_err(sandbox)?;
-            let finish: Function<'_> = api.get("finish").map_err(sandbox)?;
+        let promise = prepared.context.with(|ctx| -> Result<_, ScriptError> {
+            let drive = prepared.drive.clone().restore(&ctx).map_err(sandbox)?;
             let compiled = compile(&ctx, &job.code, &limits)?;
             // The script runs until its first `await` here.
             let promise: Promise<'_> = drive.call((compiled,)).map_err(|_| {
                 let thrown = describe(&ctx, &ctx.catch(), &limits);
                 stops.reason(host.borrow().calls()).unwrap_or(thrown)
             })?;
-            Ok((
-                Persistent::save(&ctx, promise),
-                Persistent::save(&ctx, finish),
-            ))
-        });
-        let (promise, finish) = started?;
+            Ok(Persistent::save(&ctx, promise))
+        })?;
         Ok(Self {
             runtime,
-            context,
+            context: &prepared.context,
             host,
             stops,
             promise,
-            finish,
+            finish: &prepared.finish,
         })
     }
 

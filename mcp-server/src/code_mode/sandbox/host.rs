@@ -23,7 +23,8 @@ pub(super) struct Host {
     /// Set once the script asks for a call past the limit; the interrupt
     /// handler then stops it.
     over_call_limit: Rc<Cell<bool>>,
-    requests: UnboundedSender<CallRequest>,
+    /// Where calls go, once a run has begun.
+    requests: Option<UnboundedSender<CallRequest>>,
     logs: Logs,
     identifiers: Arc<[String]>,
     catalog: Arc<str>,
@@ -46,29 +47,40 @@ struct Logs {
 }
 
 impl Host {
-    pub(super) fn new(
+    /// The host of a sandbox not running anything yet: a call fails.
+    pub(super) fn idle() -> Self {
+        Self {
+            next_id: 0,
+            pending: HashMap::new(),
+            calls: 0,
+            max_calls: 0,
+            over_call_limit: Rc::new(Cell::new(false)),
+            requests: None,
+            logs: Logs {
+                entries: Vec::new(),
+                bytes: 0,
+                limit: 0,
+                cut: false,
+            },
+            identifiers: Arc::from(Vec::new()),
+            catalog: Arc::from("[]"),
+        }
+    }
+
+    /// Starts a run: where its calls go, its limits, its tools.
+    pub(super) fn begin(
+        &mut self,
         requests: UnboundedSender<CallRequest>,
         max_calls: usize,
         log_bytes: usize,
         identifiers: Arc<[String]>,
         catalog: Arc<str>,
-    ) -> Self {
-        Self {
-            next_id: 0,
-            pending: HashMap::new(),
-            calls: 0,
-            max_calls,
-            over_call_limit: Rc::new(Cell::new(false)),
-            requests,
-            logs: Logs {
-                entries: Vec::new(),
-                bytes: 0,
-                limit: log_bytes,
-                cut: false,
-            },
-            identifiers,
-            catalog,
-        }
+    ) {
+        self.requests = Some(requests);
+        self.max_calls = max_calls;
+        self.logs.limit = log_bytes;
+        self.identifiers = identifiers;
+        self.catalog = catalog;
     }
 
     /// The flag the interrupt handler reads.
@@ -140,7 +152,11 @@ impl Host {
             tool,
             arguments,
         };
-        if self.requests.send(request).is_err() {
+        let sent = self
+            .requests
+            .as_ref()
+            .is_some_and(|requests| requests.send(request).is_ok());
+        if !sent {
             return Err(Exception::throw_internal(
                 ctx,
                 &ScriptError::Cancelled.to_string(),

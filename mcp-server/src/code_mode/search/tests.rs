@@ -220,7 +220,6 @@ fn an_empty_query_with_tags_lists_a_category() {
 #[test]
 fn bad_arguments_say_what_to_change() {
     for (args, says) in [
-        (json!({"query": ""}), "`query` is empty"),
         (
             json!({"query": "x", "limit": 0}),
             "`limit` must be between 1 and 50, not 0",
@@ -327,4 +326,30 @@ fn detail_writes_declarations_in_full() {
             .zip(&short)
             .any(|(full, short)| full.len() > short.len())
     );
+}
+
+#[test]
+fn categories_are_listed_and_more_candidates_named() {
+    for args in [json!({"categories": true}), json!({"query": ""})] {
+        let result = ask(&SEARCH, args);
+        assert_eq!(result.is_error, None, "{}", text(&result));
+        let content = result.structured_content.as_ref().expect("structured");
+        let categories = content["categories"].as_array().expect("categories");
+        let repos = categories
+            .iter()
+            .find(|category| category["name"] == "repos")
+            .expect("repos is a category");
+        assert!(repos["tools"].as_u64().unwrap_or(0) > 100, "{repos}");
+        assert!(text(&result).contains("repos ("), "{}", text(&result));
+    }
+    let result = ask(&SEARCH, json!({"query": "star a repository"}));
+    let content = result.structured_content.as_ref().expect("structured");
+    let more = content["more"].as_array().expect("more");
+    assert_eq!(more.len(), 15);
+    assert!(more.iter().all(|candidate| candidate["name"].is_string()
+        && candidate.get("typescript").is_none()));
+    let first = more[0]["name"].as_str().unwrap_or_default();
+    assert!(text(&result).contains(&format!(
+        "// more (search a name for its declaration): {first}"
+    )));
 }
