@@ -194,8 +194,8 @@
 // still be built and inspected).
 #![cfg_attr(not(any(feature = "stdio", feature = "http")), allow(dead_code))]
 
-#[cfg(feature = "code-mode")]
 mod catalog;
+#[cfg(feature = "code-mode")]
 mod code_mode;
 mod discovery;
 mod error;
