@@ -130,7 +130,7 @@ pub(crate) fn request_auth(
 /// The scopes the OAuth settings ask of each tool (on top of those the
 /// tools declare): the HTTP transport's OAuth check puts them on the HTTP
 /// request for the calls made inside it (code mode's scripts).
-#[cfg(feature = "oauth")]
+#[cfg(all(feature = "oauth", feature = "code-mode"))]
 #[derive(Clone)]
 pub(crate) struct ToolScopes(pub(crate) std::sync::Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>);
 

@@ -18,6 +18,7 @@ use super::refusal::Refusal;
 use super::token::{Presented, bearer};
 use super::verify::Verifier;
 use crate::discovery::view::CALL_TOOL;
+#[cfg(feature = "code-mode")]
 use crate::protocol::convert::ToolScopes;
 
 /// The scopes the hosted tools declare (their definitions'
@@ -108,17 +109,22 @@ pub(crate) async fn require_token(
     };
     let mut request = request;
     request.extensions_mut().insert(Arc::new(info));
-    let verifier = gate.verifier.clone();
-    request
-        .extensions_mut()
-        .insert(ToolScopes(Arc::new(move |tool: &str| {
-            verifier
-                .settings()
-                .tool_scopes
-                .get(tool)
-                .cloned()
-                .unwrap_or_default()
-        })));
+    // Code mode's scripts call tools inside this request: they need the
+    // scopes the settings ask of each.
+    #[cfg(feature = "code-mode")]
+    {
+        let verifier = gate.verifier.clone();
+        request
+            .extensions_mut()
+            .insert(ToolScopes(Arc::new(move |tool: &str| {
+                verifier
+                    .settings()
+                    .tool_scopes
+                    .get(tool)
+                    .cloned()
+                    .unwrap_or_default()
+            })));
+    }
     next.run(request).await
 }
 
