@@ -81,8 +81,11 @@
 //!
 //! # Modules
 //!
-//! The root holds tools, what a first program needs. The other primitives
-//! and the values around a call have their own modules:
+//! The root holds what a first program needs, re-exported from the modules,
+//! and [`RequestScope`]: the session, the caller and the `_meta` that every
+//! request a handler serves carries (a tool call, a prompt request, a
+//! resource read). The primitives and the values around them have their own
+//! modules:
 //!
 //! - [`tool`](mod@tool): tools, their builder and handler, one call (its
 //!   request, context and result) and the middleware that wraps calls;
@@ -95,9 +98,10 @@
 //!   request (sampling, elicitation, roots, logs, progress);
 //! - [`arguments`]: the check every tool runs on a call's arguments and
 //!   the one error format it reports;
-//! - [`meta`]: `_meta` keys and their rules; [`icon`]: icons; [`name`]: the
-//!   tool-name rule;
-//! - [`schema`]: the JSON Schemas of arguments and outputs;
+//! - [`meta`]: the `_meta` object and its key rule, and the [`Metadata`]
+//!   bundle builders share; [`icon`]: icons; [`name`]: the tool-name rule;
+//! - [`schema`]: the JSON Schemas of arguments and outputs, and the
+//!   [`Validator`](schema::Validator) that checks a value against one;
 //! - [`transform`]: new tools derived from existing ones (renamed, with
 //!   arguments renamed, hidden or restricted, calls wrapped, results
 //!   trimmed), from Rust or from a file.
