@@ -272,10 +272,12 @@ impl ToolEntry {
             let change = entry.to_arg(&tool, name, &builder)?;
             builder = builder.arg(name.clone(), change);
         }
+        // A `result` entry that only bounds the result's size keeps every
+        // field; one that names no field and no bound is refused.
         if let Some(result) = self
             .result
             .as_ref()
-            .filter(|result| !result.keep.is_empty())
+            .filter(|result| !result.keep.is_empty() || result.max_bytes.is_none())
         {
             builder = builder.keep_fields(result.keep.iter().cloned());
         }
