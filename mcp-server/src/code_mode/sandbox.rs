@@ -24,7 +24,9 @@ use std::time::Duration;
 
 use mcp_core::JsonObject;
 
-pub(crate) use engine::{Job, run};
+pub(crate) use engine::Job;
+#[cfg(test)]
+pub(crate) use engine::run;
 pub(crate) use outcome::{Outcome, ScriptError};
 pub(crate) use pool::{Pool, Start};
 

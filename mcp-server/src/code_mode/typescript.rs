@@ -122,7 +122,7 @@ pub(crate) const LEVEL_COUNT: usize = LEVELS.len();
 /// The declaration of `tool` as the member `identifier` of the sandbox's
 /// `tools` object, within [`DECLARATION_BYTES`] where a level of detail
 /// fits.
-#[cfg(test)]
+#[cfg(all(test, feature = "openapi"))]
 pub(crate) fn declaration(tool: &Tool, identifier: &str) -> String {
     let common = CommonArguments::default();
     let mut last = String::new();

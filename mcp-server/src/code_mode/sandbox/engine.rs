@@ -38,6 +38,7 @@ pub(crate) struct Job {
 }
 
 /// Runs `job` on this thread in a sandbox made for it (see [`Prepared`]).
+#[cfg(test)]
 pub(crate) fn run(
     job: Job,
     requests: UnboundedSender<CallRequest>,
