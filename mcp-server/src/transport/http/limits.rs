@@ -10,6 +10,7 @@
 //! sessions never used after `initialize` are ended sooner by a sweep.
 
 mod eviction;
+mod jsonrpc;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,23 +22,18 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use http::{StatusCode, header};
+use http::StatusCode;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use self::eviction::{Book, Busy, Reason, Tally, Victim};
+use self::jsonrpc::{Envelope, PARSE_ERROR, invalid_request, is_json};
+pub(super) use self::jsonrpc::{JsonRpcRequest, jsonrpc_error};
 use super::HttpConfig;
 
-/// JSON-RPC "Parse error": the body is not JSON.
-const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC "Invalid Request": JSON, but not a JSON-RPC message.
-const INVALID_REQUEST: i64 = -32600;
 /// The implementation-defined server error used for "over a limit".
 const SERVER_BUSY: i64 = -32000;
-/// How long a refused client is asked to wait before retrying, in seconds.
-const RETRY_AFTER_SECS: &str = "5";
 /// The most sessions one tick of the sweep ends or checks, per kind of work.
 const SWEEP_BATCH: usize = 512;
 /// How long past the idle timeout the sweep checks whether rmcp ended a
@@ -308,26 +304,6 @@ impl Drop for PendingRequest {
     }
 }
 
-/// The parts of a JSON-RPC message the limits look at.
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    id: Option<Value>,
-    #[serde(default)]
-    method: Option<String>,
-}
-
-/// The id and method of a JSON-RPC `POST`, put in the request's extensions
-/// for the layers inside this one.
-#[derive(Debug, Clone)]
-#[cfg_attr(not(feature = "redis"), allow(dead_code))]
-pub(super) struct JsonRpcRequest {
-    /// The request's id (`null` for a notification or a batch).
-    pub(super) id: Value,
-    /// The method, if the body names one.
-    pub(super) method: Option<String>,
-}
-
 /// Applies the limits to a `POST` of JSON (a body over the size limit is
 /// answered 413); other requests of a session (`GET` streams, `DELETE`) are
 /// only counted as its activity.
@@ -468,54 +444,10 @@ fn hold_until_sent<T: Send + Sync + 'static>(response: Response, held: T) -> Res
     Response::from_parts(parts, Body::from_stream(body))
 }
 
-/// rmcp answers a JSON body it cannot read as a JSON-RPC message with 415
-/// and its deserializer's text; the specification names -32600 and 400.
-async fn invalid_request(id: Value, response: Response) -> Response {
-    let detail = axum::body::to_bytes(response.into_body(), 64 * 1024)
-        .await
-        .ok()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default();
-    let detail = detail
-        .strip_prefix("fail to deserialize request body ")
-        .unwrap_or(&detail);
-    jsonrpc_error(
-        StatusCode::BAD_REQUEST,
-        id,
-        INVALID_REQUEST,
-        &format!("Invalid Request: the body is not a valid JSON-RPC message ({detail})"),
-    )
-}
-
-/// Whether the request says its body is JSON (as rmcp checks it).
-fn is_json(headers: &http::HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
-            essence.trim().eq_ignore_ascii_case("application/json")
-        })
-}
-
-/// A JSON-RPC error response with `status`.
-pub(super) fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
-    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    let mut response = (status, axum::Json(body)).into_response();
-    if matches!(
-        status,
-        StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS
-    ) {
-        response.headers_mut().insert(
-            header::RETRY_AFTER,
-            http::HeaderValue::from_static(RETRY_AFTER_SECS),
-        );
-    }
-    response
-}
-
 #[cfg(test)]
 mod tests {
+    use http::header;
+
     use super::*;
 
     #[test]
