@@ -132,7 +132,7 @@ pub(crate) fn request_auth(
 /// request for the calls made inside it (code mode's scripts).
 #[cfg(all(feature = "oauth", feature = "code-mode"))]
 #[derive(Clone)]
-pub(crate) struct ToolScopes(pub(crate) std::sync::Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>);
+pub(crate) struct ToolScopes(pub(crate) crate::code_mode::invoke::ConfiguredScopes);
 
 /// The scope of a request as a handler sees it: the session `session_id`,
 /// the caller the HTTP transport vouched for ([`request_auth`]) and the
