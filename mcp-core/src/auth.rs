@@ -2,10 +2,10 @@
 //! carried, when the server checks tokens (an OAuth-protected HTTP
 //! endpoint).
 //!
-//! A handler reads them from
-//! [`ToolCallContext::auth`](crate::ToolCallContext::auth) (and the
-//! resource and prompt requests), to act on behalf of its caller or to log
-//! who called what.
+//! A handler reads them from its request's scope
+//! ([`RequestScope::auth`](crate::RequestScope::auth): `cx.scope().auth()`
+//! for a tool call, the same for resource and prompt requests), to act on
+//! behalf of its caller or to log who called what.
 //!
 //! ```
 //! use mcp_core::auth::AuthInfo;

@@ -3,7 +3,7 @@
 //! audience and priority [`Annotations`].
 //!
 //! A block may link or embed a resource, so content uses the
-//! [`resource`](crate::resource) values; resources and prompt messages
+//! [`resource`](mod@crate::resource) values; resources and prompt messages
 //! share [`Annotations`] and [`Role`] with content blocks, which are
 //! re-exported here.
 //!

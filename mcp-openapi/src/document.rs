@@ -8,7 +8,7 @@
 //! For loading, the document root is read without the parts generation
 //! never reads (named examples, webhooks; the `skip_unread` module) and,
 //! for JSON, without the component schemas no `$ref` reaches (the
-//! `lazy_schemas` module): [`parse_document`] gives the same value as
+//! `lazy_schemas` module): `parse_document` gives the same value as
 //! [`parse_slice`] for what generation reads.
 
 pub(crate) mod lazy_schemas;

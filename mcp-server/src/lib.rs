@@ -119,7 +119,7 @@
 //! OAuth 2.1 protected resource: it publishes its RFC 9728 metadata, and a
 //! request needs a JWT access token from a trusted issuer, for this
 //! resource, with the scopes asked for; handlers see the caller as
-//! [`mcp_core::ToolCallContext::auth`]. See [`auth`] for every check and
+//! [`cx.scope().auth()`](mcp_core::RequestScope::auth). See [`auth`] for every check and
 //! the status of each refusal.
 //!
 //! ```no_run

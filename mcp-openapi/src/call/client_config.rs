@@ -147,7 +147,7 @@ impl ClientConfigBuilder {
 
     /// Sends, as the upstream `Authorization: Bearer` header, a token
     /// `credentials` derives from each call's caller (the
-    /// [`ToolCallContext::auth`](mcp_core::ToolCallContext::auth) claims),
+    /// [`RequestScope::auth`](mcp_core::RequestScope::auth) claims),
     /// instead of the document's configured credentials for that header. A
     /// call without a caller fails. Cannot be combined with
     /// [`passthrough_authorization`](Self::passthrough_authorization).

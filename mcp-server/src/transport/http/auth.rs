@@ -30,7 +30,7 @@
 //! `error="insufficient_scope", scope="…"`; the issuer's keys cannot be
 //! fetched, 503. The MCP service never reads the body of a refused request.
 //! Handlers see the caller's claims as
-//! [`ToolCallContext::auth`](mcp_core::ToolCallContext::auth).
+//! [`cx.scope().auth()`](mcp_core::RequestScope::auth).
 //!
 //! Scopes: [`OAuth::scope`] for every request; for a `tools/call` (also
 //! through discovery mode's `call_tool`), those the tool declares
