@@ -19,8 +19,11 @@
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
-//! - `load`: the bounded load test of replicas behind nginx; writes its
+//! - `load [replicas|flood]`: the bounded load test of replicas behind
+//!   nginx and the session flood of the release binary; writes their
 //!   section of `BENCHMARKS.md`.
+//! - `soak [SECS]`: mixed calls against the release binary for SECS seconds
+//!   (600), its RSS sampled; writes its section of `BENCHMARKS.md`.
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.
 //! - `fuzz [SECS] [TARGET]...`: seeds, builds (`cargo +nightly fuzz`, the
@@ -38,6 +41,7 @@ mod lexicon;
 mod load;
 mod package;
 mod peers;
+mod soak;
 mod synth;
 mod tidy;
 
@@ -55,13 +59,14 @@ fn main() -> ExitCode {
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
         "load" => load::run(&workspace_root()),
+        "soak" => soak::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "build-cost" => build_cost::check(&workspace_root()),
         "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
         )),
     };
     match result {
