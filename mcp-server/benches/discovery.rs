@@ -6,10 +6,15 @@
 //! and of a 5-result `search_tools` answer, and the latency of one search
 //! (over every set's tasks).
 //!
-//! `cargo bench -p mcp-server --bench discovery -- --bench` prints one JSON
-//! line per document (`cargo xtask bench` makes its discovery table of
-//! them). Without `--bench` (as `cargo test --benches` runs it) it is a
-//! smoke test on Petstore: one search, nothing timed.
+//! It also measures the corpus set
+//! (`testdata/discovery/discovery_tasks_corpus.yaml`): per document and per
+//! half (development: odd tasks; test: even tasks), recall@1, @5 and @20,
+//! as `"bench": "discovery_halves"` lines.
+//!
+//! `cargo bench -p mcp-toolkit-server --features openapi --bench discovery -- --bench`
+//! prints one JSON line per document (`cargo xtask bench` makes its
+//! discovery table of them). Without `--bench` (as `cargo test --benches`
+//! runs it) it is a smoke test on Petstore: one search, nothing timed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -148,6 +153,112 @@ fn measure(document: &str, label: &str, sets: &TaskSets) -> Value {
     })
 }
 
+/// The corpus set's documents: label, file, and whether the ranking was
+/// ever developed on it.
+const CORPUS: [(&str, &str, bool); 8] = [
+    ("github", "github-api.github.com.json", true),
+    ("stripe", "stripe-spec3.json", true),
+    ("kubernetes", "kubernetes-apisguru.json", true),
+    ("jira", "jira-apisguru.json", false),
+    ("discord", "discord.json", true),
+    ("box", "box.json", true),
+    ("digitalocean", "digitalocean-apisguru.json", false),
+    ("openai", "openai.yaml", false),
+];
+
+/// The share of `tasks` found within the first 1, 5 and 20 hits.
+fn recall_at(server: &Server, ids: &HashMap<String, String>, tasks: &[&Task]) -> [f64; 3] {
+    let mut found = [0_usize; 3];
+    for task in tasks {
+        let rank = server
+            .search(&task.ask, 20)
+            .iter()
+            .position(|name| ids.get(name).is_some_and(|id| task.serves.contains(id)));
+        for (count, cutoff) in found.iter_mut().zip([1, 5, 20]) {
+            *count += usize::from(rank.is_some_and(|rank| rank < cutoff));
+        }
+    }
+    let total = tasks.len().max(1) as f64;
+    found.map(|count| count as f64 / total)
+}
+
+fn operation_ids(server: &Server) -> HashMap<String, String> {
+    server
+        .tools()
+        .into_iter()
+        .filter_map(|tool| {
+            let id = tool
+                .meta
+                .get("rs.mcp-toolkit/openapi")?
+                .get("operationId")?
+                .as_str()?
+                .to_owned();
+            Some((tool.name, id))
+        })
+        .collect()
+}
+
+/// One line per corpus document and half, then the test halves of the
+/// documents never developed on together.
+fn measure_halves(corpus: &HashMap<String, Vec<Task>>) {
+    let mut never: Vec<(usize, [f64; 3])> = Vec::new();
+    for (label, file, developed) in CORPUS {
+        let Some(tasks) = corpus.get(label) else {
+            continue;
+        };
+        let server = server(file);
+        let ids = operation_ids(&server);
+        let development: Vec<&Task> = tasks.iter().step_by(2).collect();
+        let test: Vec<&Task> = tasks.iter().skip(1).step_by(2).collect();
+        let mut answers: Vec<usize> = tasks
+            .iter()
+            .map(|task| answer_bytes(&server, &task.ask))
+            .collect();
+        answers.sort_unstable();
+        for (half, tasks) in [("development", development), ("test", test)] {
+            let recall = recall_at(&server, &ids, &tasks);
+            if half == "test" && !developed {
+                never.push((tasks.len(), recall));
+            }
+            println!(
+                "{}",
+                json!({
+                    "bench": "discovery_halves",
+                    "document": label,
+                    "developed_on": developed,
+                    "half": half,
+                    "tasks": tasks.len(),
+                    "recall_at_1": recall[0],
+                    "recall_at_5": recall[1],
+                    "recall_at_20": recall[2],
+                    "answer_bytes_max": answers.last().copied().unwrap_or(0),
+                })
+            );
+        }
+    }
+    let tasks: usize = never.iter().map(|(tasks, _)| tasks).sum();
+    let pooled = |at: usize| {
+        never
+            .iter()
+            .map(|(count, recall)| *count as f64 * recall[at])
+            .sum::<f64>()
+            / tasks.max(1) as f64
+    };
+    println!(
+        "{}",
+        json!({
+            "bench": "discovery_halves",
+            "document": "never developed on (pooled)",
+            "developed_on": false,
+            "half": "test",
+            "tasks": tasks,
+            "recall_at_1": pooled(0),
+            "recall_at_5": pooled(1),
+            "recall_at_20": pooled(2),
+        })
+    );
+}
+
 fn main() {
     if !std::env::args().any(|arg| arg == "--bench") {
         let server = server("petstore.yaml");
@@ -175,4 +286,5 @@ fn main() {
         };
         println!("{}", measure(document, label, &sets));
     }
+    measure_halves(&read("discovery_tasks_corpus.yaml"));
 }

@@ -2,13 +2,17 @@
 //! instead of every tool, and the model finds tools by searching.
 //!
 //! - `search_tools` (`query`, `limit` 1 to 50 with 5 by default, `tags`,
-//!   `detail`) ranks every hosted tool for a task and returns
-//!   `structuredContent` `{"tools": [...], "total": n}`: each tool's name,
-//!   title, description (first paragraph) and a compact `inputSchema`
-//!   (argument types, enums, `required`, one-line descriptions, field
-//!   names of object arguments), or the full input schema with
-//!   `detail: true`. An empty `query` with `tags` lists those categories
-//!   (names and descriptions only, 50 by default).
+//!   `detail`, `categories`) ranks every hosted tool for a task and returns
+//!   `structuredContent` `{"tools": [...], "total": n, "more": [...]}`:
+//!   each tool's name, title, description (first paragraph) and a compact
+//!   `inputSchema` (argument types, enums, `required`, one-line
+//!   descriptions, field names of object arguments), or the full input
+//!   schema with `detail: true`; then the next 15 candidates as `{name,
+//!   title}` (`more`, also in the text). A 5-result answer fits 6000 bytes:
+//!   the largest results say less first. An empty `query` with `tags`
+//!   lists those categories (names and descriptions only, 50 by default);
+//!   `categories: true`, or no query and no tags, lists the categories
+//!   (name, tool count, the titles of their first tools).
 //! - `call_tool` (`name`, `arguments`) runs the named tool exactly as a
 //!   direct `tools/call` would (middleware, argument checks, tasks,
 //!   progress, cancellation) and returns its result unchanged; an unknown
@@ -18,21 +22,30 @@
 //! meta-tool is reachable through `call_tool` only.
 //!
 //! The ranking is a field-weighted BM25 (see `index`) over each tool's
-//! name (split at `_ - . /` and camelCase), title, description, tags, the
+//! own words: its name (split at `_ - . /` and camelCase), title,
+//! description (the first paragraph, and the rest at a lower weight),
+//! tags (route map tags and its operation's tags, the tool's toolsets), the
 //! words of its OpenAPI path and the intent of its method (list, get,
-//! create, update, delete), and its arguments; words are stemmed, each
-//! request word also matches its synonyms (a small table of general API
-//! vocabulary) and the longer words it is a part of. Scores then weigh
-//! how many request words a tool matches, how much of its operation name
-//! the request covers (the tool that does what was asked and no more),
-//! whether the request reads (a question) or changes something, and count
-//! words naming a value (`called Pro plan`) less. The index is made once
-//! per tool set: when the server is built and after each change.
+//! create, update, delete), its arguments (names, descriptions, enum
+//! values, and the field names and definitions of object arguments) and
+//! its result's field names. Words are stemmed; each request word also
+//! matches related words (the WordNet lexicon of `lexicon.rs`, generated
+//! by `cargo xtask lexicon`, and a small table of API vocabulary), the
+//! longer words it is a part of, and words of the same root; phrasal verbs
+//! (`get rid of`) read as one word, and literal values (`deploy.yml`,
+//! `pi_123`, quoted text) and words naming a value (`called Pro plan`)
+//! count less. Scores then weigh how many request words a tool matches,
+//! how much of its operation name the request covers (the tool that does
+//! what was asked and no more), and whether the request reads (a question)
+//! or changes something. The weights were tuned on the development halves
+//! of the task sets only (see `quality`). The index is made once per tool
+//! set: when the server is built and after each change.
 
 mod compact;
 pub(crate) mod document;
 pub(crate) mod finder;
 mod index;
+mod lexicon;
 #[cfg(all(test, feature = "openapi"))]
 mod quality;
 mod request;

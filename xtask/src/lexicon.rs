@@ -10,9 +10,9 @@
 //! the other words of the sense (synonyms), the words of the verb senses
 //! it is a kind of (hypernyms, for verbs only: `kick off` is a way to
 //! `start`), and the nouns derived from a verb or the verbs from a noun
-//! (`removal`, `remove`). Phrasal verbs (`get rid of`) are kept whatever
-//! their count. Only words of letters (and `-`) are kept; phrases keep
-//! their `_`.
+//! (`removal`, `remove`). Of phrases, only verbs are kept (`get rid of`),
+//! whatever their count. Only words of letters (and `-`) are kept; phrases
+//! keep their `_`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -117,7 +117,10 @@ pub(crate) fn write(root: &Path, args: &[String]) -> Result<(), String> {
         // verbs (`kick off`, `get rid of`) whatever their count.
         let phrasal_verb = lemma.contains('_') && parts.iter().any(|(letter, _, _)| *letter == 'v');
         let used = uses.get(lemma).copied().unwrap_or(0) >= USES;
-        if !keep(lemma) || lemma.len() < 3 || !(used || phrasal_verb) {
+        // Phrases are read as one word in requests: verbs only, so that
+        // `credit card` stays two words.
+        let phrase = lemma.contains('_');
+        if !keep(lemma) || lemma.len() < 3 || !(used || phrasal_verb) || (phrase && !phrasal_verb) {
             continue;
         }
         // In sense order: the most frequent senses' words first.

@@ -1,7 +1,10 @@
-//! `cargo xtask load`: the bounded load test of `mcp-server` replicas behind
-//! nginx (the ignored test `replicas::load::load_through_nginx` of
-//! `mcp-server`'s integration tests, so nothing compiles twice), and its
-//! table as one section of `BENCHMARKS.md`.
+//! `cargo xtask load [replicas|flood]`: the bounded load test of
+//! `mcp-server` replicas behind nginx (the ignored test
+//! `replicas::load::load_through_nginx` of `mcp-server`'s integration
+//! tests, so nothing compiles twice) and the session flood of the release
+//! binary (the ignored test `session_flood::load::flood_of_the_release_binary`),
+//! and their tables as one section of `BENCHMARKS.md`. Both run by default;
+//! naming one runs it alone and keeps the other's figures.
 
 use std::fs;
 use std::path::Path;
@@ -11,17 +14,72 @@ use crate::{benchmarks_md, cargo, peers};
 /// The heading of the section this task writes; `bench` keeps it.
 pub(crate) const SECTION: &str = "## Replicas behind nginx: load";
 
+/// The heading of the session floods' part of the section.
+const FLOODS: &str = "### Session floods";
+
 /// Runs the load test (`MCP_LOAD_CLIENTS`, `MCP_LOAD_SECONDS` pass through)
-/// and writes its section into `BENCHMARKS.md`.
+/// and the flood (`MCP_FLOOD_SESSIONS`, `MCP_FLOOD_WORKERS` pass through),
+/// or the one named on the command line, and writes their section into
+/// `BENCHMARKS.md`.
 pub(crate) fn run(root: &Path) -> Result<(), String> {
-    let mut envs = peers::install(root)?.env();
-    let report = root.join("target/load/table.md");
+    let which = std::env::args().nth(2);
+    let (replicas, floods) = match which.as_deref() {
+        None => (true, true),
+        Some("replicas") => (true, false),
+        Some("flood") => (false, true),
+        Some(other) => {
+            return Err(format!(
+                "unknown load run `{other}`; runs: replicas, flood (both by default)"
+            ));
+        }
+    };
+    let path = root.join("BENCHMARKS.md");
+    let benchmarks = fs::read_to_string(&path).unwrap_or_default();
+    let old = benchmarks_md::section(&benchmarks, SECTION).unwrap_or_default();
+    let (old_replicas, old_floods) = match old.find(&format!("\n{FLOODS}\n")) {
+        Some(at) => (&old[..at + 1], &old[at + 1..]),
+        None => (old, ""),
+    };
+    let replicas_text = if replicas {
+        replicas_part(root)?
+    } else {
+        old_replicas.to_owned()
+    };
+    let floods_text = if floods {
+        floods_part(root)?
+    } else {
+        old_floods.to_owned()
+    };
+    let text = format!("{replicas_text}{floods_text}");
+    let updated = match benchmarks_md::section(&benchmarks, SECTION) {
+        Some(old) => benchmarks.replacen(old, &text, 1),
+        None => match benchmarks.find("\n## Reproduce\n") {
+            Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),
+            None => format!("{benchmarks}\n{text}"),
+        },
+    };
+    fs::write(&path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    print!("{text}");
+    Ok(())
+}
+
+/// Runs `test` (an ignored test of `mcp-server`'s integration tests) with
+/// `envs` plus `{report_variable}` naming a file, and returns what it wrote
+/// there.
+fn ignored_test(
+    root: &Path,
+    test: &str,
+    report_variable: &str,
+    report_name: &str,
+    mut envs: Vec<(String, String)>,
+) -> Result<String, String> {
+    let report = root.join("target/load").join(report_name);
     if let Some(dir) = report.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let _ = fs::remove_file(&report);
     envs.push((
-        "MCP_LOAD_REPORT".to_owned(),
+        report_variable.to_owned(),
         report.to_string_lossy().into_owned(),
     ));
     cargo(
@@ -33,18 +91,42 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
             "--test",
             "it",
             "--",
-            "replicas::load::load_through_nginx",
+            test,
             "--exact",
             "--ignored",
             "--nocapture",
         ],
         &envs,
     )?;
-    let table = fs::read_to_string(&report)
-        .map_err(|e| format!("the load test wrote no table at {}: {e}", report.display()))?;
+    fs::read_to_string(&report)
+        .map_err(|e| format!("{test} wrote no table at {}: {e}", report.display()))
+}
+
+/// Builds the release binary and returns the variable that names it to the
+/// ignored tests.
+pub(crate) fn release_binary(root: &Path) -> Result<(String, String), String> {
+    cargo(root, &["build", "--release", "-p", "mcp-server"], &[])?;
+    Ok((
+        "MCP_FLOOD_BINARY".to_owned(),
+        root.join("target/release/mcp-server")
+            .to_string_lossy()
+            .into_owned(),
+    ))
+}
+
+/// The replicas' load test and its part of the section.
+fn replicas_part(root: &Path) -> Result<String, String> {
+    let envs = peers::install(root)?.env();
+    let table = ignored_test(
+        root,
+        "replicas::load::load_through_nginx",
+        "MCP_LOAD_REPORT",
+        "table.md",
+        envs,
+    )?;
     let clients = std::env::var("MCP_LOAD_CLIENTS").unwrap_or_else(|_| "64".to_owned());
     let seconds = std::env::var("MCP_LOAD_SECONDS").unwrap_or_else(|_| "10".to_owned());
-    let text = format!(
+    Ok(format!(
         "{SECTION}\n\n\
          Made by `cargo xtask load`: debug builds of `mcp-server demo` replicas on loopback behind\n\
          nginx (round-robin, no stickiness; `cli/tests/replicas/nginx.conf`), with the load\n\
@@ -55,17 +137,36 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
          client sees it through nginx. Replicas, nginx, Redis and the clients share the same 2 cores,\n\
          so three replicas cannot do more work than one here; the rows show what sharing state\n\
          costs and that no call fails.\n\n{table}\n"
-    );
-    let path = root.join("BENCHMARKS.md");
-    let benchmarks = fs::read_to_string(&path).unwrap_or_default();
-    let updated = match benchmarks_md::section(&benchmarks, SECTION) {
-        Some(old) => benchmarks.replacen(old, &text, 1),
-        None => match benchmarks.find("\n## Reproduce\n") {
-            Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),
-            None => format!("{benchmarks}\n{text}"),
-        },
-    };
-    fs::write(&path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    print!("{text}");
-    Ok(())
+    ))
+}
+
+/// The session flood of the release binary and its part of the section.
+fn floods_part(root: &Path) -> Result<String, String> {
+    let envs = vec![release_binary(root)?];
+    let tables = ignored_test(
+        root,
+        "session_flood::load::flood_of_the_release_binary",
+        "MCP_FLOOD_REPORT",
+        "floods.md",
+        envs,
+    )?;
+    let sessions = std::env::var("MCP_FLOOD_SESSIONS").unwrap_or_else(|_| "20000".to_owned());
+    let workers = std::env::var("MCP_FLOOD_WORKERS").unwrap_or_else(|_| "50".to_owned());
+    Ok(format!(
+        "{FLOODS}\n\n\
+         Made by `cargo xtask load` (alone: `cargo xtask load flood`): the release build of\n\
+         `mcp-server demo` on loopback with its defaults (at most 1,000 live sessions; at the limit\n\
+         a new `initialize` ends the session idle longest, never-used ones first, and that id then\n\
+         answers 404; never-used sessions end after 60 s), the load generator in one process on the\n\
+         same 2 cores. One HTTP client sends {sessions} `initialize` requests, 32 at a time, reads\n\
+         each answer and never uses the session. RSS is read from `/proc` before the flood (after\n\
+         three clients), right after it and at its peak (`VmHWM`); a fresh client then initializes\n\
+         and lists the tools, five times one after the other. The server logs ended sessions at\n\
+         most once a second. Then, against a new server, the same flood while {workers} clients each\n\
+         hold a session and call `add` (every tenth request a `tools/list`) from a second before\n\
+         to a second after it, checking every sum; a client whose session was ended initializes\n\
+         again and repeats the call (counted as a re-initialization, not an error). Before, the\n\
+         flood left every new client refused with 503 until the idle timeout (30 minutes) freed\n\
+         the 1,000 slots.\n\n{tables}\n"
+    ))
 }

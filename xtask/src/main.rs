@@ -19,8 +19,11 @@
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
 //! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
-//! - `load`: the bounded load test of replicas behind nginx; writes its
+//! - `load [replicas|flood]`: the bounded load test of replicas behind
+//!   nginx and the session flood of the release binary; writes their
 //!   section of `BENCHMARKS.md`.
+//! - `soak [SECS]`: mixed calls against the release binary for SECS seconds
+//!   (600), its RSS sampled; writes its section of `BENCHMARKS.md`.
 //! - `discovery [evaluation|ablation]`: discovery mode's ranking quality on
 //!   the task sets (release build; the tests `cargo test` leaves out as slow).
 //! - `conformance`: the official MCP conformance suite (both lines) against
@@ -41,6 +44,7 @@ mod lexicon;
 mod load;
 mod package;
 mod peers;
+mod soak;
 mod synth;
 mod tidy;
 
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         "synth" => synth(),
         "bench" => bench::run(&workspace_root()),
         "load" => load::run(&workspace_root()),
+        "soak" => soak::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "discovery" => discovery::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "build-cost" => build_cost::check(&workspace_root()),
         "package" => package::check(&workspace_root()),
@@ -65,7 +70,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, discovery, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, discovery, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
         )),
     };
     match result {

@@ -28,13 +28,16 @@ pub(crate) enum Field {
     Summary,
     /// The rest of the description.
     Description,
-    /// The names and descriptions of the arguments.
+    /// The names and descriptions of the arguments, and the field names
+    /// (and descriptions) of object arguments.
     Arguments,
+    /// The field names of the result.
+    Response,
 }
 
 impl Field {
     /// Every field, in the order of [`Field::index`].
-    pub(crate) const ALL: [Field; 8] = [
+    pub(crate) const ALL: [Field; 9] = [
         Field::Name,
         Field::Title,
         Field::Tags,
@@ -43,26 +46,12 @@ impl Field {
         Field::Summary,
         Field::Description,
         Field::Arguments,
+        Field::Response,
     ];
 
     /// The field's position in per-field arrays.
     pub(crate) fn index(self) -> usize {
         self as usize
-    }
-
-    /// How much a term found in this field counts, relative to the
-    /// description.
-    pub(crate) fn weight(self) -> f32 {
-        match self {
-            Field::Name => 3.0,
-            Field::Title => 2.0,
-            Field::Tags => 1.0,
-            Field::Path => 2.0,
-            Field::Intent => 2.5,
-            Field::Summary => 1.0,
-            Field::Description => 0.3,
-            Field::Arguments => 0.3,
-        }
     }
 }
 
@@ -70,7 +59,7 @@ impl Field {
 #[derive(Debug, Default)]
 pub(crate) struct ToolText {
     /// The raw text of each field, in [`Field::ALL`] order.
-    pub(crate) fields: [String; 8],
+    pub(crate) fields: [String; 9],
     /// The categories: `_meta` tags, else the namespace of the operationId
     /// (`repos/get` is in `repos`), else the first resource of the path.
     pub(crate) tags: Vec<String>,
@@ -91,8 +80,9 @@ pub(crate) struct ToolText {
 }
 
 impl ToolText {
-    /// The searchable text of `tool`.
-    pub(crate) fn of(tool: &Tool) -> Self {
+    /// The searchable text of `tool`, in the toolsets `toolsets` (the tags
+    /// of its operation, for a generated tool).
+    pub(crate) fn of(tool: &Tool, toolsets: &[String]) -> Self {
         let mut text = Self::default();
         let mut put = |field: Field, value: &str| {
             let slot = &mut text.fields[field.index()];
@@ -141,6 +131,21 @@ impl ToolText {
                     put(Field::Arguments, value);
                 }
             }
+            // What an object argument is (its definition's description)
+            // and holds (its field names, two levels deep).
+            let object = resolve(&tool.input_schema, schema);
+            if let Some(description) = object.get("description").and_then(Value::as_str)
+                && !std::ptr::eq(object, schema)
+            {
+                put(Field::Arguments, first_sentence(description));
+            }
+            field_names(&tool.input_schema, object, 2, &mut |name| {
+                put(Field::Arguments, name)
+            });
+        }
+        if let Some(output) = &tool.output_schema {
+            let root = Value::Object((**output).clone());
+            field_names(output, &root, 2, &mut |name| put(Field::Response, name));
         }
         let mut tags: Vec<String> = tool
             .meta
@@ -153,6 +158,11 @@ impl ToolText {
                     .collect()
             })
             .unwrap_or_default();
+        for toolset in toolsets {
+            if !tags.contains(toolset) {
+                tags.push(toolset.clone());
+            }
+        }
         if tags.is_empty() {
             let operation_id = openapi
                 .and_then(|o| o.get("operationId"))
@@ -189,6 +199,62 @@ impl ToolText {
                 .and_then(|a| a.read_only_hint)
                 .unwrap_or(false);
         text
+    }
+}
+
+/// `schema`, or what its local `$ref` (`#/$defs/Name`) in `root` points
+/// to; a few hops at most.
+fn resolve<'a>(root: &'a serde_json::Map<String, Value>, mut schema: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        let Some(name) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|target| target.strip_prefix("#/$defs/"))
+        else {
+            break;
+        };
+        match root.get("$defs").and_then(|defs| defs.get(name)) {
+            Some(found) => schema = found,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// Calls `visit` with the field names of the object `schema` (or of the
+/// items of an array, or of the branches of a union), `depth` levels deep,
+/// `$ref`s into `root`'s `$defs` followed.
+fn field_names(
+    root: &serde_json::Map<String, Value>,
+    schema: &Value,
+    depth: usize,
+    visit: &mut impl FnMut(&str),
+) {
+    if depth == 0 {
+        return;
+    }
+    let schema = resolve(root, schema);
+    if let Some(items) = schema.get("items") {
+        field_names(root, items, depth, visit);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for branch in schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            field_names(root, branch, depth, visit);
+        }
+    }
+    for (name, field) in schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        visit(name);
+        field_names(root, field, depth - 1, visit);
     }
 }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use super::compact::{compact_schema, cut, one_line};
 use super::document::split_first_paragraph;
 use super::index::SearchIndex;
+use super::signals::Signals;
 use super::words::strip_markup;
 
 /// The results of a search when `limit` is not given.
@@ -125,7 +126,13 @@ pub(crate) struct Finder {
 impl Finder {
     /// The finder of `tools`, in their order.
     pub(crate) fn new(tools: &[&Tool]) -> Self {
-        let index = SearchIndex::new(tools.iter().copied());
+        Self::with_toolsets(tools, &[])
+    }
+
+    /// The finder of `tools`, in their order, each in the toolsets of
+    /// `toolsets` at its position (its categories, and words to search).
+    pub(crate) fn with_toolsets(tools: &[&Tool], toolsets: &[Vec<String>]) -> Self {
+        let index = SearchIndex::with_signals(tools.iter().copied(), toolsets, Signals::default());
         let entries = tools
             .iter()
             .map(|tool| Entry {

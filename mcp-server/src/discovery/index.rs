@@ -13,7 +13,7 @@ use mcp_core::Tool;
 use super::document::{Field, ToolText};
 use super::request::{Mood, Request, VALUE_WEIGHT};
 use super::signals::Signals;
-use super::synonyms::Synonyms;
+use super::synonyms::{Lexicon, Synonyms};
 use super::words::Words;
 
 /// BM25's term-frequency saturation.
@@ -38,6 +38,10 @@ const ROOT_ALTERNATIONS: &[(&str, &str)] = &[
     ("sum", "sumpt"),
     ("duc", "duct"),
 ];
+/// The best hits whose words feed back into a search.
+const FEEDBACK_TOOLS: usize = 3;
+/// The words fed back.
+const FEEDBACK_TERMS: usize = 5;
 /// How much the verb an imperative opens with counts.
 const VERB_WEIGHT: f32 = 1.5;
 /// The factor of a tool's score when it updates one item and the request
@@ -46,23 +50,12 @@ const UPDATE_OF_NEW: f32 = 0.85;
 /// The factor of a tool's score when the request asks who and the tool's
 /// resource is not people.
 const NOT_PEOPLE: f32 = 0.8;
-/// How much a longer word starting with a request term (or a shorter one
-/// it starts with) counts.
-const PART_WEIGHT: f32 = 0.6;
 /// How much a plural in the request counts as asking for a list.
 const PLURAL_LIST_WEIGHT: f32 = 0.4;
-/// How strongly the share of request words a tool matches scales its score.
-const COVERAGE_POWER: f32 = 1.0;
 /// The least number of letters a request term must add to (or take from) an
 /// indexed word to be matched as a part of it, so that inflections the
 /// stemmer missed (`star`, `start`) do not count as parts.
 const PART_MIN_EXTRA: usize = 3;
-/// How much of a tool's score depends on how much of its name the request
-/// covers (the rest is kept whatever the name's coverage).
-const SPECIFICITY_SHARE: f32 = 0.5;
-/// The factor of a tool's score when it changes something and the request
-/// asks to read, or the other way round.
-const MOOD_MISMATCH: f32 = 0.8;
 /// The (stemmed) words by which tool names say they read.
 const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 
@@ -90,6 +83,8 @@ pub(crate) struct SearchIndex {
     people: Vec<bool>,
     /// Whether each tool changes one existing item.
     updates_item: Vec<bool>,
+    /// Each tool's terms of its name, title, path and summary.
+    strong_terms: Vec<Vec<u32>>,
 }
 
 /// One tool found, by its position in the indexed tool set.
@@ -100,26 +95,31 @@ pub(crate) struct Hit {
 }
 
 impl SearchIndex {
-    /// The index of `tools`, in their order.
-    pub(crate) fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>) -> Self {
-        Self::with_signals(tools, Signals::default())
-    }
-
-    /// The index of `tools` ranking with `signals` only.
+    /// The index of `tools` in the toolsets `toolsets` (by position; none
+    /// for a tool past its end), ranking with `signals` only.
     pub(crate) fn with_signals<'a>(
         tools: impl IntoIterator<Item = &'a Tool>,
+        toolsets: &[Vec<String>],
         signals: Signals,
     ) -> Self {
         let words = Words::new();
-        let synonyms = Synonyms::new(&words);
-        let texts: Vec<ToolText> = tools.into_iter().map(ToolText::of).collect();
+        let lexicon = signals.lexicon.then_some(signals.weights.lexicon);
+        let hand = signals.synonyms.then_some(signals.weights.synonym);
+        let synonyms = Synonyms::new(&words, hand, lexicon);
+        let texts: Vec<ToolText> = tools
+            .into_iter()
+            .enumerate()
+            .map(|(position, tool)| {
+                ToolText::of(tool, toolsets.get(position).map_or(&[], Vec::as_slice))
+            })
+            .collect();
         // Each tool's terms per field.
         let fields: Vec<Vec<Vec<String>>> = texts
             .iter()
             .map(|text| text.fields.iter().map(|raw| words.terms(raw)).collect())
             .collect();
         let count = fields.len().max(1) as f32;
-        let mut average = [0.0_f32; 8];
+        let mut average = [0.0_f32; Field::ALL.len()];
         for tool in &fields {
             for (sum, terms) in average.iter_mut().zip(tool) {
                 *sum += terms.len() as f32 / count;
@@ -139,8 +139,21 @@ impl SearchIndex {
             reads: texts.iter().map(|text| text.reads).collect(),
             people: texts.iter().map(|text| text.people).collect(),
             updates_item: texts.iter().map(|text| text.updates_item).collect(),
+            strong_terms: Vec::with_capacity(texts.len()),
         };
         for (tool, terms) in fields.iter().enumerate() {
+            // Every word of the name, title, path and summary is known,
+            // whatever those fields weigh: the name's words measure
+            // specificity, the others feed back (see `feedback`).
+            let mut strong: Vec<u32> = Vec::new();
+            for field in [Field::Name, Field::Title, Field::Path, Field::Summary] {
+                for term in &terms[field.index()] {
+                    strong.push(index.term_id(term));
+                }
+            }
+            strong.sort_unstable();
+            strong.dedup();
+            index.strong_terms.push(strong);
             let mut weighted: HashMap<&str, f32> = HashMap::new();
             for field in Field::ALL {
                 let weight = field_weight(field, signals);
@@ -250,10 +263,12 @@ impl SearchIndex {
         limit: usize,
         keep: impl Fn(usize) -> bool,
     ) -> Vec<Hit> {
+        let weights = self.signals.weights;
         let mut scores = vec![0.0_f32; self.len()];
         let mut best = vec![0.0_f32; self.len()];
         let mut seen: Vec<String> = Vec::new();
-        let request = Request::read(&self.words, query);
+        let lexicon = self.signals.lexicon.then(Lexicon::get);
+        let request = Request::read(&self.words, query, lexicon, self.signals.phrasal);
         let mut groups: Vec<(String, f32)> = request
             .terms
             .into_iter()
@@ -312,14 +327,14 @@ impl SearchIndex {
                 if *total > 0.0 && !name.is_empty() {
                     let share = name.iter().filter(|id| covered.contains(id)).count() as f32
                         / name.len() as f32;
-                    *total *= 1.0 - SPECIFICITY_SHARE + SPECIFICITY_SHARE * share;
+                    *total *= 1.0 - weights.specificity + weights.specificity * share;
                 }
             }
         }
         if self.signals.mood {
             for (total, reads) in scores.iter_mut().zip(&self.reads) {
                 if *reads != (request.mood == Mood::Read) {
-                    *total *= MOOD_MISMATCH;
+                    *total *= weights.mood;
                 }
             }
         }
@@ -340,8 +355,11 @@ impl SearchIndex {
         // Tools matching more of the request's words come first.
         if asked > 1 && self.signals.coverage {
             for (total, matched) in scores.iter_mut().zip(&matched) {
-                *total *= (*matched as f32 / asked as f32).powf(COVERAGE_POWER);
+                *total *= (*matched as f32 / asked as f32).powf(weights.coverage);
             }
+        }
+        if weights.feedback > 0.0 {
+            self.feed_back(&mut scores, &covered, weights.feedback, &keep);
         }
         let exact = query.trim().to_lowercase();
         if let Some(tool) = self.names.iter().position(|name| *name == exact) {
@@ -358,6 +376,56 @@ impl SearchIndex {
         hits
     }
 
+    /// Pseudo-relevance feedback: the words the best [`FEEDBACK_TOOLS`]
+    /// hits share (in their name, title, path or summary; not words the
+    /// request already covers), the [`FEEDBACK_TERMS`] of them most
+    /// telling, are searched too at `weight`.
+    fn feed_back(
+        &self,
+        scores: &mut [f32],
+        covered: &HashSet<u32>,
+        weight: f32,
+        keep: &impl Fn(usize) -> bool,
+    ) {
+        let mut top: Vec<(usize, f32)> = scores
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(tool, score)| score > 0.0 && keep(tool))
+            .collect();
+        top.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        top.truncate(FEEDBACK_TOOLS);
+        let Some(&(_, best)) = top.first() else {
+            return;
+        };
+        let mut votes: HashMap<u32, f32> = HashMap::new();
+        for (tool, score) in &top {
+            for id in &self.strong_terms[*tool] {
+                if !covered.contains(id) {
+                    *votes.entry(*id).or_default() += score / best;
+                }
+            }
+        }
+        let mut expansion: Vec<(u32, f32)> = votes
+            .into_iter()
+            .map(|(id, votes)| (id, votes * self.idf[id as usize]))
+            .filter(|&(_, strength)| strength > 0.0)
+            .collect();
+        expansion.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        expansion.truncate(FEEDBACK_TERMS);
+        let Some(&(_, strongest)) = expansion.first() else {
+            return;
+        };
+        for (id, strength) in expansion {
+            let term_weight = weight * strength / strongest;
+            let idf = self.idf[id as usize];
+            for &(tool, frequency) in &self.postings[id as usize] {
+                scores[tool as usize] +=
+                    term_weight * idf * frequency * (K1 + 1.0) / (K1 + frequency);
+            }
+        }
+    }
+
     /// The indexed terms a request term stands for, with their weights: the
     /// term itself, its synonyms, and the words it is a part of.
     fn widen(&self, term: &str) -> Vec<(u32, f32)> {
@@ -370,11 +438,7 @@ impl SearchIndex {
         if let Some(&id) = self.term_ids.get(term) {
             add(id, 1.0);
         }
-        let synonyms = if self.signals.synonyms {
-            self.synonyms.of(term)
-        } else {
-            &[]
-        };
+        let synonyms = self.synonyms.of(term);
         for (synonym, weight) in synonyms {
             if let Some(&id) = self.term_ids.get(synonym) {
                 add(id, *weight);
@@ -401,7 +465,7 @@ impl SearchIndex {
                         && term.len() >= indexed.len() + PART_MIN_EXTRA
                         && term.starts_with(indexed.as_str()));
                 if part {
-                    add(id, PART_WEIGHT);
+                    add(id, self.signals.weights.part);
                 }
             }
         }
@@ -436,11 +500,12 @@ fn field_weight(field: Field, signals: Signals) -> f32 {
         Field::Intent => signals.intent,
         Field::Tags => signals.tags,
         Field::Arguments => signals.arguments,
+        Field::Response => signals.response,
         Field::Name | Field::Title | Field::Summary | Field::Description => true,
     };
     match (used, signals.field_weights) {
         (false, _) => 0.0,
-        (true, true) => field.weight(),
+        (true, true) => signals.weights.fields[field.index()],
         (true, false) => 1.0,
     }
 }

@@ -3,6 +3,9 @@
 //! names things in the plural (a hint that it wants a list), and whether it
 //! asks a question (a hint that it wants to read, not change, something).
 
+use std::collections::HashSet;
+
+use super::synonyms::{Lexicon, PHRASE_WORDS};
 use super::words::{Words, for_each_word, strip_markup};
 
 /// Words after which the rest of a clause names a value (a title, a topic,
@@ -93,8 +96,15 @@ pub(crate) struct Request {
 }
 
 impl Request {
-    /// The request `text`, in the terms of `words`.
-    pub(crate) fn read(words: &Words, text: &str) -> Self {
+    /// The request `text`, in the terms of `words`; with `lexicon`, its
+    /// phrasal verbs (`get rid of`) are read as one term each, and with
+    /// `phrasal`, those of the hand-written table.
+    pub(crate) fn read(
+        words: &Words,
+        text: &str,
+        lexicon: Option<&Lexicon>,
+        phrasal: bool,
+    ) -> Self {
         let text = strip_markup(text);
         let mut terms = Vec::new();
         let mut plural = false;
@@ -103,6 +113,7 @@ impl Request {
         let mut who = false;
         // Whether the first word of the request made a term.
         let mut first_term = false;
+        let literal = literal_words(&text);
         for clause in text.split([',', ';', '.', '(', ')']) {
             in_value = in_value && clause.trim().is_empty();
             let mut in_context = false;
@@ -129,23 +140,33 @@ impl Request {
                 }
                 // A verb and its particle (`set up`) say one thing.
                 let next = clause_words.get(position).map(String::as_str);
-                let phrasal = next.and_then(|next| {
+                let hand = next.filter(|_| phrasal).and_then(|next| {
                     PHRASAL_VERBS
                         .iter()
                         .find(|(verb, particle, _)| *verb == word && *particle == next)
                 });
-                let word = match phrasal {
-                    Some((_, _, meaning)) => {
+                let phrase = lexicon
+                    .filter(|_| hand.is_none())
+                    .and_then(|lexicon| phrase_at(lexicon, &clause_words, position - 1));
+                let (word, term) = match (hand, phrase) {
+                    (Some((_, _, meaning)), _) => {
                         position += 1;
-                        *meaning
+                        (*meaning, words.term(meaning))
                     }
-                    None => word.as_str(),
+                    (None, Some((phrase, length))) => {
+                        position += length - 1;
+                        if opens {
+                            first = Some(phrase.clone());
+                        }
+                        ("", Some(phrase))
+                    }
+                    (None, None) => (word.as_str(), words.term(word)),
                 };
-                let Some(term) = words.term(word) else {
+                let Some(term) = term else {
                     continue;
                 };
                 first_term |= opens;
-                if in_value {
+                if in_value || literal.contains(word) {
                     terms.push((term, VALUE_WEIGHT));
                     continue;
                 }
@@ -177,6 +198,45 @@ impl Request {
     }
 }
 
+/// The lowercase words of `text` that are part of a literal value, not of
+/// what the request asks for: quoted text, and tokens holding a digit or a
+/// `.`, `/`, `@`, `_`, `#` or `:` inside (`deploy.yml`, `pi_123`,
+/// `jane@example.com`, `#general`, `$10`).
+fn literal_words(text: &str) -> HashSet<String> {
+    let mut literal = HashSet::new();
+    for (index, piece) in text.split(['"', '\u{201c}', '\u{201d}']).enumerate() {
+        if index % 2 == 1 {
+            for_each_word(piece, |word| {
+                literal.insert(word.to_owned());
+            });
+            continue;
+        }
+        for token in piece.split_whitespace() {
+            let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '#' && c != '$');
+            let inner = token.trim_start_matches(['#', '$']);
+            let marked = token.chars().any(|c| c.is_ascii_digit())
+                || token.starts_with(['#', '$'])
+                || inner.contains(['.', '/', '@', '_', '#', ':']);
+            if marked {
+                for_each_word(token, |word| {
+                    literal.insert(word.to_owned());
+                });
+            }
+        }
+    }
+    literal
+}
+
+/// The longest phrase of `lexicon` starting at `start` of `words`, joined
+/// by `_`, and its number of words (two at least).
+fn phrase_at(lexicon: &Lexicon, words: &[String], start: usize) -> Option<(String, usize)> {
+    (2..=PHRASE_WORDS).rev().find_map(|length| {
+        let slice = words.get(start..start + length)?;
+        let phrase = slice.join("_");
+        lexicon.is_phrase(&phrase).then_some((phrase, length))
+    })
+}
+
 /// Whether `text` opens with a verb whose object has an indefinite article
 /// (`save a card`, `give me a link`), and the verb is not one of changing.
 fn opens_with_new_object(text: &str) -> bool {
@@ -203,10 +263,49 @@ fn opens_with_new_object(text: &str) -> bool {
 mod tests {
     use super::*;
 
+    impl Request {
+        fn read_plain(words: &Words, text: &str) -> Self {
+            Self::read(words, text, None, true)
+        }
+    }
+
+    #[test]
+    fn literals_count_as_values() {
+        let words = Words::new();
+        let request = Request::read_plain(
+            &words,
+            "kick off the deploy.yml workflow for pi_123 \"at once\"",
+        );
+        let weight = |term: &str| {
+            request
+                .terms
+                .iter()
+                .find(|(found, _)| found == term)
+                .map(|(_, weight)| *weight)
+        };
+        assert_eq!(weight("deploy"), Some(VALUE_WEIGHT));
+        assert_eq!(weight("pi"), Some(VALUE_WEIGHT));
+        assert_eq!(weight("onc"), Some(VALUE_WEIGHT));
+        assert_eq!(weight("kick"), Some(1.0));
+    }
+
+    #[test]
+    fn phrasal_verbs_of_the_lexicon_are_one_term() {
+        let words = Words::new();
+        let request = Request::read(
+            &words,
+            "get rid of the old branch",
+            Some(Lexicon::get()),
+            false,
+        );
+        assert_eq!(request.terms[0].0, "get_rid_of");
+        assert_eq!(request.mood, Mood::Change);
+    }
+
     #[test]
     fn values_plurals_and_moods() {
         let words = Words::new();
-        let request = Request::read(&words, "create a product called Pro plan");
+        let request = Request::read_plain(&words, "create a product called Pro plan");
         assert_eq!(
             request.terms,
             [
@@ -218,16 +317,19 @@ mod tests {
         );
         assert_eq!(request.mood, Mood::Change);
         assert!(!request.plural);
-        let request = Request::read(&words, "which cards has this customer saved?");
+        let request = Request::read_plain(&words, "which cards has this customer saved?");
         assert!(request.plural);
         assert_eq!(request.mood, Mood::Read);
-        assert_eq!(Request::read(&words, "show the tags").mood, Mood::Read);
+        assert_eq!(
+            Request::read_plain(&words, "show the tags").mood,
+            Mood::Read
+        );
     }
 
     #[test]
     fn phrasal_verbs_purposes_and_objects() {
         let words = Words::new();
-        let request = Request::read(&words, "set up a webhook for pushes");
+        let request = Request::read_plain(&words, "set up a webhook for pushes");
         assert_eq!(
             request.terms,
             [
@@ -237,26 +339,26 @@ mod tests {
             ]
         );
         assert_eq!(request.verb, Some(0));
-        let request = Request::read(&words, "what did the checks say for this commit?");
+        let request = Request::read_plain(&words, "what did the checks say for this commit?");
         assert!(request.terms.contains(&("commit".to_owned(), 1.0)));
-        let request = Request::read(&words, "merge this pull request");
+        let request = Request::read_plain(&words, "merge this pull request");
         assert_eq!(
             request.terms,
             [("merg".to_owned(), 1.0), ("pull".to_owned(), 1.0)]
         );
         assert_eq!(request.verb, Some(0));
         assert!(!request.new_object);
-        assert!(!Request::read(&words, "close an issue").new_object);
-        assert!(Request::read(&words, "give me a link to pay").new_object);
+        assert!(!Request::read_plain(&words, "close an issue").new_object);
+        assert!(Request::read_plain(&words, "give me a link to pay").new_object);
     }
 
     #[test]
     fn possessives_details_and_who() {
         let words = Words::new();
-        let request = Request::read(&words, "show me this payment's details");
+        let request = Request::read_plain(&words, "show me this payment's details");
         assert!(!request.terms.iter().any(|(term, _)| term == "s"));
         assert!(!request.plural);
-        assert!(Request::read(&words, "who is watching this repository?").who);
-        assert!(!Request::read(&words, "list the watchers").who);
+        assert!(Request::read_plain(&words, "who is watching this repository?").who);
+        assert!(!Request::read_plain(&words, "list the watchers").who);
     }
 }

@@ -2,9 +2,54 @@
 //! measure what it contributes (the ablation test does); searches always
 //! use them all.
 
+/// The numbers the ranking weighs its evidence with. The defaults were
+/// chosen on the development halves of the documents developed on (see
+/// `quality`'s `tune`), never on a test half.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Weights {
+    /// Per field, in `Field::ALL` order: name, title, tags, path, intent,
+    /// summary, description, arguments, response.
+    pub(crate) fields: [f32; 9],
+    /// A related word of the lexicon: synonym, verb it is a kind of,
+    /// derived noun or verb.
+    pub(crate) lexicon: [f32; 3],
+    /// A synonym of the hand-written table.
+    pub(crate) synonym: f32,
+    /// A longer word a request word is a part of.
+    pub(crate) part: f32,
+    /// The share of a tool's score that depends on how much of its name
+    /// the request covers.
+    pub(crate) specificity: f32,
+    /// The power of the share of request words a tool matches.
+    pub(crate) coverage: f32,
+    /// The factor of a tool that reads for a request that changes, or the
+    /// other way round.
+    pub(crate) mood: f32,
+    /// How much the words of the best hits found by the request count in a
+    /// second round (pseudo-relevance feedback; 0: none).
+    pub(crate) feedback: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            fields: [3.0, 2.0, 0.0, 2.0, 5.0, 1.0, 0.3, 0.15, 0.0],
+            lexicon: [0.0, 0.1, 0.0],
+            synonym: 0.6,
+            part: 0.6,
+            specificity: 0.75,
+            coverage: 0.5,
+            mood: 0.6,
+            feedback: 0.0,
+        }
+    }
+}
+
 /// Which signals the ranking uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Signals {
+    /// The weights of fields and related words.
+    pub(crate) weights: Weights,
     /// Fields weigh differently (name above title above path above
     /// description); off, every field counts the same.
     pub(crate) field_weights: bool,
@@ -16,8 +61,16 @@ pub(crate) struct Signals {
     pub(crate) tags: bool,
     /// Argument names, descriptions and enum values are a field.
     pub(crate) arguments: bool,
-    /// Request words also match their synonyms.
+    /// The result's field names are a field.
+    pub(crate) response: bool,
+    /// Request words also match their synonyms of the hand-written table.
     pub(crate) synonyms: bool,
+    /// Request words (and phrases) also match their related words of the
+    /// lexicon generated from WordNet.
+    pub(crate) lexicon: bool,
+    /// Verbs with a particle (`set up`) of the hand-written table read as
+    /// one word.
+    pub(crate) phrasal: bool,
     /// Request words also match the words they are a part of.
     pub(crate) subwords: bool,
     /// Request words also match words derived from the same root
@@ -48,12 +101,16 @@ pub(crate) struct Signals {
 impl Default for Signals {
     fn default() -> Self {
         Self {
+            weights: Weights::default(),
             field_weights: true,
             path: true,
             intent: true,
             tags: true,
             arguments: true,
+            response: true,
             synonyms: true,
+            lexicon: true,
+            phrasal: true,
             subwords: true,
             derivations: true,
             people: true,
@@ -85,7 +142,17 @@ impl Signals {
             ("- intent", off(|s| s.intent = false)),
             ("- tags", off(|s| s.tags = false)),
             ("- arguments", off(|s| s.arguments = false)),
+            ("- response", off(|s| s.response = false)),
             ("- synonyms", off(|s| s.synonyms = false)),
+            ("- lexicon", off(|s| s.lexicon = false)),
+            ("- phrasal", off(|s| s.phrasal = false)),
+            (
+                "- hand tables",
+                off(|s| {
+                    s.synonyms = false;
+                    s.phrasal = false;
+                }),
+            ),
             ("- subwords", off(|s| s.subwords = false)),
             ("- derivations", off(|s| s.derivations = false)),
             ("- people", off(|s| s.people = false)),

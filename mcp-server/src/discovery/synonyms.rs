@@ -1,11 +1,78 @@
-//! Words people use for what APIs name otherwise: a small table of general
-//! API vocabulary (verbs of intent, common abbreviations, everyday words
-//! for payment and code-hosting terms). Each row is a group; a word of a
-//! request also finds the other words of its groups, at a lower weight.
+//! Words people use for what APIs name otherwise, from two sources: the
+//! lexicon generated from WordNet (`lexicon.rs`: synonyms, the verbs a verb
+//! is a kind of, derived nouns and verbs, and phrasal verbs such as `get
+//! rid of`), and a small hand-written table of general API vocabulary
+//! (verbs of intent, common abbreviations, everyday words for payment and
+//! code-hosting terms). A word of a request also finds its related words,
+//! at a lower weight.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
+use super::lexicon::LEXICON;
 use super::words::Words;
+
+/// The most words of a phrase of the lexicon.
+pub(crate) const PHRASE_WORDS: usize = 3;
+
+/// The lexicon, stemmed: each term (or phrase, its words joined by `_`) to
+/// the single-word terms related to it, with how (0: synonym, 1: a verb
+/// it is a kind of, 2: a derived noun or verb).
+pub(crate) struct Lexicon {
+    by_term: HashMap<String, Vec<(String, usize)>>,
+    phrases: HashSet<String>,
+}
+
+static PARSED: LazyLock<Lexicon> = LazyLock::new(|| Lexicon::parse(&Words::new()));
+
+impl Lexicon {
+    /// The lexicon, parsed once per process.
+    pub(crate) fn get() -> &'static Lexicon {
+        &PARSED
+    }
+
+    fn parse(words: &Words) -> Self {
+        let mut by_term: HashMap<String, Vec<(String, usize)>> = HashMap::new();
+        let mut phrases = HashSet::new();
+        for line in LEXICON.lines() {
+            let Some((word, related)) = line.split_once(':') else {
+                continue;
+            };
+            let key = if word.contains('_') {
+                phrases.insert(word.to_owned());
+                word.to_owned()
+            } else {
+                match words.term(word) {
+                    Some(term) => term,
+                    None => continue,
+                }
+            };
+            let entry = by_term.entry(key.clone()).or_default();
+            for (relation, list) in related.split(';').enumerate() {
+                for other in list.split(',').filter(|other| !other.contains('_')) {
+                    let Some(term) = words.term(other) else {
+                        continue;
+                    };
+                    if term == key {
+                        continue;
+                    }
+                    // The closest relation wins: synonym, then kind, then derived.
+                    match entry.iter_mut().find(|(seen, _)| *seen == term) {
+                        Some(seen) => seen.1 = seen.1.min(relation),
+                        None => entry.push((term, relation)),
+                    }
+                }
+            }
+        }
+        Self { by_term, phrases }
+    }
+
+    /// Whether `phrase` (lowercase words joined by `_`) is a phrase of the
+    /// lexicon.
+    pub(crate) fn is_phrase(&self, phrase: &str) -> bool {
+        self.phrases.contains(phrase)
+    }
+}
 
 /// Groups of words that may stand for one another in a request. The first
 /// word of a row stands for the rest; the rest do not stand for each
@@ -116,18 +183,29 @@ const EQUIVALENTS: &[&[&str]] = &[
 /// the other way round (`pr` is also a part of other names).
 const ABBREVIATIONS: &[(&str, &str)] = &[("pr", "pull")];
 
-/// How much a synonym of a request term counts.
-const SYNONYM_WEIGHT: f32 = 0.6;
-
 /// The table, stemmed: each term to the terms it stands for.
 pub(crate) struct Synonyms {
     by_term: HashMap<String, Vec<(String, f32)>>,
 }
 
 impl Synonyms {
-    /// The table above in the stems `words` makes.
-    pub(crate) fn new(words: &Words) -> Self {
+    /// The table above in the stems `words` makes (its synonyms weighed
+    /// `hand`), and the lexicon's related words weighed by `lexicon`
+    /// (synonyms, kinds, derived words).
+    pub(crate) fn new(words: &Words, hand: Option<f32>, lexicon: Option<[f32; 3]>) -> Self {
         let mut by_term: HashMap<String, Vec<(String, f32)>> = HashMap::new();
+        if let Some(weights) = lexicon {
+            for (term, related) in &Lexicon::get().by_term {
+                let related = related
+                    .iter()
+                    .map(|(other, relation)| (other.clone(), weights[*relation]))
+                    .collect();
+                by_term.insert(term.clone(), related);
+            }
+        }
+        let Some(synonym_weight) = hand else {
+            return Self { by_term };
+        };
         let stem = |word: &str| words.term(word).unwrap_or_else(|| word.to_owned());
         let mut add = |from: &str, to: &str, weight: f32| {
             let (from, to) = (stem(from), stem(to));
@@ -145,7 +223,7 @@ impl Synonyms {
                 continue;
             };
             for word in rest {
-                add(head, word, SYNONYM_WEIGHT);
+                add(head, word, synonym_weight);
             }
         }
         for (short, long) in ABBREVIATIONS {

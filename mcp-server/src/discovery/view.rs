@@ -48,8 +48,10 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
     }
 
     fn new(catalog: &Catalog<C>, discovery: &Discovery) -> Result<Self, String> {
-        let tools: Vec<&Tool> = catalog.tools().all().iter().map(ToolDef::tool).collect();
-        let finder = Arc::new(Finder::new(&tools));
+        let defs = catalog.tools().all();
+        let tools: Vec<&Tool> = defs.iter().map(ToolDef::tool).collect();
+        let toolsets: Vec<Vec<String>> = defs.iter().map(|def| def.toolsets().to_vec()).collect();
+        let finder = Arc::new(Finder::with_toolsets(&tools, &toolsets));
         let search = search_tool(finder.clone()).map_err(|error| error.to_string())?;
         let mut listed = vec![
             search.tool().clone(),

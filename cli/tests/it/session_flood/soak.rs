@@ -8,9 +8,10 @@
 //!
 //! `MCP_SOAK_SECONDS` (600) and `MCP_SOAK_CLIENTS` (8 steady, plus 2
 //! churning); the table goes to stdout and to `MCP_SOAK_REPORT` if set.
-//! RSS "at start" is taken once the load has run for a tenth of the time
-//! (at most 30 s), so that the allocator's warm-up is not counted as
-//! growth.
+//! RSS "at start" is taken once the load has run for a fifth of the time
+//! (at most 90 s): past the 60 s grace of never-used sessions, so that the
+//! abandoned ones have reached their steady number and the allocator its
+//! working size; the RSS of the idle server before the load is shown too.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -219,7 +220,7 @@ async fn soak_of_the_release_binary() {
     drop(server);
     latencies.sort();
 
-    let warm_up = (Duration::from_secs(seconds) / 10).min(Duration::from_secs(30));
+    let warm_up = (Duration::from_secs(seconds) / 5).min(Duration::from_secs(90));
     let at = |time: Duration| {
         samples
             .iter()
@@ -227,6 +228,7 @@ async fn soak_of_the_release_binary() {
             .map(|(at, kib)| (*at, *kib))
             .expect("RSS samples")
     };
+    let idle = samples.first().map_or(0, |(_, kib)| *kib);
     let (start_at, start) = at(warm_up);
     let (middle_at, middle) = at(elapsed / 2);
     let (end_at, end) = *samples.last().expect("RSS samples");
@@ -241,9 +243,9 @@ async fn soak_of_the_release_binary() {
     let calls = counts.calls.load(Ordering::Relaxed);
     let errors = counts.errors.load(Ordering::Relaxed);
     let table = format!(
-        "| seconds | steady + churning clients | calls | calls/s | errors | sessions opened (abandoned) | re-initializations (404) | p50 ms | p99 ms | RSS start MiB (at s) | RSS middle MiB (at s) | RSS end MiB (at s) | max after start MiB | end / start |\n\
-         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n\
-         | {:.0} | {clients} + 2 | {calls} | {:.0} | {errors} | {} ({}) | {} | {:.1} | {:.1} | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1} | {:+.1} % |\n",
+        "| seconds | steady + churning clients | calls | calls/s | errors | sessions opened (abandoned) | re-initializations (404) | p50 ms | p99 ms | RSS idle MiB | RSS start MiB (at s) | RSS middle MiB (at s) | RSS end MiB (at s) | max after start MiB | end / start |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n\
+         | {:.0} | {clients} + 2 | {calls} | {:.0} | {errors} | {} ({}) | {} | {:.1} | {:.1} | {:.1} | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1} ({:.0}) | {:.1} | {:+.1} % |\n",
         elapsed.as_secs_f64(),
         calls as f64 / elapsed.as_secs_f64(),
         counts.sessions.load(Ordering::Relaxed) + counts.abandoned.load(Ordering::Relaxed),
@@ -251,6 +253,7 @@ async fn soak_of_the_release_binary() {
         counts.reinitialized.load(Ordering::Relaxed),
         percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+        mib(idle),
         mib(start),
         start_at.as_secs_f64(),
         mib(middle),

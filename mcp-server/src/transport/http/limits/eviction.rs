@@ -9,7 +9,7 @@
 //! `initialize` ends the session idle longest among those never used, else
 //! among the used ones; only busy sessions are never ended, so 503 remains
 //! for a server whose every session is busy. Unused sessions are also ended
-//! by [`sweep`] once idle past a short grace.
+//! by the endpoint's sweep once idle past a short grace.
 //!
 //! The book and rmcp's session map are reconciled lazily: a victim rmcp
 //! already ended is skipped, and entries idle past the idle timeout are
