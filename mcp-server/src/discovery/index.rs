@@ -6,6 +6,8 @@
 //! term are the best of its widenings, so a tool is not favoured for
 //! matching many spellings of the same word.
 
+mod widen;
+
 use std::collections::{HashMap, HashSet};
 
 use mcp_core::Tool;
@@ -20,24 +22,6 @@ use super::words::Words;
 const K1: f32 = 1.2;
 /// BM25's length normalization, per field.
 const B: f32 = 0.75;
-/// How much a word derived from the same root as a request term counts
-/// (`watch` and `watcher`), and a word a request term unknown to the
-/// index abbreviates.
-const DERIVED_WEIGHT: f32 = 0.9;
-/// The endings that make a noun of those who do (or undergo) what a verb
-/// says, in stemmed form: `watch`-`er`, `contribut`-`or`, `assign`-`e`.
-const DOER_ENDINGS: &[&str] = &["er", "or", "e", "ee", "r"];
-/// Stem endings of a Latin root as verb and as noun: `subscrib`e and
-/// `subscript`ion, `receiv`e and `receipt`, `submit` and `submiss`ion.
-const ROOT_ALTERNATIONS: &[(&str, &str)] = &[
-    ("scrib", "script"),
-    ("ceiv", "cept"),
-    ("ceiv", "ceipt"),
-    ("mit", "miss"),
-    ("solv", "solut"),
-    ("sum", "sumpt"),
-    ("duc", "duct"),
-];
 /// The best hits whose words feed back into a search.
 const FEEDBACK_TOOLS: usize = 3;
 /// The words fed back.
@@ -52,10 +36,6 @@ const UPDATE_OF_NEW: f32 = 0.85;
 const NOT_PEOPLE: f32 = 0.8;
 /// How much a plural in the request counts as asking for a list.
 const PLURAL_LIST_WEIGHT: f32 = 0.4;
-/// The least number of letters a request term must add to (or take from) an
-/// indexed word to be matched as a part of it, so that inflections the
-/// stemmer missed (`star`, `start`) do not count as parts.
-const PART_MIN_EXTRA: usize = 3;
 /// The (stemmed) words by which tool names say they read.
 const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 
@@ -425,72 +405,6 @@ impl SearchIndex {
             }
         }
     }
-
-    /// The indexed terms a request term stands for, with their weights: the
-    /// term itself, its synonyms, and the words it is a part of.
-    fn widen(&self, term: &str) -> Vec<(u32, f32)> {
-        let mut widened: Vec<(u32, f32)> = Vec::new();
-        let mut add = |id: u32, weight: f32| match widened.iter_mut().find(|(seen, _)| *seen == id)
-        {
-            Some(entry) => entry.1 = entry.1.max(weight),
-            None => widened.push((id, weight)),
-        };
-        if let Some(&id) = self.term_ids.get(term) {
-            add(id, 1.0);
-        }
-        let synonyms = self.synonyms.of(term);
-        for (synonym, weight) in synonyms {
-            if let Some(&id) = self.term_ids.get(synonym) {
-                add(id, *weight);
-            }
-        }
-        if term.len() < 3 || !(self.signals.derivations || self.signals.subwords) {
-            return widened;
-        }
-        let known = self.term_ids.contains_key(term);
-        // Derived words and abbreviations share at least the first three letters.
-        let head = &term.as_bytes()[..3];
-        for (id, indexed) in self.terms.iter().enumerate() {
-            let id = id as u32;
-            if self.signals.derivations && indexed.as_bytes().get(..3) == Some(head) {
-                let abbreviates = !known && indexed.len() > term.len() && indexed.starts_with(term);
-                if abbreviates || derived(term, indexed) {
-                    add(id, DERIVED_WEIGHT);
-                }
-            }
-            if self.signals.subwords {
-                let part = (indexed.len() >= term.len() + PART_MIN_EXTRA
-                    && indexed.starts_with(term))
-                    || (indexed.len() >= 4
-                        && term.len() >= indexed.len() + PART_MIN_EXTRA
-                        && term.starts_with(indexed.as_str()));
-                if part {
-                    add(id, self.signals.weights.part);
-                }
-            }
-        }
-        widened
-    }
-}
-
-/// Whether `one` and `other` are stems of words derived from one root: a
-/// doer noun of a verb, or a Latin root's verb and noun.
-fn derived(one: &str, other: &str) -> bool {
-    let doer = |verb: &str, noun: &str| {
-        verb.len() >= 4
-            && noun
-                .strip_prefix(verb)
-                .is_some_and(|end| DOER_ENDINGS.contains(&end))
-    };
-    let alternation = |verb: &str, noun: &str| {
-        ROOT_ALTERNATIONS.iter().any(|(from, to)| {
-            match (verb.strip_suffix(from), noun.strip_suffix(to)) {
-                (Some(root), Some(other_root)) => root.len() >= 3 && root == other_root,
-                _ => false,
-            }
-        })
-    };
-    doer(one, other) || doer(other, one) || alternation(one, other) || alternation(other, one)
 }
 
 /// How much a term in `field` counts with `signals` (0 for a field not used).
@@ -507,23 +421,5 @@ fn field_weight(field: Field, signals: Signals) -> f32 {
         (false, _) => 0.0,
         (true, true) => signals.weights.fields[field.index()],
         (true, false) => 1.0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn derived_words_share_a_root() {
-        let words = Words::new();
-        let stem = |word: &str| words.term(word).unwrap_or_default();
-        assert!(derived(&stem("watch"), &stem("watchers")));
-        assert!(derived(&stem("assign"), &stem("assignees")));
-        assert!(derived(&stem("contributors"), &stem("contribute")));
-        assert!(derived(&stem("subscribe"), &stem("subscriptions")));
-        assert!(derived(&stem("submit"), &stem("submission")));
-        assert!(!derived(&stem("star"), &stem("start")));
-        assert!(!derived(&stem("order"), &stem("ordinal")));
     }
 }
