@@ -1,18 +1,22 @@
-//! `cargo xtask discovery [evaluation|ablation]`: discovery mode's ranking
-//! measured on the task sets in `testdata/discovery/` (the ignored tests of
-//! `mcp-server/src/discovery/quality.rs`, slow in a debug build, run here
-//! in release with their tables printed). `DISCOVERY_MISSES` and
+//! `cargo xtask discovery [evaluation|ablation|tune]`: discovery mode's
+//! ranking measured on the task sets in `testdata/discovery/` (the ignored
+//! tests of `mcp-server/src/discovery/quality.rs`, slow in a debug build,
+//! run here in release with their output printed): the recall tables by
+//! default, the tuning of the weights when asked. `DISCOVERY_MISSES` and
 //! `DISCOVERY_DOCUMENTS` pass through.
 
 use std::path::Path;
 
 use crate::cargo;
 
-/// The measurements: recall per document and half, and the same with each
-/// signal off alone.
-const MEASUREMENTS: &[&str] = &["evaluation", "ablation"];
+/// The measurements: recall per document and half, the same with each
+/// signal off alone, and the coordinate ascent of the weights.
+const MEASUREMENTS: &[&str] = &["evaluation", "ablation", "tune"];
 
-/// Runs the measurements `names` (both when empty).
+/// What runs when no measurement is named.
+const DEFAULT: &[&str] = &["evaluation", "ablation"];
+
+/// Runs the measurements `names` (the recall tables when empty).
 pub(crate) fn run(root: &Path, names: &[String]) -> Result<(), String> {
     if let Some(unknown) = names.iter().find(|n| !MEASUREMENTS.contains(&n.as_str())) {
         return Err(format!(
@@ -21,7 +25,7 @@ pub(crate) fn run(root: &Path, names: &[String]) -> Result<(), String> {
         ));
     }
     let chosen: Vec<&str> = if names.is_empty() {
-        MEASUREMENTS.to_vec()
+        DEFAULT.to_vec()
     } else {
         names.iter().map(String::as_str).collect()
     };

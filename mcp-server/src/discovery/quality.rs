@@ -337,7 +337,7 @@ fn development_score(documents: &[Document], tasks: &[Vec<Task>], weights: Weigh
 /// weight in turn is scaled while that raises the score. Prints the best
 /// weights found; `Weights::default` holds them.
 #[test]
-#[ignore = "slow; run with --release --ignored"]
+#[ignore = "slow: `cargo xtask discovery tune`"]
 fn tune() {
     let documents: Vec<Document> = documents()
         .into_iter()
