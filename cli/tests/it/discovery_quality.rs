@@ -250,8 +250,7 @@ fn corpus_halves_find_their_tools() {
         // named.
         let search = server.tool(mcp_server::SEARCH_TOOLS).unwrap();
         for task in tasks {
-            let result =
-                block_on(search.call_detached(json!({"query": task.ask})));
+            let result = block_on(search.call_detached(json!({"query": task.ask})));
             let bytes = serde_json::to_string(&result).unwrap().len();
             assert!(
                 bytes <= 6000,
