@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use mcp_core::ToolDef;
 use mcp_openapi::{ClientConfig, OpenApi};
-use mcp_server::Server;
+use mcp_server::{Discovery, Server};
 use serde::Deserialize;
+use serde_json::json;
 
 #[derive(Debug, Deserialize)]
 struct Task {
@@ -241,9 +242,23 @@ fn corpus_halves_find_their_tools() {
         assert!(tasks.len() >= 25, "{label}: {} tasks", tasks.len());
         let server = Server::builder()
             .tools(generated_tools(file))
+            .discovery(Discovery::search())
             .build()
             .unwrap();
         let ids = operation_ids(&server);
+        // Every 5-result answer fits 6000 bytes, its next 15 candidates
+        // named.
+        let search = server.tool(mcp_server::SEARCH_TOOLS).unwrap();
+        for task in tasks {
+            let result = block_on(search.call_detached(json!({"query": task.ask})));
+            let bytes = serde_json::to_string(&result).unwrap().len();
+            assert!(
+                bytes <= 6000,
+                "{label}: {:?} answers {bytes} bytes: {}",
+                task.ask,
+                serde_json::to_string(&result).unwrap()
+            );
+        }
         let development: Vec<&Task> = tasks.iter().step_by(2).collect();
         let test: Vec<&Task> = tasks.iter().skip(1).step_by(2).collect();
         for (half, tasks) in [("development", development), ("test", test)] {
@@ -295,3 +310,10 @@ const CORPUS_FLOORS: [(&str, &str, (f64, f64)); 16] = [
 ];
 /// Floors of the test halves of the documents never developed on together.
 const NEVER_DEVELOPED_FLOORS: (f64, f64) = (57.0, 71.0);
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
+}

@@ -34,6 +34,9 @@ const DETAIL_LEVELS: [(usize, usize); 5] =
 /// How much more a result's size weighs, for lowering its detail, than the
 /// one before it: a size counts `RANK_WEIGHT + rank` times.
 const RANK_WEIGHT: usize = 4;
+/// The longest title a result or candidate shows, in characters (some
+/// documents' summaries run to paragraphs).
+const TITLE_CHARS: usize = 100;
 /// The longest description of a category, in characters.
 const CATEGORY_DESCRIPTION_CHARS: usize = 100;
 
@@ -125,6 +128,7 @@ pub(crate) struct Finder {
 
 impl Finder {
     /// The finder of `tools`, in their order.
+    #[cfg(feature = "code-mode")]
     pub(crate) fn new(tools: &[&Tool]) -> Self {
         Self::with_toolsets(tools, &[])
     }
@@ -139,8 +143,9 @@ impl Finder {
                 name: tool.name.clone(),
                 title: tool
                     .title
-                    .clone()
-                    .or_else(|| tool.annotations.as_ref()?.title.clone()),
+                    .as_deref()
+                    .or_else(|| tool.annotations.as_ref()?.title.as_deref())
+                    .map(|title| cut(strip_markup(title).trim(), TITLE_CHARS)),
                 description: short_description(tool.description.as_deref().unwrap_or_default()),
                 input_schema: tool.input_schema.clone(),
             })
@@ -239,7 +244,13 @@ impl Finder {
                     entries[position].to_string().len() * (RANK_WEIGHT + position)
                 });
             let Some(position) = largest else {
-                return result;
+                // Every result says the least it can: the candidates go
+                // without titles.
+                let untitled: Vec<Value> = more
+                    .iter()
+                    .map(|candidate| json!({ "name": candidate["name"] }))
+                    .collect();
+                return self.result(entries, total, untitled);
             };
             levels[position] += 1;
             entries[position] = entry(shown[position], levels[position]);
@@ -278,7 +289,7 @@ impl Finder {
             .take(MORE)
             .filter_map(|&tool| self.entries.get(tool))
             .map(|entry| match &entry.title {
-                Some(title) => json!({ "name": entry.name, "title": title }),
+                Some(title) => json!({ "name": entry.name, "title": one_line(title) }),
                 None => json!({ "name": entry.name }),
             })
             .collect()
