@@ -89,6 +89,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         CODE_MODE_BYTES,
         CODE_MODE_CALLS,
         RESULT_BYTES,
+        crate::soak::SECTION,
     ] {
         if let Some(section) = crate::benchmarks_md::section(&previous, kept) {
             report.push_str(section);
