@@ -291,25 +291,25 @@ fn corpus_halves_find_their_tools() {
 /// Floors (recall@5, @20, in percent) per corpus document and half, one
 /// task under what the ranking reaches.
 const CORPUS_FLOORS: [(&str, &str, (f64, f64)); 16] = [
-    ("github", "development", (49.9, 71.3)),
+    ("github", "development", (64.2, 71.3)),
     ("github", "test", (49.9, 71.3)),
-    ("stripe", "development", (57.0, 71.3)),
+    ("stripe", "development", (49.9, 71.3)),
     ("stripe", "test", (49.9, 71.3)),
-    ("kubernetes", "development", (71.3, 71.3)),
+    ("kubernetes", "development", (64.2, 71.3)),
     ("kubernetes", "test", (49.9, 57.0)),
     ("jira", "development", (42.8, 49.9)),
-    ("jira", "test", (35.6, 49.9)),
+    ("jira", "test", (35.6, 42.8)),
     ("discord", "development", (64.2, 85.6)),
-    ("discord", "test", (71.3, 85.6)),
-    ("box", "development", (42.8, 71.3)),
+    ("discord", "test", (78.5, 85.6)),
+    ("box", "development", (49.9, 71.3)),
     ("box", "test", (49.9, 78.5)),
-    ("digitalocean", "development", (57.0, 71.3)),
+    ("digitalocean", "development", (57.0, 64.2)),
     ("digitalocean", "test", (64.2, 78.5)),
     ("openai", "development", (42.8, 64.2)),
     ("openai", "test", (57.0, 71.3)),
 ];
 /// Floors of the test halves of the documents never developed on together.
-const NEVER_DEVELOPED_FLOORS: (f64, f64) = (57.0, 71.0);
+const NEVER_DEVELOPED_FLOORS: (f64, f64) = (57.0, 68.9);
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
     tokio::runtime::Builder::new_current_thread()

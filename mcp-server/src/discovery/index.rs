@@ -259,6 +259,13 @@ impl SearchIndex {
         {
             group.1 *= VERB_WEIGHT;
         }
+        if weights.intent_of_verb > 0.0
+            && self.signals.lexicon
+            && let Some((term, _)) = request.verb.and_then(|verb| groups.get(verb))
+            && let Some(intent) = Lexicon::get().intent_of(term)
+        {
+            groups.push((intent.to_owned(), weights.intent_of_verb));
+        }
         if request.plural && request.mood == Mood::Read && self.signals.plural_list {
             groups.push(("list".to_owned(), PLURAL_LIST_WEIGHT));
         }

@@ -28,6 +28,10 @@ pub(crate) struct Weights {
     /// How much the words of the best hits found by the request count in a
     /// second round (pseudo-relevance feedback; 0: none).
     pub(crate) feedback: f32,
+    /// How much the intent an imperative's verb is a kind of counts
+    /// (`kick out` is a way to `remove`: delete), when the verb names none
+    /// itself.
+    pub(crate) intent_of_verb: f32,
 }
 
 impl Default for Weights {
@@ -41,6 +45,7 @@ impl Default for Weights {
             coverage: 0.5,
             mood: 0.6,
             feedback: 0.0,
+            intent_of_verb: 0.375,
         }
     }
 }

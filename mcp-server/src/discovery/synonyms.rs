@@ -15,6 +15,16 @@ use super::words::Words;
 /// The most words of a phrase of the lexicon.
 pub(crate) const PHRASE_WORDS: usize = 3;
 
+/// Stemmed verbs that name an intent of the intent field, and its word
+/// there: what HTTP methods mean (see `document::intent`).
+const INTENT_VERBS: [(&[&str], &str); 4] = [
+    (&["creat", "make", "add", "produc"], "creat"),
+    (&["delet", "remov", "destroy", "elimin"], "delet"),
+    (&["updat", "chang", "alter", "modifi"], "updat"),
+    (&["get", "obtain", "retriev", "acquir"], "get"),
+];
+/// How many steps up the lexicon's kinds a verb's intent is looked for.
+const INTENT_STEPS: usize = 3;
 /// The lexicon, stemmed: each term (or phrase, its words joined by `_`) to
 /// the single-word terms related to it, with how (0: synonym, 1: a verb
 /// it is a kind of, 2: a derived noun or verb).
@@ -65,6 +75,45 @@ impl Lexicon {
             }
         }
         Self { by_term, phrases }
+    }
+
+    /// The terms related to `term` (a stemmed word or a phrase), with how
+    /// (0: synonym, 1: a verb it is a kind of, 2: derived).
+    pub(crate) fn related(&self, term: &str) -> &[(String, usize)] {
+        self.by_term.get(term).map_or(&[], Vec::as_slice)
+    }
+
+    /// The intent (as the intent field words it: `creat`, `delet`,
+    /// `updat`, `get`) of the verb `term` when it names none itself but is
+    /// a kind of a verb of that intent, a few steps up the lexicon's kinds
+    /// (`kick out` is a way to `remove`).
+    pub(crate) fn intent_of(&self, term: &str) -> Option<&'static str> {
+        let intent = |word: &str| {
+            INTENT_VERBS
+                .iter()
+                .find(|(verbs, _)| verbs.contains(&word))
+                .map(|(_, intent)| *intent)
+        };
+        if intent(term).is_some() {
+            return None;
+        }
+        let mut frontier: Vec<&str> = vec![term];
+        for _ in 0..INTENT_STEPS {
+            let mut next = Vec::new();
+            for word in frontier {
+                for (kind, how) in self.related(word) {
+                    if *how != 1 {
+                        continue;
+                    }
+                    if let Some(found) = intent(kind) {
+                        return Some(found);
+                    }
+                    next.push(kind.as_str());
+                }
+            }
+            frontier = next;
+        }
+        None
     }
 
     /// Whether `phrase` (lowercase words joined by `_`) is a phrase of the
@@ -242,5 +291,18 @@ impl Synonyms {
     /// The terms `term` stands for (not itself), with how much each counts.
     pub(crate) fn of(&self, term: &str) -> &[(String, f32)] {
         self.by_term.get(term).map_or(&[], Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbs_find_the_intent_they_are_a_kind_of() {
+        let lexicon = Lexicon::get();
+        assert_eq!(lexicon.intent_of("kick_out"), Some("delet"));
+        assert_eq!(lexicon.intent_of("delet"), None);
+        assert_eq!(lexicon.intent_of("xyzzy"), None);
     }
 }
