@@ -142,8 +142,16 @@ impl Raw {
         serde_json::from_str(&line).unwrap()
     }
 
-    /// The response with `id`, keeping notifications that come first.
+    /// The response with `id`, keeping the messages that come first (a
+    /// response read while waiting for another is found here later).
     pub(crate) async fn response(&mut self, id: i64) -> Value {
+        if let Some(at) = self
+            .notifications
+            .iter()
+            .position(|message| message.get("id") == Some(&json!(id)))
+        {
+            return self.notifications.remove(at);
+        }
         loop {
             let message = self.next_message().await;
             if message.get("id") == Some(&json!(id)) {
