@@ -47,7 +47,8 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
     fn new(catalog: &Catalog<C>, settings: &CodeMode) -> Result<Self, String> {
         let tools: Vec<ToolDef<C>> = catalog.tools().all().to_vec();
         let values: Vec<&Tool> = tools.iter().map(ToolDef::tool).collect();
-        let finder = Arc::new(Finder::new(&values));
+        let toolsets: Vec<Vec<String>> = tools.iter().map(|def| def.toolsets().to_vec()).collect();
+        let finder = Arc::new(Finder::with_toolsets(&values, &toolsets));
         let identifiers: Arc<[String]> =
             identifiers(values.iter().map(|tool| tool.name.as_str())).into();
         let by_identifier = identifiers
