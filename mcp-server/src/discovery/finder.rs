@@ -128,7 +128,7 @@ pub(crate) struct Finder {
 
 impl Finder {
     /// The finder of `tools`, in their order.
-    #[cfg(feature = "code-mode")]
+    #[cfg(all(test, feature = "code-mode"))]
     pub(crate) fn new(tools: &[&Tool]) -> Self {
         Self::with_toolsets(tools, &[])
     }
