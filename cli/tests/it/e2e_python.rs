@@ -19,6 +19,41 @@ pub(crate) fn python() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/peers/venv/bin/python")
 }
 
+/// Runs `tests/python/{script}` with the official Python SDK against the
+/// `mcp-server` binary serving GitHub's document; its stdout, once it
+/// printed `all checks passed`.
+pub(crate) fn run_on_github(script: &str) -> String {
+    let python = python();
+    assert!(
+        python.exists(),
+        "the Python peer is missing at {}: create it with `python3 -m venv target/peers/venv && target/peers/venv/bin/pip install mcp==2.3.0`, or set MCP_E2E_PYTHON",
+        python.display()
+    );
+    let github = testdata::openapi("github-api.github.com.json");
+    assert!(
+        github.is_file(),
+        "no GitHub document at {}",
+        github.display()
+    );
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(script);
+    let output = run_peer_script(
+        Command::new(&python)
+            .arg(script)
+            .arg(env!("CARGO_BIN_EXE_mcp-server"))
+            .arg(github),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the Python peer failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("all checks passed"), "{stdout}");
+    stdout
+}
+
 fn run_script() {
     let python = python();
     assert!(

@@ -12,40 +12,11 @@
 //! Python comes from `MCP_E2E_PYTHON`, else the venv at
 //! `target/peers/venv`; a missing interpreter fails the test.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use crate::e2e_python::python;
-use crate::support::run_peer_script;
+use crate::e2e_python::run_on_github;
 
 #[test]
 fn python_sdk_sees_only_the_toolsets_and_read_only_tools_it_asks_for() {
-    let python = python();
-    assert!(
-        python.exists(),
-        "the Python peer is missing at {}: create it with `python3 -m venv target/peers/venv && target/peers/venv/bin/pip install mcp==2.3.0`, or set MCP_E2E_PYTHON",
-        python.display()
-    );
-    let github = testdata::openapi("github-api.github.com.json");
-    assert!(
-        github.is_file(),
-        "no GitHub document at {}",
-        github.display()
-    );
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/toolsets.py");
-    let output = run_peer_script(
-        Command::new(&python)
-            .arg(script)
-            .arg(env!("CARGO_BIN_EXE_mcp-server"))
-            .arg(github),
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the Python peer failed:\n{stdout}\n{stderr}"
-    );
-    assert!(stdout.contains("all checks passed"), "{stdout}");
+    let stdout = run_on_github("toolsets.py");
     for check in [
         "ok header X-MCP-Toolsets: issues (legacy)",
         "ok header X-MCP-Toolsets: issues (auto)",
