@@ -11,6 +11,7 @@ mod reload;
 mod run;
 mod schema_budget;
 mod serve;
+mod serving_args;
 mod shared_state;
 pub(crate) mod telemetry;
 mod transform;

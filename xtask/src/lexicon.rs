@@ -1,4 +1,5 @@
-//! `cargo xtask lexicon [DIR]`: writes `mcp-server/src/discovery/lexicon.rs`,
+//! `cargo xtask lexicon [DIR]`: writes `mcp-server/src/discovery/lexicon.rs`
+//! and its rows, `lexicon.txt`,
 //! discovery's table of related words, from the WordNet 3.0 database files
 //! in DIR (`/usr/share/wordnet` by default: Debian's `wordnet-base`).
 //!
@@ -204,6 +205,7 @@ pub(crate) fn write(root: &Path, args: &[String]) -> Result<(), String> {
          //! `xtask/src/lexicon.rs`, which says what is kept) from the WordNet 3.0\n\
          //! database of Princeton University, as Debian's `wordnet-base` ships it.\n\
          //! Not edited by hand; nothing regenerates it during builds or tests.\n\
+         //! The rows are in `lexicon.txt`, beside this file.\n\
          //!\n\
          //! Each line: `word:synonyms;verbs it is a kind of;derived words`.\n\
          //!\n\
@@ -217,13 +219,15 @@ pub(crate) fn write(root: &Path, args: &[String]) -> Result<(), String> {
             let _ = writeln!(out, "//! {line}");
         }
     }
-    out.push_str("\n/// The table, one word per line.\npub(crate) const LEXICON: &str = \"\\\n");
-    for line in table.lines() {
-        let _ = writeln!(out, "{line}\\n\\");
-    }
-    out.push_str("\";\n");
-    let path = root.join("mcp-server/src/discovery/lexicon.rs");
+    out.push_str(
+        "\n/// The table, one word per line.\npub(crate) const LEXICON: &str = include_str!(\"lexicon.txt\");\n",
+    );
+    let folder = root.join("mcp-server/src/discovery");
+    let path = folder.join("lexicon.rs");
     fs::write(&path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let rows_path = folder.join("lexicon.txt");
+    fs::write(&rows_path, &table)
+        .map_err(|e| format!("cannot write {}: {e}", rows_path.display()))?;
     println!("{rows} words written to {}", path.display());
     Ok(())
 }

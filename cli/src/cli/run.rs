@@ -8,9 +8,10 @@ use mcp_server::store::RedisStore;
 use mcp_server::telemetry::PrometheusMetrics;
 use mcp_server::{Server, ToolSource};
 
-use super::args::{Cli, Command, ModeArgs, Transport, ViewArgs};
+use super::args::{Cli, Command, Transport};
 use super::error::CliError;
 use super::serve::{announce, http_config};
+use super::serving_args::{ModeArgs, ViewArgs};
 use super::{demo, openapi, reload};
 
 /// `{"tools":[...]}` as `tools/list` has it, written to stdout as it is
