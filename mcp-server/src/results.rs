@@ -16,6 +16,20 @@ mod spill;
 pub(crate) use budget::within;
 pub(crate) use spill::{KeptResults, URI_PREFIX};
 
+/// A byte count as a model reads it: `512 B`, `32.0 KB`, `64.0 MB`.
+pub(crate) fn readable_size(bytes: usize) -> String {
+    // Precision is irrelevant at these magnitudes.
+    #[allow(clippy::cast_precision_loss)]
+    let value = bytes as f64;
+    if bytes < 1_000 {
+        format!("{bytes} B")
+    } else if bytes < 1_000_000 {
+        format!("{:.1} KB", value / 1e3)
+    } else {
+        format!("{:.1} MB", value / 1e6)
+    }
+}
+
 /// The bytes of a tool result a server sends unless told otherwise.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 32_000;
 

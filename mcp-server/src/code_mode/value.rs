@@ -39,7 +39,7 @@ pub(crate) fn script_value(tool: &Tool, result: &CallToolResult) -> Result<Strin
     if !has_text && !result.content.is_empty() {
         return serde_json::to_string(&result.content).map_err(|error| error.to_string());
     }
-    match serde_json::from_str::<Value>(&text) {
+    match serde_json::from_str::<serde::de::IgnoredAny>(&text) {
         Ok(_) => Ok(text),
         Err(_) => Ok(Value::String(text).to_string()),
     }

@@ -12,7 +12,6 @@ use serde_json::json;
 
 use super::convert::via_wire_json;
 use crate::catalog::resource_set::ResourceSet;
-use crate::results::KeptResults;
 use crate::server::pagination::page;
 use crate::server::state::ServerState;
 
@@ -85,8 +84,7 @@ pub(super) fn read_kept_result<C: Send + Sync + 'static>(
     uri: &str,
     owner: Option<&str>,
 ) -> Result<ReadResourceResult, ErrorData> {
-    let kept = state.attachments().get_or_insert_with(KeptResults::default);
-    let Some(text) = kept.read(uri, owner) else {
+    let Some(text) = state.kept_results().read(uri, owner) else {
         return Err(not_found(uri));
     };
     let contents = mcp_core::resource::ResourceContents::text(

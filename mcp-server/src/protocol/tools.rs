@@ -33,7 +33,7 @@ use super::v2025::wire::TaskParam;
 use super::wire_tools::WireTools;
 use crate::catalog::Catalog;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
-use crate::results::{KeptResults, Sizing};
+use crate::results::Sizing;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
 use crate::server::state::ServerState;
 use crate::server::view::ToolView;
@@ -238,7 +238,7 @@ pub(crate) async fn call<C: Send + Sync + 'static>(
     drop(catalog);
     let sizing = Sizing {
         bound: state.result_bound(&def),
-        kept: state.attachments().get_or_insert_with(KeptResults::default),
+        kept: state.kept_results().clone(),
         tool: def.tool_arc().clone(),
         owner: caller.owner.clone(),
     };

@@ -10,6 +10,7 @@ use mcp_core::{CallToolResult, Tool};
 use serde_json::Value;
 
 use super::cut::{Cut, fit};
+use super::readable_size as size;
 use super::spill::KEPT_FOR;
 
 /// The bytes the note and the link take, kept free of the budget.
@@ -189,20 +190,6 @@ fn note(tool: &Tool, budget: usize, whole: usize, cuts: &[Cut], uri: Option<&str
         ));
     }
     note
-}
-
-/// A byte count as a model reads it: `32.0 KB`.
-fn size(bytes: usize) -> String {
-    // Precision is irrelevant at these magnitudes.
-    #[allow(clippy::cast_precision_loss)]
-    let value = bytes as f64;
-    if bytes < 1_000 {
-        format!("{bytes} B")
-    } else if bytes < 1_000_000 {
-        format!("{:.1} KB", value / 1e3)
-    } else {
-        format!("{:.1} MB", value / 1e6)
-    }
 }
 
 #[cfg(test)]

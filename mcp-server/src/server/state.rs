@@ -46,6 +46,8 @@ pub(crate) struct ServerState<C> {
     view: super::view::ToolView,
     /// The most bytes of a tool result sent (`None`: no bound).
     max_result_bytes: Option<usize>,
+    /// The whole results of cut ones, for `resources/read`.
+    kept_results: Arc<crate::results::KeptResults>,
     #[cfg(feature = "code-mode")]
     code_mode: Option<crate::code_mode::CodeModeState>,
     /// Where sessions (and tasks) are shared with other replicas.
@@ -76,6 +78,7 @@ impl<C: Send + Sync + 'static> ServerState<C> {
             discovery,
             view: super::view::ToolView::default(),
             max_result_bytes: Some(crate::DEFAULT_MAX_RESULT_BYTES),
+            kept_results: Arc::default(),
             #[cfg(feature = "code-mode")]
             code_mode: None,
             #[cfg(feature = "redis")]
@@ -96,6 +99,11 @@ impl<C: Send + Sync + 'static> ServerState<C> {
     /// Bounds the bytes of tool results (`None`: no bound).
     pub(crate) fn set_max_result_bytes(&mut self, bytes: Option<usize>) {
         self.max_result_bytes = bytes;
+    }
+
+    /// The whole results of cut ones.
+    pub(crate) fn kept_results(&self) -> &Arc<crate::results::KeptResults> {
+        &self.kept_results
     }
 
     /// The bound on `def`'s results: its own, else the server's.

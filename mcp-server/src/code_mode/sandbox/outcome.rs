@@ -3,6 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
+pub(crate) use crate::results::readable_size as size;
+
 /// What a run gives back.
 #[derive(Debug)]
 pub(crate) struct Outcome {
@@ -137,19 +139,5 @@ fn seconds(duration: Duration) -> String {
         format!("{} s", duration.as_secs())
     } else {
         format!("{:.1} s", duration.as_secs_f64())
-    }
-}
-
-/// A byte count as a model reads it: `512 B`, `12.3 KB`, `64.0 MB`.
-pub(crate) fn size(bytes: usize) -> String {
-    // Precision is irrelevant at these magnitudes.
-    #[allow(clippy::cast_precision_loss)]
-    let value = bytes as f64;
-    if bytes < 1_000 {
-        format!("{bytes} B")
-    } else if bytes < 1_000_000 {
-        format!("{:.1} KB", value / 1e3)
-    } else {
-        format!("{:.1} MB", value / 1e6)
     }
 }
