@@ -1,10 +1,11 @@
 //! The `execute` tool's protocol value: what the model reads about running
 //! a script.
 
-use mcp_core::{Hint, JsonObject, Tool, ToolError};
-use serde_json::{Value, json};
+use mcp_core::{Hint, Tool, ToolError};
+use serde_json::json;
 
 use super::CodeMode;
+use crate::discovery::view::object;
 
 /// The meta-tool that runs a script.
 pub const EXECUTE: &str = "execute";
@@ -54,11 +55,4 @@ return crashes.map((issue, i) => ({{ number: issue.number, author: authors[i].na
         .output_schema(object(output))
         .annotations([Hint::Write, Hint::OpenWorld])
         .build()
-}
-
-fn object(value: Value) -> JsonObject {
-    match value {
-        Value::Object(object) => object,
-        _ => JsonObject::new(),
-    }
 }

@@ -25,7 +25,7 @@ use super::typescript::{
     CommonArguments, DECLARATION_BYTES, LEVEL_COUNT, declaration_at, declares_envelope, summary,
 };
 use crate::discovery::finder::{Ask, DEFAULT_LIMIT, Finder, MAX_LIMIT, SearchArgs};
-use crate::discovery::view::SEARCH_TOOLS;
+use crate::discovery::view::{SEARCH_TOOLS, object};
 use steps::{interleave, steps};
 
 /// The bytes of declarations an answer holds per tool it shows.
@@ -61,10 +61,7 @@ pub(crate) fn search_tool<C: Send + Sync + 'static>(
     let search = Arc::new(Search::new(finder, identifiers));
     mcp_core::tool(SEARCH_TOOLS)
         .description(description)
-        .input_schema(match schema {
-            Value::Object(schema) => schema,
-            _ => JsonObject::new(),
-        })
+        .input_schema(object(schema))
         .annotations([Hint::Read, Hint::ClosedWorld])
         .run(move |arguments: JsonObject| {
             let search = search.clone();

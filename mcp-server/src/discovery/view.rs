@@ -217,7 +217,9 @@ fn call_tool() -> Result<Tool, ToolError> {
         .build()
 }
 
-fn object(value: Value) -> JsonObject {
+/// The JSON object a meta-tool's `json!` schema literal is (an empty one
+/// for anything else).
+pub(crate) fn object(value: Value) -> JsonObject {
     match value {
         Value::Object(object) => object,
         _ => JsonObject::new(),
