@@ -12,8 +12,10 @@ use crate::server::state::ServerState;
 use crate::server::view::{ToolView, toolsets_of};
 
 /// The header that selects toolsets.
+#[cfg(feature = "http")]
 pub(crate) const TOOLSETS_HEADER: &str = "x-mcp-toolsets";
 /// The header that asks for read-only tools.
+#[cfg(feature = "http")]
 pub(crate) const READONLY_HEADER: &str = "x-mcp-readonly";
 
 /// What one request asks for: toolsets (`None`: all) and read-only.
@@ -94,6 +96,7 @@ fn from_path(path: &str) -> Asked {
 }
 
 /// The toolsets of a comma-separated list; `all` (or nothing) is all.
+#[cfg(feature = "http")]
 fn toolset_list(list: &str) -> Option<Vec<String>> {
     let names: Vec<String> = list
         .split(',')
