@@ -1,5 +1,6 @@
 //! Call overhead and `tools/list` latency of `mcp-server` against a bare rmcp
-//! server, same run, same transport, same rmcp client, interleaved rounds.
+//! server, same run, same transport, same rmcp client, interleaved in blocks
+//! of ten calls.
 //!
 //! - Round trip of one hand-written tool call through our server vs the same
 //!   tool on a bare rmcp `#[tool]` server, over an in-memory duplex, over
@@ -9,8 +10,10 @@
 //!   them) vs the bare rmcp server answering the same 10,000 tools in one
 //!   reply, as rmcp's tool router does.
 //!
-//! `cargo bench -p mcp-server --bench roundtrip -- --bench` prints one JSON
-//! line per measurement (`cargo xtask bench` collects them). Without
+//! `cargo bench -p mcp-toolkit-server --bench roundtrip -- --bench` prints
+//! one JSON line per measurement (`cargo xtask bench` collects them);
+//! `BENCH_ONLY=http` (or `duplex`, `stdio`, `tools_list`, comma-separated)
+//! runs only those. Without
 //! `--bench` (as `cargo test --benches` runs it) it is a smoke test: a few
 //! calls on every transport, nothing timed or asserted about time.
 
@@ -211,6 +214,9 @@ async fn connect_child(mode: &str) -> Client {
         .expect("connects over stdio")
 }
 
+/// How many calls in a row go to one server before the other's turn.
+const INTERLEAVED_BLOCK: usize = 10;
+
 async fn round(client: &Client, calls: usize) -> Vec<Duration> {
     let mut times = Vec::with_capacity(calls);
     for i in 0..calls {
@@ -235,10 +241,12 @@ async fn roundtrip(transport: Transport, calls: usize, rounds: usize) {
     let bare = connect_bare(transport).await;
     round(&ours, calls.min(200)).await;
     round(&bare, calls.min(200)).await;
+    // Blocks of a few calls, alternating between the servers, so that a
+    // shared machine's drift weighs on both alike.
     let (mut ours_times, mut bare_times) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        ours_times.extend(round(&ours, calls).await);
-        bare_times.extend(round(&bare, calls).await);
+    for _ in 0..rounds * calls.div_ceil(INTERLEAVED_BLOCK) {
+        ours_times.extend(round(&ours, INTERLEAVED_BLOCK).await);
+        bare_times.extend(round(&bare, INTERLEAVED_BLOCK).await);
     }
     let (ours_median, bare_median) = (median(&mut ours_times), median(&mut bare_times));
     println!(
@@ -308,6 +316,15 @@ async fn tools_list(count: usize, runs: usize) {
     );
 }
 
+/// Whether measurement `name` runs: `BENCH_ONLY` (a comma-separated list
+/// such as `http,tools_list`) narrows the run, for profiling one of them.
+fn chosen(name: &str) -> bool {
+    std::env::var("BENCH_ONLY").map_or(true, |only| {
+        only.split(',')
+            .any(|wanted| wanted.trim().eq_ignore_ascii_case(name))
+    })
+}
+
 /// Serves the benchmark tool over stdio: the child side of the stdio rounds.
 async fn serve_child(mode: &str) {
     if mode == "--serve-ours" {
@@ -340,8 +357,12 @@ fn main() {
     let (rounds, list_runs, list_tools_count) = if full { (5, 15, 10_000) } else { (1, 1, 300) };
     runtime.block_on(async {
         for transport in [Transport::Duplex, Transport::Stdio, Transport::Http] {
-            roundtrip(transport, calls, rounds).await;
+            if chosen(&format!("{transport:?}")) {
+                roundtrip(transport, calls, rounds).await;
+            }
         }
-        tools_list(list_tools_count, list_runs).await;
+        if chosen("tools_list") {
+            tools_list(list_tools_count, list_runs).await;
+        }
     });
 }

@@ -2,6 +2,8 @@
 
 pub mod auth;
 mod config;
+mod endpoint;
+mod jsonrpc;
 mod limits;
 #[cfg(feature = "oauth")]
 mod protected;
@@ -20,11 +22,10 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use self::config::HttpConfig;
+use self::endpoint::{Endpoint, EndpointLayer};
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
 use crate::protocol::task::limit as task_limit;
-use crate::protocol::v2025::park_in::park_in_http_request;
-use crate::protocol::v2025::park_out::restore_in_http_response;
 use crate::server::Server;
 use crate::server::session::TransportKind;
 
@@ -118,19 +119,12 @@ impl<C: Send + Sync + 'static> Server<C> {
             &config.path,
             StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
         );
-        let limit = config.max_body_bytes;
-        let router = router
-            .layer(axum::middleware::map_response(restore_in_http_response))
-            .layer(axum::middleware::from_fn(move |request, next| {
-                limits::enforce(limits.clone(), request, next)
-            }))
-            .layer(axum::middleware::from_fn(move |request, next| {
-                park_in_http_request(limit, request, next)
-            }))
-            .layer(axum::middleware::from_fn(move |request, next| {
-                streams::track_request_streams(sessions.clone(), shared, request, next)
-            }))
-            .layer(axum::middleware::from_fn(terminated_is_no_content));
+        let router = router.layer(EndpointLayer(Arc::new(Endpoint {
+            limits,
+            sessions,
+            shared,
+            max_body_bytes: config.max_body_bytes,
+        })));
         Ok(match config.auth.as_ref().map(|auth| &auth.mode) {
             None => router,
             Some(auth::Mode::Bearer(token)) => router.layer(axum::middleware::from_fn_with_state(
@@ -180,20 +174,6 @@ impl<C: Send + Sync + 'static> Server<C> {
             config,
         })
     }
-}
-
-/// A session ended by `DELETE` is answered `204 No Content` (rmcp says
-/// `202 Accepted`, which clients such as the Python SDK report as a failure).
-async fn terminated_is_no_content(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let delete = request.method() == http::Method::DELETE;
-    let mut response = next.run(request).await;
-    if delete && response.status() == http::StatusCode::ACCEPTED {
-        *response.status_mut() = http::StatusCode::NO_CONTENT;
-    }
-    response
 }
 
 /// A bound Streamable HTTP server, ready to [`run`](Self::run).

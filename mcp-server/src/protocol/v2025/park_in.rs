@@ -10,11 +10,9 @@
 //! without the 2026-07-28 per-request protocol version (a request of a
 //! 2025-11-25 session) gets a private method name the handler serves as a
 //! custom request. [`ParkingReader`] rewrites newline-delimited messages
-//! (stdio and other byte streams), [`park_in_http_request`] the JSON body
-//! of a `POST`. Neither name ever leaves the process.
+//! (stdio and other byte streams), [`park_in_bytes`] the JSON body of an
+//! HTTP `POST`. Neither name ever leaves the process.
 
-#[cfg(feature = "http")]
-mod http_body;
 #[cfg(feature = "stdio")]
 mod reader;
 
@@ -23,8 +21,6 @@ use rmcp::model::RequestMetaObject;
 use serde_json::Value;
 
 use super::wire::TaskParam;
-#[cfg(feature = "http")]
-pub(crate) use http_body::park_in_http_request;
 #[cfg(feature = "stdio")]
 pub(crate) use reader::ParkingReader;
 
@@ -99,7 +95,7 @@ fn park_task_param(message: &mut Value) -> bool {
 }
 
 /// `bytes` with a parked `params.task`, or unchanged.
-fn park_in_bytes(bytes: Bytes) -> Bytes {
+pub(crate) fn park_in_bytes(bytes: Bytes) -> Bytes {
     let mentions = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
     if !mentions(b"\"task\"") && !mentions(b"\"tasks/") {
         return bytes;

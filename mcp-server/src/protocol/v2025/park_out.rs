@@ -7,7 +7,8 @@
 //! `_meta` key, and the transports restore it to the top-level `execution`
 //! field as the message leaves the process: [`RestoringTransport`] rewrites
 //! typed messages (stdio and other byte streams),
-//! [`restore_in_http_response`] rewrites HTTP bodies (JSON or SSE events).
+//! [`restore_in_json`] and [`SseRestorer`] rewrite HTTP bodies (JSON, SSE
+//! events).
 //! Clients of other versions never get the key, so no rewrite happens for
 //! them and nothing private reaches any wire. The `tasks` capability of an
 //! `initialize` result travels the same way ([`park_tasks_capability`]).
@@ -21,14 +22,7 @@
 use std::future::Future;
 
 #[cfg(feature = "http")]
-use axum::body::{Body, BodyDataStream};
-#[cfg(feature = "http")]
-use axum::response::Response;
-#[cfg(feature = "http")]
 use bytes::Bytes;
-use futures_util::StreamExt;
-#[cfg(feature = "http")]
-use http::header;
 use rmcp::model::{
     CustomResult, InitializeResult, ServerJsonRpcMessage, ServerResult, Tool as WireTool,
 };
@@ -231,43 +225,8 @@ fn restore_in_response(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
 }
 
 #[cfg(feature = "http")]
-/// Rewrites a response of the MCP endpoint when it may carry a parked
-/// execution; passes everything else through untouched.
-pub(crate) async fn restore_in_http_response(response: Response) -> Response {
-    let content_type = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
-    if content_type.starts_with("text/event-stream") {
-        let (mut parts, body) = response.into_parts();
-        parts.headers.remove(header::CONTENT_LENGTH);
-        let events = futures_util::stream::unfold(
-            SseEvents::new(body.into_data_stream()),
-            SseEvents::next_chunk,
-        );
-        Response::from_parts(parts, Body::from_stream(events))
-    } else if content_type.starts_with("application/json") {
-        let (mut parts, body) = response.into_parts();
-        let bytes = match axum::body::to_bytes(body, usize::MAX).await {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                tracing::error!(%error, "cannot read a response body");
-                return Response::from_parts(parts, Body::empty());
-            }
-        };
-        let bytes = restore_in_json(bytes);
-        parts.headers.remove(header::CONTENT_LENGTH);
-        Response::from_parts(parts, Body::from(bytes))
-    } else {
-        response
-    }
-}
-
-#[cfg(feature = "http")]
 /// A JSON response body with its parked executions restored.
-fn restore_in_json(bytes: Bytes) -> Bytes {
+pub(crate) fn restore_in_json(bytes: Bytes) -> Bytes {
     if !mentions_parked(&bytes) {
         return bytes;
     }
@@ -283,49 +242,33 @@ fn restore_in_json(bytes: Bytes) -> Bytes {
 }
 
 #[cfg(feature = "http")]
-/// Re-chunks an SSE body at event boundaries and rewrites the events with
-/// parked executions.
-struct SseEvents {
-    inner: BodyDataStream,
+/// Restores parked executions in an SSE body fed to it chunk by chunk: it
+/// passes complete events on (rewritten where they carry a parked
+/// execution) and holds a partial event back until its end arrives.
+#[derive(Debug, Default)]
+pub(crate) struct SseRestorer {
     pending: Vec<u8>,
-    done: bool,
 }
 
 #[cfg(feature = "http")]
-impl SseEvents {
-    fn new(inner: BodyDataStream) -> Self {
-        Self {
-            inner,
-            pending: Vec::new(),
-            done: false,
+impl SseRestorer {
+    /// The complete events `chunk` ends, or `None` while an event is still
+    /// partial. A chunk of whole events that mentions no parked key is
+    /// passed on as it is.
+    pub(crate) fn push(&mut self, chunk: Bytes) -> Option<Bytes> {
+        if self.pending.is_empty() && chunk.ends_with(b"\n\n") && !mentions_parked(&chunk) {
+            return Some(chunk);
         }
+        self.pending.extend_from_slice(&chunk);
+        let end = complete_events_end(&self.pending)?;
+        let rest = self.pending.split_off(end);
+        let events = std::mem::replace(&mut self.pending, rest);
+        Some(restore_in_events(events))
     }
 
-    async fn next_chunk(mut self) -> Option<(Result<Bytes, axum::Error>, Self)> {
-        while !self.done {
-            match self.inner.next().await {
-                Some(Ok(chunk)) => {
-                    self.pending.extend_from_slice(&chunk);
-                    if let Some(end) = complete_events_end(&self.pending) {
-                        let rest = self.pending.split_off(end);
-                        let events = std::mem::replace(&mut self.pending, rest);
-                        return Some((Ok(restore_in_events(events)), self));
-                    }
-                }
-                Some(Err(error)) => {
-                    self.done = true;
-                    return Some((Err(error), self));
-                }
-                None => {
-                    self.done = true;
-                    if !self.pending.is_empty() {
-                        let rest = std::mem::take(&mut self.pending);
-                        return Some((Ok(Bytes::from(rest)), self));
-                    }
-                }
-            }
-        }
-        None
+    /// What is left when the body ends: a partial event, passed on as it is.
+    pub(crate) fn finish(&mut self) -> Option<Bytes> {
+        (!self.pending.is_empty()).then(|| Bytes::from(std::mem::take(&mut self.pending)))
     }
 }
 
@@ -434,6 +377,24 @@ mod tests {
             out,
             "id: 0\nretry: 3000\n\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\",\"inputSchema\":{},\"execution\":{\"taskSupport\":\"forbidden\"}}]}}\n\n: keep-alive\n\n"
         );
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn the_sse_restorer_holds_a_partial_event_back_until_its_end() {
+        let marked = format!(
+            r#"data: {{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"a","inputSchema":{{}},"_meta":{{"{PARKED_EXECUTION_KEY}":{{}}}}}}]}}}}"#
+        );
+        let mut restorer = SseRestorer::default();
+        let whole = Bytes::from_static(b"id: 0\nretry: 3000\ndata: \n\n");
+        assert_eq!(restorer.push(whole.clone()), Some(whole));
+        let (head, tail) = marked.split_at(40);
+        assert_eq!(restorer.push(Bytes::from(head.to_owned())), None);
+        let out = restorer.push(Bytes::from(format!("{tail}\n\nid: 2")));
+        let out = String::from_utf8(out.unwrap().to_vec()).unwrap();
+        assert!(out.contains(r#""execution":{}"#) && !out.contains(PARKED_EXECUTION_KEY));
+        assert_eq!(restorer.finish(), Some(Bytes::from_static(b"id: 2")));
+        assert_eq!(restorer.finish(), None);
     }
 
     #[cfg(feature = "http")]

@@ -1,6 +1,7 @@
-//! Keeps the endpoint bounded under abuse: a cap on live sessions, a cap on
-//! the requests in flight per session, and JSON-RPC errors (HTTP 400) for
-//! bodies that are not JSON or not a JSON-RPC message.
+//! Keeps the endpoint bounded under abuse: a cap on live sessions and a cap
+//! on the requests in flight per session. The endpoint admits each request
+//! ([`Limits::admit_message`], [`Limits::admit_other`]) and settles its
+//! [`Ticket`] against the response ([`Limits::settle`]).
 //!
 //! At the session cap, a new `initialize` is served by ending the session
 //! idle longest (never-used sessions first, busy ones never; see
@@ -10,27 +11,21 @@
 //! sessions never used after `initialize` are ended sooner by a sweep.
 
 mod eviction;
-mod jsonrpc;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::Request;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
+use axum::response::Response;
 use http::StatusCode;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use self::eviction::{Book, Busy, Reason, Tally, Victim};
-use self::jsonrpc::{Envelope, PARSE_ERROR, invalid_request, is_json};
-pub(super) use self::jsonrpc::{JsonRpcRequest, jsonrpc_error};
 use super::HttpConfig;
+use super::jsonrpc::jsonrpc_error;
 
 /// The implementation-defined server error used for "over a limit".
 const SERVER_BUSY: i64 = -32000;
@@ -46,7 +41,6 @@ pub(super) struct Limits {
     stateless: bool,
     max_sessions: usize,
     max_pending: usize,
-    max_body_bytes: usize,
     /// How long a session never used after `initialize` lives.
     unused_grace: Duration,
     /// How long rmcp keeps an idle session.
@@ -79,7 +73,6 @@ impl Limits {
             stateless: config.stateless,
             max_sessions: config.max_sessions,
             max_pending: config.max_pending_requests,
-            max_body_bytes: config.max_body_bytes,
             unused_grace: config.unused_session_grace,
             idle_timeout: config.session_idle_timeout,
             initializing: AtomicUsize::new(0),
@@ -304,144 +297,157 @@ impl Drop for PendingRequest {
     }
 }
 
-/// Applies the limits to a `POST` of JSON (a body over the size limit is
-/// answered 413); other requests of a session (`GET` streams, `DELETE`) are
-/// only counted as its activity.
-pub(super) async fn enforce(limits: Arc<Limits>, request: Request, next: Next) -> Response {
-    limits.start_sweeping();
-    if request.method() != http::Method::POST || !is_json(request.headers()) {
-        let session = super::session_id(request.headers()).map(Arc::<str>::from);
-        return match session.filter(|_| !limits.stateless) {
-            Some(session) => other_request(&limits, session, request, next).await,
-            None => next.run(request).await,
-        };
-    }
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, limits.max_body_bytes).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the request body is larger than {} bytes",
-                limits.max_body_bytes
-            ),
-        )
-            .into_response();
-    };
-    let value: Value = match serde_json::from_slice(&bytes) {
-        Ok(value) => value,
-        Err(error) => {
-            return jsonrpc_error(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                PARSE_ERROR,
-                &format!("Parse error: the request body is not JSON ({error})"),
-            );
-        }
-    };
-    let envelope = serde_json::from_value::<Envelope>(value).ok();
-    let id = envelope
-        .as_ref()
-        .and_then(|envelope| envelope.id.clone())
-        .unwrap_or(Value::Null);
-    let method = envelope.and_then(|envelope| envelope.method);
-    let session = super::session_id(&parts.headers).map(Arc::<str>::from);
-    let mut request = Request::from_parts(parts, Body::from(bytes));
-    request.extensions_mut().insert(JsonRpcRequest {
-        id: id.clone(),
-        method: method.clone(),
-    });
-
-    let mut reservation = None;
-    let mut pending = None;
-    match (&session, method.as_deref()) {
-        (None, Some("initialize")) if !limits.stateless => {
-            reservation = limits.reserve_session().await;
-            if reservation.is_none() {
-                return jsonrpc_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    id,
-                    SERVER_BUSY,
-                    &format!(
-                        "Server busy: {} live sessions is this server's limit and \
-                         each has a request in flight or a stream open; retry later",
-                        limits.max_sessions
-                    ),
-                );
-            }
-        }
-        (Some(session), Some(_)) if id != Value::Null => {
-            pending = limits.begin_request(session.clone());
-            if pending.is_none() {
-                return jsonrpc_error(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    id,
-                    SERVER_BUSY,
-                    &format!(
-                        "Too many requests: {} requests in flight is this \
-                         server's limit per session; retry when one completes",
-                        limits.max_pending
-                    ),
-                );
-            }
-        }
-        _ => {}
-    }
-    let tracked = session.as_ref().filter(|_| !limits.stateless);
-    let mut busy = tracked.and_then(|session| limits.book.begin(session, id != Value::Null));
-    let response = next.run(request).await;
-    if reservation.is_some()
-        && response.status().is_success()
-        && let Some(opened) = super::session_id(response.headers())
-    {
-        busy = Some(limits.book.open(Arc::from(opened), false));
-    }
-    drop(reservation);
-    if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
-        return invalid_request(id, response).await;
-    }
-    if busy.is_none()
-        && let Some(session) = tracked
-    {
-        busy = limits.adopt(session, response.status()).await;
-    }
-    if pending.is_none() && busy.is_none() {
-        return response;
-    }
-    hold_until_sent(response, (pending, busy))
+/// What a request holds of the limits from its admission to its response:
+/// the room reserved for the session its `initialize` opens, its place
+/// among its session's requests in flight, and its session's busy mark.
+pub(super) struct Ticket {
+    /// The session the request names, when the endpoint keeps sessions.
+    session: Option<Arc<str>>,
+    reservation: Option<SessionReservation>,
+    pending: Option<PendingRequest>,
+    busy: Option<Busy>,
+    /// Whether the request ends its session (`DELETE`).
+    ends_session: bool,
 }
 
-/// A `GET` (a stream: the session counts as used) or `DELETE` of `session`
-/// (it is forgotten once ended); busy while the response is sent.
-async fn other_request(
-    limits: &Arc<Limits>,
-    session: Arc<str>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let method = request.method().clone();
-    let mut busy = limits.book.begin(&session, method == http::Method::GET);
-    let response = next.run(request).await;
-    if method == http::Method::DELETE && response.status().is_success() {
-        limits.book.forget(&session);
-        return response;
-    }
-    if busy.is_none() {
-        busy = limits.adopt(&session, response.status()).await;
-    }
-    match busy {
-        Some(busy) => hold_until_sent(response, busy),
-        None => response,
+impl Ticket {
+    /// Whether the request may open a session (an `initialize` admitted),
+    /// whose id the response names.
+    pub(super) fn opens_session(&self) -> bool {
+        self.reservation.is_some()
     }
 }
 
-/// `response` with `held` dropped when its body is (sent or abandoned).
-fn hold_until_sent<T: Send + Sync + 'static>(response: Response, held: T) -> Response {
-    let (parts, body) = response.into_parts();
-    let body = body.into_data_stream().map(move |chunk| {
-        let _held = &held;
-        chunk
-    });
-    Response::from_parts(parts, Body::from_stream(body))
+/// What a response holds until its body is sent (or abandoned).
+pub(super) struct Held {
+    _pending: Option<PendingRequest>,
+    _busy: Option<Busy>,
+}
+
+impl Limits {
+    /// Admits a JSON-RPC `POST` of `session` (`id` and `method` read from
+    /// its body), or answers why not: 503 for an `initialize` when every
+    /// session is busy at the cap, 429 for a session at its cap of requests
+    /// in flight.
+    pub(super) async fn admit_message(
+        self: &Arc<Self>,
+        session: Option<Arc<str>>,
+        id: &Value,
+        method: Option<&str>,
+    ) -> Result<Ticket, Response> {
+        self.start_sweeping();
+        let mut reservation = None;
+        let mut pending = None;
+        match (&session, method) {
+            (None, Some("initialize")) if !self.stateless => {
+                reservation = self.reserve_session().await;
+                if reservation.is_none() {
+                    return Err(jsonrpc_error(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        id.clone(),
+                        SERVER_BUSY,
+                        &format!(
+                            "Server busy: {} live sessions is this server's limit and \
+                             each has a request in flight or a stream open; retry later",
+                            self.max_sessions
+                        ),
+                    ));
+                }
+            }
+            (Some(session), Some(_)) if !id.is_null() => {
+                pending = self.begin_request(session.clone());
+                if pending.is_none() {
+                    return Err(jsonrpc_error(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        id.clone(),
+                        SERVER_BUSY,
+                        &format!(
+                            "Too many requests: {} requests in flight is this \
+                             server's limit per session; retry when one completes",
+                            self.max_pending
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        let session = session.filter(|_| !self.stateless);
+        let busy = session
+            .as_ref()
+            .and_then(|session| self.book.begin(session, !id.is_null()));
+        Ok(Ticket {
+            session,
+            reservation,
+            pending,
+            busy,
+            ends_session: false,
+        })
+    }
+
+    /// Admits any other request of `session`: a `GET` (a stream, so the
+    /// session counts as used) or a `DELETE` (the session is forgotten once
+    /// ended) is only counted as the session's activity.
+    pub(super) fn admit_other(
+        self: &Arc<Self>,
+        session: Option<Arc<str>>,
+        method: &http::Method,
+    ) -> Ticket {
+        self.start_sweeping();
+        let session = session.filter(|_| !self.stateless);
+        let busy = session
+            .as_ref()
+            .and_then(|session| self.book.begin(session, method == http::Method::GET));
+        Ticket {
+            session,
+            reservation: None,
+            pending: None,
+            busy,
+            ends_session: method == http::Method::DELETE,
+        }
+    }
+
+    /// Settles `ticket` against the response its request got (its `status`
+    /// and the session id it names): the session an `initialize` opened is
+    /// recorded, an ended one forgotten, one rmcp restored from a shared
+    /// store adopted. What the response must hold until it is sent, if
+    /// anything.
+    pub(super) async fn settle(
+        &self,
+        ticket: Ticket,
+        status: StatusCode,
+        named: Option<Arc<str>>,
+    ) -> Option<Held> {
+        let Ticket {
+            session,
+            reservation,
+            pending,
+            mut busy,
+            ends_session,
+        } = ticket;
+        if reservation.is_some()
+            && status.is_success()
+            && let Some(opened) = named
+        {
+            busy = Some(self.book.open(opened, false));
+        }
+        drop(reservation);
+        if let Some(session) = &session {
+            if ends_session && status.is_success() {
+                self.book.forget(session);
+                return None;
+            }
+            if busy.is_none() {
+                busy = self.adopt(session, status).await;
+            }
+        }
+        if pending.is_none() && busy.is_none() {
+            return None;
+        }
+        Some(Held {
+            _pending: pending,
+            _busy: busy,
+        })
+    }
 }
 
 #[cfg(test)]

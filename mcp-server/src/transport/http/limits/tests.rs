@@ -1,23 +1,6 @@
-//! Tests of the HTTP limits: JSON detection, pending requests, the session cap.
-
-use http::header;
+//! Tests of the HTTP limits: pending requests, the session cap.
 
 use super::*;
-
-#[test]
-fn recognises_json_as_rmcp_does() {
-    let mut headers = http::HeaderMap::new();
-    headers.insert(
-        header::CONTENT_TYPE,
-        http::HeaderValue::from_static("Application/JSON; charset=utf-8"),
-    );
-    assert!(is_json(&headers));
-    headers.insert(
-        header::CONTENT_TYPE,
-        http::HeaderValue::from_static("text/plain"),
-    );
-    assert!(!is_json(&headers));
-}
 
 fn limits(max_sessions: usize, max_pending: usize) -> Arc<Limits> {
     let config = HttpConfig::new()

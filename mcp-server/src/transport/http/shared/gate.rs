@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::super::limits::{JsonRpcRequest, jsonrpc_error};
+use super::super::jsonrpc::{JsonRpcRequest, jsonrpc_error};
 use super::RedisStore;
 use crate::store::{SessionLevel, StoreError};
 
