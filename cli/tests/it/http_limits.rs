@@ -172,6 +172,14 @@ async fn requests_beyond_the_per_session_limit_get_429_with_their_id() {
     let body: Value = second.json().await.unwrap();
     assert_eq!(body["id"], 2, "{body}");
     assert_eq!(body["error"]["code"], -32000, "{body}");
+    // At the cap, a notification (cancelling the call, say) still passes.
+    let cancel = post(&http, &running.url, Some(&session))
+        .json(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": 1}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cancel.status(), 202);
     release.send_replace(true);
     let text = first.text().await.unwrap();
     assert!(text.contains("released"), "{text}");
@@ -185,31 +193,34 @@ async fn requests_beyond_the_per_session_limit_get_429_with_their_id() {
 async fn malformed_bodies_get_the_jsonrpc_errors_the_specification_names() {
     let running = start(HttpConfig::new()).await;
     let http = reqwest::Client::new();
-    let not_json = post(&http, &running.url, None)
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(not_json.status(), 400);
-    let body: Value = not_json.json().await.unwrap();
-    assert_eq!(body["error"]["code"], -32700, "{body}");
-    assert_eq!(body["id"], Value::Null, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("line 1"),
-        "{body}"
-    );
-    let not_jsonrpc = post(&http, &running.url, None)
-        .body(r#"{"id": 4, "hello": "world"}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(not_jsonrpc.status(), 400);
-    let body: Value = not_jsonrpc.json().await.unwrap();
-    assert_eq!(body["error"]["code"], -32600, "{body}");
-    assert_eq!(body["id"], 4, "{body}");
+    let session = open_session(&http, &running.url).await;
+    for session in [None, Some(session.as_str())] {
+        let not_json = post(&http, &running.url, session)
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(not_json.status(), 400, "session {session:?}");
+        let body: Value = not_json.json().await.unwrap();
+        assert_eq!(body["error"]["code"], -32700, "{body}");
+        assert_eq!(body["id"], Value::Null, "{body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("line 1"),
+            "{body}"
+        );
+        let not_jsonrpc = post(&http, &running.url, session)
+            .body(r#"{"id": 4, "hello": "world"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(not_jsonrpc.status(), 400, "session {session:?}");
+        let body: Value = not_jsonrpc.json().await.unwrap();
+        assert_eq!(body["error"]["code"], -32600, "{body}");
+        assert_eq!(body["id"], 4, "{body}");
+    }
 }
 
 /// The demo server as a child process, killed on drop.

@@ -304,7 +304,9 @@ pub(super) fn call_tables(report: &mut String, server: &[Value], generated_call:
     );
     let _ = writeln!(
         report,
-        "Same tool, same rmcp client, same transport, interleaved rounds (medians).\n"
+        "Same tool, same rmcp client, same transport; the two servers take turns every ten calls \
+         (medians). Over HTTP each call is a new loopback connection (rmcp's client does not reuse \
+         one after an SSE response), for both servers alike.\n"
     );
     let _ = writeln!(
         report,

@@ -19,6 +19,7 @@
 
 mod body;
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -136,29 +137,37 @@ impl Endpoint {
             )
                 .into_response();
         };
-        let envelope = match Envelope::read(&bytes) {
-            Ok(envelope) => envelope,
-            Err(error) => return parse_error(&error),
+        // The envelope is read only where it decides something: whether a
+        // request without a session is an `initialize`, and what the shared
+        // sessions' gate is told; elsewhere rmcp's own parse is the only one.
+        let needs_envelope =
+            (session.is_none() && self.limits.keeps_sessions()) || self.shared;
+        let envelope = match needs_envelope.then(|| Envelope::read(&bytes)) {
+            None => None,
+            Some(Ok(envelope)) => Some(envelope),
+            Some(Err(error)) => return parse_error(&error),
         };
-        let id = envelope.id.unwrap_or(serde_json::Value::Null);
-        let method = envelope.method.as_deref();
-        let ticket = match self
+        let method = envelope.as_ref().and_then(|envelope| envelope.method.as_deref());
+        let admitted = self
             .limits
-            .admit_message(session.clone(), &id, method)
-            .await
-        {
+            .admit_message(session.clone(), method == Some("initialize"), || {
+                Envelope::read(&bytes).is_ok_and(|envelope| envelope.id.is_some())
+            })
+            .await;
+        let ticket = match admitted {
             Ok(ticket) => ticket,
-            Err(refusal) => return refusal,
+            Err(refusal) => return self.limits.refusal_answer(refusal, request_id(&bytes)),
         };
         parts.headers.remove(http::header::CONTENT_LENGTH);
-        if self.shared {
+        if let Some(envelope) = envelope.filter(|_| self.shared) {
             // For the shared sessions' gate, inside this layer.
             parts.extensions.insert(JsonRpcRequest {
-                id: id.clone(),
-                method: method.map(str::to_owned),
+                id: envelope.id.unwrap_or_default(),
+                method: envelope.method.map(Cow::into_owned),
             });
         }
-        drop(envelope.method);
+        // Kept for the answer to a body rmcp refuses (a cheap clone).
+        let kept = bytes.clone();
         let mut request = Request::from_parts(parts, Body::from(park_in_bytes(bytes)));
         let mut namer = None;
         let mut end_in_body = None;
@@ -177,7 +186,10 @@ impl Endpoint {
         let (status, named) = outcome(&ticket, &response);
         let held = self.limits.settle(ticket, status, named).await;
         if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
-            return invalid_request(id, response).await;
+            return match Envelope::read(&kept) {
+                Ok(envelope) => invalid_request(envelope.id.unwrap_or_default(), response).await,
+                Err(error) => parse_error(&error),
+            };
         }
         let response = respond(response, namer, held).await;
         match end_in_body {
@@ -185,6 +197,15 @@ impl Endpoint {
             None => response,
         }
     }
+}
+
+/// The JSON-RPC id of a `POST` body (`null` when it has none or is not
+/// JSON).
+fn request_id(body: &[u8]) -> serde_json::Value {
+    Envelope::read(body)
+        .ok()
+        .and_then(|envelope| envelope.id)
+        .unwrap_or_default()
 }
 
 /// What the limits settle `ticket` by: the response's status and the

@@ -308,6 +308,9 @@ pub(super) struct Ticket {
     busy: Option<Busy>,
     /// Whether the request ends its session (`DELETE`).
     ends_session: bool,
+    /// Whether a success uses the session (a `POST` of it answered 200 was
+    /// a request, not a notification).
+    success_uses: bool,
 }
 
 impl Ticket {
@@ -324,64 +327,86 @@ pub(super) struct Held {
     _busy: Option<Busy>,
 }
 
+/// Why a `POST` is not admitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refusal {
+    /// An `initialize` at the session cap, every session busy: 503.
+    SessionsBusy,
+    /// A session at its cap of requests in flight: 429.
+    TooManyRequests,
+}
+
 impl Limits {
-    /// Admits a JSON-RPC `POST` of `session` (`id` and `method` read from
-    /// its body), or answers why not: 503 for an `initialize` when every
-    /// session is busy at the cap, 429 for a session at its cap of requests
-    /// in flight.
+    /// Whether the endpoint keeps sessions (it is not stateless).
+    pub(super) fn keeps_sessions(&self) -> bool {
+        !self.stateless
+    }
+
+    /// Admits a JSON-RPC `POST` of `session` (`initialize` when its body is
+    /// one), or says why not. A `POST` of a session counts among its
+    /// requests in flight while it is answered (a notification only for the
+    /// moment rmcp takes to accept it); at the cap, `is_request` tells a
+    /// request, refused, from a notification or response, always let
+    /// through (a client at its cap must still be able to cancel).
     pub(super) async fn admit_message(
         self: &Arc<Self>,
         session: Option<Arc<str>>,
-        id: &Value,
-        method: Option<&str>,
-    ) -> Result<Ticket, Response> {
+        initialize: bool,
+        is_request: impl FnOnce() -> bool,
+    ) -> Result<Ticket, Refusal> {
         self.start_sweeping();
         let mut reservation = None;
         let mut pending = None;
-        match (&session, method) {
-            (None, Some("initialize")) if !self.stateless => {
-                reservation = self.reserve_session().await;
-                if reservation.is_none() {
-                    return Err(jsonrpc_error(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        id.clone(),
-                        SERVER_BUSY,
-                        &format!(
-                            "Server busy: {} live sessions is this server's limit and \
-                             each has a request in flight or a stream open; retry later",
-                            self.max_sessions
-                        ),
-                    ));
-                }
+        match &session {
+            None if initialize && !self.stateless => {
+                reservation = Some(self.reserve_session().await.ok_or(Refusal::SessionsBusy)?);
             }
-            (Some(session), Some(_)) if !id.is_null() => {
+            Some(session) => {
                 pending = self.begin_request(session.clone());
-                if pending.is_none() {
-                    return Err(jsonrpc_error(
-                        StatusCode::TOO_MANY_REQUESTS,
-                        id.clone(),
-                        SERVER_BUSY,
-                        &format!(
-                            "Too many requests: {} requests in flight is this \
-                             server's limit per session; retry when one completes",
-                            self.max_pending
-                        ),
-                    ));
+                if pending.is_none() && is_request() {
+                    return Err(Refusal::TooManyRequests);
                 }
             }
-            _ => {}
+            None => {}
         }
         let session = session.filter(|_| !self.stateless);
         let busy = session
             .as_ref()
-            .and_then(|session| self.book.begin(session, !id.is_null()));
+            .and_then(|session| self.book.begin(session, false));
         Ok(Ticket {
+            success_uses: session.is_some(),
             session,
             reservation,
             pending,
             busy,
             ends_session: false,
         })
+    }
+
+    /// The answer to a `POST` refused for `refusal`, with its JSON-RPC `id`.
+    pub(super) fn refusal_answer(&self, refusal: Refusal, id: Value) -> Response {
+        match refusal {
+            Refusal::SessionsBusy => jsonrpc_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                id,
+                SERVER_BUSY,
+                &format!(
+                    "Server busy: {} live sessions is this server's limit and \
+                     each has a request in flight or a stream open; retry later",
+                    self.max_sessions
+                ),
+            ),
+            Refusal::TooManyRequests => jsonrpc_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                id,
+                SERVER_BUSY,
+                &format!(
+                    "Too many requests: {} requests in flight is this \
+                     server's limit per session; retry when one completes",
+                    self.max_pending
+                ),
+            ),
+        }
     }
 
     /// Admits any other request of `session`: a `GET` (a stream, so the
@@ -403,6 +428,7 @@ impl Limits {
             pending: None,
             busy,
             ends_session: method == http::Method::DELETE,
+            success_uses: false,
         }
     }
 
@@ -423,7 +449,14 @@ impl Limits {
             pending,
             mut busy,
             ends_session,
+            success_uses,
         } = ticket;
+        if success_uses
+            && status == StatusCode::OK
+            && let Some(busy) = &mut busy
+        {
+            busy.mark_used();
+        }
         if reservation.is_some()
             && status.is_success()
             && let Some(opened) = named

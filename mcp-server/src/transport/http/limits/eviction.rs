@@ -108,11 +108,22 @@ pub(super) struct Busy {
     book: Arc<Book>,
     id: Arc<str>,
     generation: u64,
+    /// Whether the request turned out to use the session.
+    uses: bool,
+}
+
+impl Busy {
+    /// Marks the session used once the request is over (its response
+    /// showed a request, not a notification).
+    pub(super) fn mark_used(&mut self) {
+        self.uses = true;
+    }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.book.end(&self.id, self.generation, Instant::now());
+        self.book
+            .end(&self.id, self.generation, self.uses, Instant::now());
     }
 }
 
@@ -135,6 +146,7 @@ impl Book {
             book: self.clone(),
             id: id.clone(),
             generation,
+            uses: false,
         })
     }
 
@@ -162,11 +174,12 @@ impl Book {
             book: self.clone(),
             id,
             generation,
+            uses: false,
         }
     }
 
     /// Ends one request of session `id` (of entry `generation`).
-    fn end(&self, id: &Arc<str>, generation: u64, now: Instant) {
+    fn end(&self, id: &Arc<str>, generation: u64, uses: bool, now: Instant) {
         let mut ledger = self.ledger();
         let Some(entry) = ledger.entries.get_mut(id) else {
             return;
@@ -174,6 +187,7 @@ impl Book {
         if entry.generation != generation || entry.busy == 0 {
             return;
         }
+        entry.used |= uses;
         entry.busy -= 1;
         if entry.busy > 0 {
             return;
