@@ -174,8 +174,10 @@ async fn requests_beyond_the_per_session_limit_get_429_with_their_id() {
     assert_eq!(body["error"]["code"], -32000, "{body}");
     // At the cap, a notification (cancelling the call, say) still passes.
     let cancel = post(&http, &running.url, Some(&session))
-        .json(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
-            "params": {"progressToken": "t", "progress": 1}}))
+        .json(
+            &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": 1}}),
+        )
         .send()
         .await
         .unwrap();

@@ -140,14 +140,15 @@ impl Endpoint {
         // The envelope is read only where it decides something: whether a
         // request without a session is an `initialize`, and what the shared
         // sessions' gate is told; elsewhere rmcp's own parse is the only one.
-        let needs_envelope =
-            (session.is_none() && self.limits.keeps_sessions()) || self.shared;
+        let needs_envelope = (session.is_none() && self.limits.keeps_sessions()) || self.shared;
         let envelope = match needs_envelope.then(|| Envelope::read(&bytes)) {
             None => None,
             Some(Ok(envelope)) => Some(envelope),
             Some(Err(error)) => return parse_error(&error),
         };
-        let method = envelope.as_ref().and_then(|envelope| envelope.method.as_deref());
+        let method = envelope
+            .as_ref()
+            .and_then(|envelope| envelope.method.as_deref());
         let admitted = self
             .limits
             .admit_message(session.clone(), method == Some("initialize"), || {
