@@ -84,6 +84,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     discovery_table(&mut report, &discovery);
     let previous = fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
     for kept in [
+        crate::discovery::SECTION,
         crate::build_cost::SECTION,
         crate::load::SECTION,
         CODE_MODE_BYTES,

@@ -7,6 +7,10 @@
 
 use std::path::Path;
 
+/// The heading of the section of `BENCHMARKS.md` these measurements fill
+/// (by hand, from their output), which `cargo xtask bench` keeps.
+pub(crate) const SECTION: &str = "## Discovery per document and half";
+
 use crate::cargo;
 
 /// The measurements: recall per document and half, the same with each
