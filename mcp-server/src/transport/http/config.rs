@@ -187,7 +187,9 @@ impl HttpConfig {
     }
 
     /// The most requests a session may have in flight; one beyond is
-    /// answered 429 with a JSON-RPC error carrying its id.
+    /// answered 429 with a JSON-RPC error carrying its id. Notifications
+    /// and responses are never refused (a client at its cap can still
+    /// cancel), though each counts for the moment it is accepted.
     pub fn max_pending_requests(mut self, requests: usize) -> Self {
         self.max_pending_requests = requests;
         self
