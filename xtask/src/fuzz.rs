@@ -5,6 +5,8 @@
 //! - `cargo xtask fuzz seed DIR`: writes only the seeds, one folder per
 //!   target (what a long campaign starts its corpora from).
 //! - `cargo xtask fuzz build`: builds the targets only.
+//! - `cargo xtask fuzz hours`: the CPU hours run so far, per target (from
+//!   the ledger, below).
 //! - `cargo xtask fuzz --dev [SECS]`: what CI runs (see below).
 //!
 //! CI runs each target for [`CI_SECONDS`] from a development build
@@ -12,11 +14,13 @@
 //! test's speed suffers); longer runs use the optimized build.
 //!
 //! Everything lives under `target/fuzz/`: `build/` (the target directory),
-//! `corpus/<target>/` (kept between runs, so coverage accumulates) and
+//! `corpus/<target>/` (kept between runs, so coverage accumulates),
 //! `artifacts/<target>/` (an input that crashed, hung or ran out of memory;
-//! the run then fails, naming it). A found input becomes a regression test
-//! next to the code it broke.
+//! the run then fails, naming it) and `hours.tsv`, the ledger of the CPU
+//! time each run took, which `cargo xtask fuzz hours` sums per target. A
+//! found input becomes a regression test next to the code it broke.
 
+mod ledger;
 mod seeds;
 
 use std::fs;
@@ -73,6 +77,11 @@ pub(crate) fn task(root: &Path, args: &[String]) -> Result<(), String> {
             install_cargo_fuzz(root)?;
             build(root, Build::Release)
         }
+        Some("hours") => {
+            let hours = ledger::summary(&fuzz_dir(root))?;
+            println!("{hours}");
+            Ok(())
+        }
         Some("--dev") => {
             let seconds = args.get(1).map_or(Ok(CI_SECONDS), |secs| {
                 secs.parse()
@@ -124,6 +133,7 @@ pub(crate) fn run_targets(
         fs::create_dir_all(&artifacts)
             .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
         let started = Instant::now();
+        let cpu_before = ledger::children_cpu_seconds();
         let outcome = run(Command::new(binary(root, profile, name))
             .arg(corpus_root.join(name))
             .arg(format!("-max_total_time={seconds}"))
@@ -131,16 +141,16 @@ pub(crate) fn run_targets(
             .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"])
             .arg(format!("-artifact_prefix={}/", artifacts.display()))
             .current_dir(root));
+        let cpu = ledger::children_cpu_seconds() - cpu_before;
+        let wall = started.elapsed().as_secs_f64();
+        ledger::record(&fuzz_dir(root), name, profile, cpu, wall)?;
         if let Err(why) = outcome {
             return Err(format!(
                 "fuzz target `{name}` found an input that fails ({why}); it is in {}",
                 artifacts.display()
             ));
         }
-        report.push(format!(
-            "{name}: {:.0} s, no crash",
-            started.elapsed().as_secs_f64()
-        ));
+        report.push(format!("{name}: {wall:.0} s ({cpu:.0} s of CPU), no crash"));
     }
     eprintln!("xtask fuzz: {}", report.join("; "));
     Ok(())
