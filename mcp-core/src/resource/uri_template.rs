@@ -8,6 +8,14 @@ use std::fmt;
 /// expressions can split the text, which must stay cheap for any input.
 const MAX_URI_BYTES: usize = 4 * 1024;
 
+/// The most work one match does, counted in states (parts left, text left)
+/// visited and bytes scanned for where a value may end: adjacent
+/// expressions can split a text in as many ways as the product of their
+/// lengths, so a URI the matcher cannot decide within this much is taken
+/// as not matching. A template whose expressions are separated by literals
+/// needs about one unit per byte of the URI.
+const MAX_WORK: usize = 256 * 1024;
+
 /// A parsed URI template such as `file:///logs/{date}/{+path}{?lines}`.
 ///
 /// Matching supports every RFC 6570 operator: simple `{x}` (one value with
@@ -107,7 +115,9 @@ impl UriTemplate {
     }
 
     /// The variables of `uri` when it matches the template (a URI longer
-    /// than 4 KiB matches none).
+    /// than 4 KiB matches none, and so does one that adjacent expressions
+    /// could split in more ways than matching tries within a bounded
+    /// amount of work).
     pub fn match_uri(&self, uri: &str) -> Option<BTreeMap<String, String>> {
         if uri.len() > MAX_URI_BYTES {
             return None;
@@ -115,6 +125,7 @@ impl UriTemplate {
         let mut vars = BTreeMap::new();
         let mut matcher = Matcher {
             failed: HashSet::new(),
+            work: 0,
         };
         matcher.parts(&self.parts, uri, &mut vars).then_some(vars)
     }
@@ -159,17 +170,20 @@ fn parse_expression(body: &str) -> Result<Part, String> {
 
 /// Matches parts against text, remembering the states that failed: whether
 /// the parts left match the text left does not depend on the variables
-/// bound so far, so each state (parts left, text left) is tried once.
+/// bound so far, so each state (parts left, text left) is tried once,
+/// within [`MAX_WORK`].
 struct Matcher {
     failed: HashSet<(usize, usize)>,
+    work: usize,
 }
 
 impl Matcher {
     fn parts(&mut self, parts: &[Part], uri: &str, vars: &mut BTreeMap<String, String>) -> bool {
         let state = (parts.len(), uri.len());
-        if self.failed.contains(&state) {
+        if self.work >= MAX_WORK || self.failed.contains(&state) {
             return false;
         }
+        self.work += 1;
         let matched = self.first(parts, uri, vars);
         if !matched {
             self.failed.insert(state);
@@ -211,6 +225,7 @@ impl Matcher {
                     _ => &[],
                 };
                 let limit = body.find(forbidden).unwrap_or(body.len());
+                self.work += limit;
                 // What must follow the value, when that is known.
                 let next = match rest.first() {
                     None => Some(""),
@@ -373,6 +388,30 @@ mod tests {
         let three = vars("{a}{b}{c}", &long).unwrap();
         let lengths: Vec<usize> = three.iter().map(|(_, value)| value.len()).collect();
         assert_eq!(lengths, [MAX_URI_BYTES - 1, 0, 0]);
+    }
+
+    #[test]
+    fn many_adjacent_expressions_give_up_within_the_state_bound() {
+        // Found by the `uri_template` fuzz target: 70 adjacent expressions
+        // matched against the template's own text took 30 s.
+        let template = "{vb}{usr}{vaue}{1s}{useer}{uuee}{user}{uva}{usa}{usse1}".repeat(8);
+        let parsed = UriTemplate::parse(&template).unwrap();
+        let mut matcher = Matcher {
+            failed: HashSet::new(),
+            work: 0,
+        };
+        let mut bound = BTreeMap::new();
+        matcher.parts(&parsed.parts, &template, &mut bound);
+        assert!(
+            matcher.work <= MAX_WORK + template.len(),
+            "{}",
+            matcher.work
+        );
+        // A 4 KiB URI against a few adjacent expressions: bounded too.
+        let uri = format!("{}/", "x".repeat(MAX_URI_BYTES - 1));
+        assert_eq!(vars("{a}{b}{c}{d}", &uri), None);
+        // Ordinary templates still match.
+        assert_eq!(vars("{a}{b}{c}", "xyz").map(|vars| vars.len()), Some(3));
     }
 
     #[test]
