@@ -85,9 +85,9 @@ pub(super) fn summary(dir: &Path) -> Result<String, String> {
     for (target, seconds) in &release {
         let _ = writeln!(out, "  {target}: {:.2} h", seconds / 3600.0);
     }
-    let all: f64 = release.values().sum();
+    let all = release.values().fold(0.0, |sum, seconds| sum + seconds);
     let _ = writeln!(out, "  all targets: {:.2} h", all / 3600.0);
-    let short: f64 = debug.values().sum();
+    let short = debug.values().fold(0.0, |sum, seconds| sum + seconds);
     let _ = write!(
         out,
         "development builds (short runs): {:.2} h",
