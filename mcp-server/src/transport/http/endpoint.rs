@@ -1,11 +1,14 @@
 //! The MCP endpoint's one middleware, in front of rmcp's service: every
 //! check and rewrite a request and its response go through, in one pass.
 //!
-//! For a `POST` of JSON, the body is read once (413 over the size limit),
-//! its JSON-RPC id and method read once (400 "Parse error" when it is not
-//! JSON), a 2025-11-25 `params.task` parked for rmcp's parser, and the
-//! request admitted by the [limits](super::limits). A `POST` of a session
-//! gets the means to close its SSE stream ([`streams`](super::streams)).
+//! For a `POST` of JSON, the body is read once (413 over the size limit), a
+//! 2025-11-25 `params.task` parked for rmcp's parser, and the request
+//! admitted by the [limits](super::limits). Its JSON-RPC envelope is read
+//! only where it decides something (an `initialize` without a session, a
+//! refusal's id, the shared sessions' gate); a body rmcp refuses is
+//! answered "Parse error" when it is not JSON, "Invalid Request" when it
+//! is (HTTP 400 both). A `POST` of a session gets the means to close its
+//! SSE stream ([`streams`](super::streams)).
 //! On the way back, one adapter over the response body restores parked
 //! executions in its events, names the stream from its first event, and
 //! holds the request's place in the limits until the body is sent. A
