@@ -165,8 +165,10 @@ async fn connect_bare(transport: Transport) -> Client {
     match transport {
         Transport::Duplex => {
             let (server_end, client_end) = tokio::io::duplex(1 << 16);
+            // The same split halves our server reads and writes.
+            let halves = tokio::io::split(server_end);
             tokio::spawn(async move {
-                if let Ok(running) = Bare::new().serve(server_end).await {
+                if let Ok(running) = Bare::new().serve(halves).await {
                     let _ = running.waiting().await;
                 }
             });
