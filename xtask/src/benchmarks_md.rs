@@ -13,6 +13,32 @@ pub(crate) fn section<'a>(benchmarks: &'a str, heading: &str) -> Option<&'a str>
     Some(&rest[..end])
 }
 
+/// `benchmarks` with its section headed like `text` replaced by `text`,
+/// or `text` added before the closing `## Reproduce` section (at the end
+/// when there is none).
+pub(crate) fn with_section(benchmarks: &str, heading: &str, text: &str) -> String {
+    match section(benchmarks, heading) {
+        Some(old) => benchmarks.replacen(old, text, 1),
+        None => match benchmarks.find("\n## Reproduce\n") {
+            Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),
+            None => format!("{benchmarks}\n{text}"),
+        },
+    }
+}
+
+/// Writes `text` as the section headed `heading` of `root`'s
+/// `BENCHMARKS.md` (see [`with_section`]).
+pub(crate) fn write_section(
+    root: &std::path::Path,
+    heading: &str,
+    text: &str,
+) -> Result<(), String> {
+    let path = root.join("BENCHMARKS.md");
+    let benchmarks = std::fs::read_to_string(&path).unwrap_or_default();
+    std::fs::write(&path, with_section(&benchmarks, heading, text))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -29,5 +55,20 @@ mod tests {
             Some("## Build cost\n\nx\n")
         );
         assert_eq!(section("# B\n", "## Build cost"), None);
+    }
+
+    #[test]
+    fn a_section_is_replaced_or_added_before_reproduce() {
+        let text = "# B\n\n## A\n\na\n\n## Reproduce\n\nr\n";
+        let added = with_section(text, "## Soak", "## Soak\n\ns\n\n");
+        assert_eq!(
+            added,
+            "# B\n\n## A\n\na\n\n## Soak\n\ns\n\n## Reproduce\n\nr\n"
+        );
+        let replaced = with_section(&added, "## Soak", "## Soak\n\nt\n\n");
+        assert_eq!(
+            replaced,
+            "# B\n\n## A\n\na\n\n## Soak\n\nt\n\n## Reproduce\n\nr\n"
+        );
     }
 }

@@ -51,14 +51,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         old_floods.to_owned()
     };
     let text = format!("{replicas_text}{floods_text}");
-    let updated = match benchmarks_md::section(&benchmarks, SECTION) {
-        Some(old) => benchmarks.replacen(old, &text, 1),
-        None => match benchmarks.find("\n## Reproduce\n") {
-            Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),
-            None => format!("{benchmarks}\n{text}"),
-        },
-    };
-    fs::write(&path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    benchmarks_md::write_section(root, SECTION, &text)?;
     print!("{text}");
     Ok(())
 }

@@ -72,16 +72,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
          90 s: past the 60 s grace, so the abandoned sessions have reached their steady number),\n\
          in the middle and at the end; the target is RSS flat within 10 % of the start and no error.\n\n{table}\n"
     );
-    let path = root.join("BENCHMARKS.md");
-    let benchmarks = fs::read_to_string(&path).unwrap_or_default();
-    let updated = match benchmarks_md::section(&benchmarks, SECTION) {
-        Some(old) => benchmarks.replacen(old, &text, 1),
-        None => match benchmarks.find("\n## Reproduce\n") {
-            Some(at) => format!("{}\n{text}{}", &benchmarks[..at], &benchmarks[at + 1..]),
-            None => format!("{benchmarks}\n{text}"),
-        },
-    };
-    fs::write(&path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    benchmarks_md::write_section(root, SECTION, &text)?;
     print!("{text}");
     ran
 }
