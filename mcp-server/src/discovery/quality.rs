@@ -149,6 +149,20 @@ struct Document {
     defs: Vec<ToolDef>,
 }
 
+impl Document {
+    /// The document's tools, and their index ranking with `signals`.
+    fn index(&self, signals: Signals) -> (Vec<&Tool>, SearchIndex) {
+        let tools: Vec<&Tool> = self.defs.iter().map(ToolDef::tool).collect();
+        let toolsets: Vec<Vec<String>> = self
+            .defs
+            .iter()
+            .map(|def| def.toolsets().to_vec())
+            .collect();
+        let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, signals);
+        (tools, index)
+    }
+}
+
 fn documents() -> Vec<Document> {
     let only = std::env::var("DISCOVERY_DOCUMENTS").ok();
     DOCUMENTS
@@ -174,13 +188,7 @@ fn measure(documents: &[Document], signals: Signals, verbose: bool) -> Vec<(Stri
     let mut rows = Vec::new();
     let (mut developed_test, mut never_test) = (Recall::default(), Recall::default());
     for document in documents {
-        let tools: Vec<&Tool> = document.defs.iter().map(ToolDef::tool).collect();
-        let toolsets: Vec<Vec<String>> = document
-            .defs
-            .iter()
-            .map(|def| def.toolsets().to_vec())
-            .collect();
-        let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, signals);
+        let (tools, index) = document.index(signals);
         let never = NEVER_DEVELOPED.contains(&document.label);
         let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
         let (development, test) = halves(tasks);
@@ -314,13 +322,7 @@ fn development_score(documents: &[Document], tasks: &[Vec<Task>], weights: Weigh
         if tasks.is_empty() {
             continue;
         }
-        let tools: Vec<&Tool> = document.defs.iter().map(ToolDef::tool).collect();
-        let toolsets: Vec<Vec<String>> = document
-            .defs
-            .iter()
-            .map(|def| def.toolsets().to_vec())
-            .collect();
-        let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, signals);
+        let (tools, index) = document.index(signals);
         for task in tasks {
             let rank = rank(&index, &tools, task);
             score += CUTOFFS
@@ -435,13 +437,7 @@ fn tuned_recall(documents: &[Document], weights: Weights) -> Vec<(usize, usize)>
         .iter()
         .filter_map(|document| {
             let tasks = developed.get(document.label)?;
-            let tools: Vec<&Tool> = document.defs.iter().map(ToolDef::tool).collect();
-            let toolsets: Vec<Vec<String>> = document
-                .defs
-                .iter()
-                .map(|def| def.toolsets().to_vec())
-                .collect();
-            let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, signals);
+            let (tools, index) = document.index(signals);
             let ranks: Vec<Option<usize>> = tasks
                 .iter()
                 .map(|task| rank(&index, &tools, task))
