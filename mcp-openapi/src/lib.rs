@@ -200,7 +200,7 @@ pub use document::ReferenceMetadata;
 pub use error::{SpecError, Warning};
 pub use generate::route_map::{self, RouteKind, RouteMap};
 pub use generate::{Generated, GeneratedTool, Generator};
-pub use load::{LoadOptions, OpenApi};
+pub use load::{LoadOptions, OpenApi, Tag};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

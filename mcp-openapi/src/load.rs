@@ -8,6 +8,7 @@
 //! share (`route_reader`, `fields`), each version's operations (`openapi3`,
 //! `swagger2`), and the inline schemas of request bodies and responses,
 //! moved out of the document before its routes are read (`inline_schemas`).
+//! The document's top-level `tags` are read as [`Tag`]s (`tags`).
 
 pub(crate) mod fields;
 pub(crate) mod inline_schemas;
@@ -16,5 +17,7 @@ pub(crate) mod openapi3;
 pub(crate) mod paths;
 pub(crate) mod route_reader;
 pub(crate) mod swagger2;
+pub(crate) mod tags;
 
 pub use open_api::{LoadOptions, OpenApi};
+pub use tags::Tag;

@@ -209,6 +209,22 @@ impl<C> Catalog<C> {
         &self.resources
     }
 
+    /// What the sources say of toolsets, name then description, the first
+    /// source's first description of a toolset only.
+    pub(crate) fn toolset_descriptions(&self) -> Vec<(&str, &str)> {
+        let mut described: Vec<(&str, &str)> = Vec::new();
+        for (name, description) in self
+            .sources
+            .iter()
+            .flat_map(|source| &source.toolset_descriptions)
+        {
+            if !described.iter().any(|(known, _)| *known == name) {
+                described.push((name, description));
+            }
+        }
+        described
+    }
+
     /// Values derived from this catalog, made once per catalog.
     pub(crate) fn attachments(&self) -> &Attachments {
         &self.attachments

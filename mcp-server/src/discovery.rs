@@ -12,7 +12,10 @@
 //!   the largest results say less first. An empty `query` with `tags`
 //!   lists those categories (names and descriptions only, 50 by default);
 //!   `categories: true`, or no query and no tags, lists the categories
-//!   (name, tool count, the titles of their first tools).
+//!   (name, tool count, and what the category is: the first sentence of
+//!   its description, which an OpenAPI tag carries, see
+//!   [`ToolSource::describe_toolset`](crate::ToolSource::describe_toolset),
+//!   else the titles of its first tools).
 //! - `call_tool` (`name`, `arguments`) runs the named tool exactly as a
 //!   direct `tools/call` would (middleware, argument checks, tasks,
 //!   progress, cancellation) and returns its result unchanged; an unknown
@@ -52,6 +55,7 @@ mod request;
 mod signals;
 pub(crate) mod suggest;
 mod synonyms;
+pub(crate) mod toolsets;
 pub(crate) mod view;
 mod words;
 

@@ -22,11 +22,18 @@ struct Generated {
     label: String,
     tools: Vec<ToolDef>,
     resources: Vec<ResourceDef>,
+    /// What the document's tags say of their toolsets.
+    toolsets: Vec<(String, String)>,
 }
 
 impl Generated {
     fn into_source(self) -> ToolSource {
-        ToolSource::new(self.label, self.tools).resources(self.resources)
+        let source = ToolSource::new(self.label, self.tools).resources(self.resources);
+        self.toolsets
+            .into_iter()
+            .fold(source, |source, (name, description)| {
+                source.describe_toolset(name, description)
+            })
     }
 }
 
@@ -52,23 +59,15 @@ pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError
     let Some((path, file)) = transforms else {
         return Ok(documents.into_iter().map(Generated::into_source).collect());
     };
-    let (tools, rest): (Vec<_>, Vec<_>) = documents
+    let (tools, mut rest): (Vec<_>, Vec<_>) = documents
         .into_iter()
-        .map(|document| (document.tools, (document.label, document.resources)))
+        .map(|mut document| (std::mem::take(&mut document.tools), document))
         .unzip();
     let tools = transform::apply(path, &file, tools)?;
-    Ok(tools
-        .into_iter()
-        .zip(rest)
-        .map(|(tools, (label, resources))| {
-            Generated {
-                label,
-                tools,
-                resources,
-            }
-            .into_source()
-        })
-        .collect())
+    for (document, tools) in rest.iter_mut().zip(tools) {
+        document.tools = tools;
+    }
+    Ok(rest.into_iter().map(Generated::into_source).collect())
 }
 
 fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '_ {
@@ -149,10 +148,19 @@ fn generate(
     let resources = generated
         .resource_defs(&config)
         .map_err(spec_error(label))?;
+    let toolsets = api
+        .tags()
+        .into_iter()
+        .filter_map(|tag| {
+            let about = tag.about()?.to_owned();
+            Some((tag.name, about))
+        })
+        .collect();
     Ok(Generated {
         label: label.to_owned(),
         tools,
         resources,
+        toolsets,
     })
 }
 

@@ -415,6 +415,57 @@ async fn serve_lists_the_tools_an_overlay_renamed() {
     assert!(status.success(), "{status}");
 }
 
+#[tokio::test]
+async fn discovery_describes_categories_with_the_documents_tags() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+
+    let flights = testdata::openapi("tags-example-3.2.yaml");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
+        .args(["serve", "--discovery", "--openapi"])
+        .arg(&flights)
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let client = ().serve((stdout, stdin)).await.expect("the client connects");
+    let arguments = serde_json::json!({"categories": true});
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("search_tools")
+                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .expect("search_tools answers");
+    let listed = result.structured_content.expect("structured content");
+    let described: Vec<(&str, &str)> = listed["categories"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .map(|category| {
+            (
+                category["name"].as_str().unwrap_or_default(),
+                category["description"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        described,
+        [
+            ("delays", "Information about flight delays"),
+            ("domestic", "Flights within a single country"),
+            ("flights", "Core flight operations"),
+            ("international", "Flights that cross country borders"),
+        ]
+    );
+    client.cancel().await.expect("the session closes");
+}
+
 /// The same transformations of the Petstore tools, in TOML and in YAML.
 const PETSTORE_TOML: &str = r#"
 [tools.pets_listPets]

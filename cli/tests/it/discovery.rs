@@ -1,11 +1,12 @@
 //! Discovery mode on the wire: what `tools/list` shows, `search_tools`
 //! answers and their sizes, `call_tool` running tools as `tools/call` does.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mcp_core::{JsonObject, ToolDef, tool};
-use mcp_server::{Discovery, Server, ToolSource};
+use mcp_server::{Discovery, OpenApiSource, Server, ToolSource};
 use serde_json::{Value, json};
 
 use crate::discovery_quality::generated_tools;
@@ -163,20 +164,20 @@ async fn categories_list_on_every_corpus_document() {
         let Ok(api) = mcp_openapi::OpenApi::from_path(testdata::openapi(&name)) else {
             continue;
         };
-        let Ok(generated) = api.generator().generate() else {
-            continue;
-        };
-        let config = mcp_openapi::ClientConfig::builder()
-            .base_url("http://127.0.0.1:9")
-            .build()
-            .unwrap();
-        let tools = generated.tool_defs(&Arc::new(config)).unwrap();
-        let count = tools.len();
-        let server = Server::builder()
-            .tools(tools)
+        let tags: HashMap<String, String> = api
+            .tags()
+            .into_iter()
+            .filter_map(|tag| Some((tag.name.to_lowercase(), tag.about()?.to_owned())))
+            .collect();
+        let source = OpenApiSource::api(api).base_url("http://127.0.0.1:9");
+        let Ok(server) = Server::builder()
+            .openapi(source)
             .discovery(Discovery::search())
             .build()
-            .unwrap();
+        else {
+            continue;
+        };
+        let count = server.tools().len();
         let search = server.tool(mcp_server::SEARCH_TOOLS).unwrap();
         for arguments in [
             json!({"categories": true, "limit": 50}),
@@ -199,6 +200,23 @@ async fn categories_list_on_every_corpus_document() {
                         && category["tools"].as_u64().is_some_and(|tools| tools > 0)),
                 "{name}: {content}"
             );
+            // A category of a described tag says what the tag's description
+            // says first.
+            for category in categories {
+                let name = category["name"].as_str().unwrap().to_lowercase();
+                let Some(about) = tags.get(&name) else {
+                    continue;
+                };
+                let description = category["description"].as_str().unwrap();
+                let first_word = description
+                    .split(|c: char| !c.is_alphanumeric())
+                    .find(|word| !word.is_empty())
+                    .unwrap_or_else(|| panic!("{name}: an empty description for {about:?}"));
+                assert!(
+                    about.contains(first_word),
+                    "{name}: {description:?} for {about:?}"
+                );
+            }
             // Each category lists its tools.
             let first = categories[0]["name"].as_str().unwrap();
             let listed = search

@@ -16,6 +16,7 @@ use crate::error::{SpecError, Warning};
 use crate::ir::HttpRoute;
 use crate::load::inline_schemas::InlineSchemas;
 use crate::load::route_reader::{RefCache, RouteReader};
+use crate::load::tags::Tag;
 use crate::schema::convert::Converter;
 use crate::schema::registry::DefRegistry;
 
@@ -230,6 +231,12 @@ impl OpenApi {
     /// `info.title`, when present.
     pub fn title(&self) -> Option<&str> {
         self.document.pointer("/info/title").and_then(Value::as_str)
+    }
+
+    /// The top-level `tags`, in document order: the groups operations name
+    /// in their own `tags`, with what each is (see [`Tag`]).
+    pub fn tags(&self) -> Vec<Tag> {
+        super::tags::read(&self.document)
     }
 
     /// Every operation that loaded, in document order.

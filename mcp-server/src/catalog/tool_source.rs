@@ -44,6 +44,7 @@ pub struct ToolSource<C = ()> {
     pub(crate) prefix: Option<String>,
     pub(crate) tools: Vec<ToolDef<C>>,
     pub(crate) resources: Vec<ResourceDef<C>>,
+    pub(crate) toolset_descriptions: Vec<(String, String)>,
 }
 
 impl<C> ToolSource<C> {
@@ -55,6 +56,7 @@ impl<C> ToolSource<C> {
             prefix: None,
             tools: tools.into_iter().collect(),
             resources: Vec::new(),
+            toolset_descriptions: Vec::new(),
         }
     }
 
@@ -79,6 +81,32 @@ impl<C> ToolSource<C> {
     /// ```
     pub fn resources(mut self, defs: impl IntoIterator<Item = ResourceDef<C>>) -> Self {
         self.resources.extend(defs);
+        self
+    }
+
+    /// Says what the toolset `name` (see
+    /// [`ToolBuilder::toolset`](mcp_core::ToolBuilder::toolset)) is about.
+    /// Discovery's category listing shows it, and `search_tools` matches
+    /// requests against its words. A source made from an OpenAPI document
+    /// (`OpenApiSource`) describes the toolsets of the document's `tags`. When several sources describe the
+    /// same toolset, the first one's description is kept.
+    ///
+    /// ```
+    /// use mcp_server::{Server, ToolSource};
+    ///
+    /// let star = mcp_core::tool("star").toolset("activity").run(|| async { "" })?;
+    /// let source = ToolSource::new("github", [star])
+    ///     .describe_toolset("activity", "Stars, watching and notifications.");
+    /// Server::builder().source(source).build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn describe_toolset(
+        mut self,
+        name: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
+        self.toolset_descriptions
+            .push((name.into(), description.into()));
         self
     }
 
@@ -127,6 +155,7 @@ impl<C: Send + Sync + 'static> ToolSource<C> {
             label: Arc::from(self.label),
             tools,
             resources: self.resources,
+            toolset_descriptions: self.toolset_descriptions,
         })
     }
 }
@@ -138,6 +167,7 @@ impl<C> fmt::Debug for ToolSource<C> {
             .field("prefix", &self.prefix)
             .field("tools", &self.tools.len())
             .field("resources", &self.resources.len())
+            .field("toolset_descriptions", &self.toolset_descriptions)
             .finish()
     }
 }
@@ -147,6 +177,8 @@ pub(crate) struct ResolvedSource<C> {
     pub(crate) label: Arc<str>,
     pub(crate) tools: Vec<ToolDef<C>>,
     pub(crate) resources: Vec<ResourceDef<C>>,
+    /// What the source says of toolsets: name, then description.
+    pub(crate) toolset_descriptions: Vec<(String, String)>,
 }
 
 impl<C> ResolvedSource<C> {
@@ -156,6 +188,7 @@ impl<C> ResolvedSource<C> {
             label: Arc::from(label),
             tools: Vec::new(),
             resources: Vec::new(),
+            toolset_descriptions: Vec::new(),
         }
     }
 }
@@ -166,6 +199,7 @@ impl<C> Clone for ResolvedSource<C> {
             label: self.label.clone(),
             tools: self.tools.clone(),
             resources: self.resources.clone(),
+            toolset_descriptions: self.toolset_descriptions.clone(),
         }
     }
 }

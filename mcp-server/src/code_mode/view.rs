@@ -16,6 +16,7 @@ use super::search::search_tool;
 use crate::catalog::Catalog;
 use crate::discovery::finder::Finder;
 use crate::discovery::suggest::closest_names;
+use crate::discovery::toolsets::Toolsets;
 
 /// Code mode's view of one catalog.
 pub(crate) struct CodeModeView<C> {
@@ -47,8 +48,10 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
     fn new(catalog: &Catalog<C>, settings: &CodeMode) -> Result<Self, String> {
         let tools: Vec<ToolDef<C>> = catalog.tools().all().to_vec();
         let values: Vec<&Tool> = tools.iter().map(ToolDef::tool).collect();
-        let toolsets: Vec<Vec<String>> = tools.iter().map(|def| def.toolsets().to_vec()).collect();
-        let finder = Arc::new(Finder::with_toolsets(&values, &toolsets));
+        let finder = Arc::new(Finder::with_toolsets(
+            &values,
+            Toolsets::of_catalog(catalog),
+        ));
         let identifiers: Arc<[String]> =
             identifiers(values.iter().map(|tool| tool.name.as_str())).into();
         let by_identifier = identifiers

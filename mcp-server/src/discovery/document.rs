@@ -4,6 +4,7 @@
 use mcp_core::Tool;
 use serde_json::Value;
 
+use super::toolsets::Toolsets;
 use super::words::for_each_word;
 
 /// The `_meta` key of a generated tool's method, path and operationId.
@@ -33,11 +34,13 @@ pub(crate) enum Field {
     Arguments,
     /// The field names of the result.
     Response,
+    /// The descriptions of its categories (an OpenAPI tag's description).
+    Category,
 }
 
 impl Field {
     /// Every field, in the order of [`Field::index`].
-    pub(crate) const ALL: [Field; 9] = [
+    pub(crate) const ALL: [Field; 10] = [
         Field::Name,
         Field::Title,
         Field::Tags,
@@ -47,6 +50,7 @@ impl Field {
         Field::Description,
         Field::Arguments,
         Field::Response,
+        Field::Category,
     ];
 
     /// The field's position in per-field arrays.
@@ -59,7 +63,7 @@ impl Field {
 #[derive(Debug, Default)]
 pub(crate) struct ToolText {
     /// The raw text of each field, in [`Field::ALL`] order.
-    pub(crate) fields: [String; 9],
+    pub(crate) fields: [String; 10],
     /// The categories: `_meta` tags, else the namespace of the operationId
     /// (`repos/get` is in `repos`), else the first resource of the path.
     pub(crate) tags: Vec<String>,
@@ -80,9 +84,9 @@ pub(crate) struct ToolText {
 }
 
 impl ToolText {
-    /// The searchable text of `tool`, in the toolsets `toolsets` (the tags
-    /// of its operation, for a generated tool).
-    pub(crate) fn of(tool: &Tool, toolsets: &[String]) -> Self {
+    /// The searchable text of the tool at `position` of `toolsets` (whose
+    /// toolsets are the tags of its operation, for a generated tool).
+    pub(crate) fn of(tool: &Tool, position: usize, toolsets: &Toolsets) -> Self {
         let mut text = Self::default();
         let mut put = |field: Field, value: &str| {
             let slot = &mut text.fields[field.index()];
@@ -158,7 +162,7 @@ impl ToolText {
                     .collect()
             })
             .unwrap_or_default();
-        for toolset in toolsets {
+        for toolset in toolsets.of_tool(position) {
             if !tags.contains(toolset) {
                 tags.push(toolset.clone());
             }
@@ -175,6 +179,9 @@ impl ToolText {
         }
         for tag in &tags {
             put(Field::Tags, tag);
+            if let Some(description) = toolsets.description(tag) {
+                put(Field::Category, description);
+            }
         }
         text.tags = tags;
         text.method = method.map(str::to_ascii_lowercase);

@@ -6,9 +6,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::compact::{compact_schema, cut, one_line};
-use super::document::split_first_paragraph;
+use super::document::{first_sentence, split_first_paragraph};
 use super::index::SearchIndex;
 use super::signals::Signals;
+use super::toolsets::Toolsets;
 use super::words::strip_markup;
 
 /// The results of a search when `limit` is not given.
@@ -121,6 +122,7 @@ struct Entry {
 pub(crate) struct Finder {
     index: SearchIndex,
     entries: Vec<Entry>,
+    toolsets: Toolsets,
     /// The tools themselves, for code mode's declarations.
     #[cfg(feature = "code-mode")]
     tools: Vec<Tool>,
@@ -130,13 +132,13 @@ impl Finder {
     /// The finder of `tools`, in their order.
     #[cfg(all(test, feature = "code-mode"))]
     pub(crate) fn new(tools: &[&Tool]) -> Self {
-        Self::with_toolsets(tools, &[])
+        Self::with_toolsets(tools, Toolsets::default())
     }
 
-    /// The finder of `tools`, in their order, each in the toolsets of
-    /// `toolsets` at its position (its categories, and words to search).
-    pub(crate) fn with_toolsets(tools: &[&Tool], toolsets: &[Vec<String>]) -> Self {
-        let index = SearchIndex::with_signals(tools.iter().copied(), toolsets, Signals::default());
+    /// The finder of `tools`, in their order, each in its toolsets of
+    /// `toolsets` (its categories, and words to search).
+    pub(crate) fn with_toolsets(tools: &[&Tool], toolsets: Toolsets) -> Self {
+        let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, Signals::default());
         let entries = tools
             .iter()
             .map(|tool| Entry {
@@ -153,6 +155,7 @@ impl Finder {
         Self {
             index,
             entries,
+            toolsets,
             #[cfg(feature = "code-mode")]
             tools: tools.iter().map(|tool| (*tool).clone()).collect(),
         }
@@ -307,7 +310,8 @@ impl Finder {
     }
 
     /// The categories, most tools first, at most `limit`: each one's name,
-    /// number of tools and a description (the titles of its first tools).
+    /// number of tools and a description (its own, else the titles of its
+    /// first tools).
     pub(crate) fn categories_answer(&self, limit: usize) -> CallToolResult {
         let categories = self.index.categories();
         let total = categories.len();
@@ -337,9 +341,14 @@ impl Finder {
         result
     }
 
-    /// What the category `tag` holds: the titles (or names) of its first
-    /// tools, cut to [`CATEGORY_DESCRIPTION_CHARS`].
+    /// What the category `tag` is: the first sentence of its description,
+    /// else the titles (or names) of its first tools, cut to
+    /// [`CATEGORY_DESCRIPTION_CHARS`].
     fn category_description(&self, tag: &str) -> String {
+        if let Some(description) = self.toolsets.description(tag) {
+            let sentence = first_sentence(strip_markup(description).trim()).to_owned();
+            return cut(&sentence, CATEGORY_DESCRIPTION_CHARS);
+        }
         let wanted = [tag.to_lowercase()];
         let titles: Vec<&str> = (0..self.entries.len())
             .filter(|&tool| self.in_tags(tool, &wanted))
@@ -434,4 +443,45 @@ fn result_bytes(result: &CallToolResult) -> usize {
 fn short_description(description: &str) -> String {
     let (first, _) = split_first_paragraph(description);
     cut(strip_markup(first).trim(), DETAIL_LEVELS[0].1)
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_core::ToolDef;
+
+    use super::*;
+
+    fn tool(name: &str, title: &str, toolset: &str) -> ToolDef {
+        mcp_core::tool(name)
+            .title(title)
+            .toolset(toolset)
+            .run(|| async { "" })
+            .unwrap()
+    }
+
+    #[test]
+    fn a_category_is_its_own_description_else_its_first_titles() {
+        let defs = [
+            tool("star", "Star a repository", "activity"),
+            tool("watch", "Watch a repository", "activity"),
+            tool("open_issue", "Open an issue", "issues"),
+        ];
+        let tools: Vec<&Tool> = defs.iter().map(ToolDef::tool).collect();
+        let toolsets = Toolsets::new(
+            &defs,
+            [(
+                "Activity",
+                "<p>Activity APIs provide access to notifications. And more.</p>",
+            )],
+        );
+        let finder = Finder::with_toolsets(&tools, toolsets);
+        let listed = finder.categories_answer(10).structured_content.unwrap();
+        assert_eq!(
+            listed["categories"],
+            json!([
+                {"name": "activity", "description": "Activity APIs provide access to notifications.", "tools": 2},
+                {"name": "issues", "description": "Open an issue", "tools": 1},
+            ])
+        );
+    }
 }

@@ -16,6 +16,7 @@ use super::document::{Field, ToolText};
 use super::request::{Mood, Request, VALUE_WEIGHT};
 use super::signals::Signals;
 use super::synonyms::{Lexicon, Synonyms};
+use super::toolsets::Toolsets;
 use super::words::Words;
 
 /// BM25's term-frequency saturation.
@@ -79,7 +80,7 @@ impl SearchIndex {
     /// for a tool past its end), ranking with `signals` only.
     pub(crate) fn with_signals<'a>(
         tools: impl IntoIterator<Item = &'a Tool>,
-        toolsets: &[Vec<String>],
+        toolsets: &Toolsets,
         signals: Signals,
     ) -> Self {
         let words = Words::new();
@@ -89,9 +90,7 @@ impl SearchIndex {
         let texts: Vec<ToolText> = tools
             .into_iter()
             .enumerate()
-            .map(|(position, tool)| {
-                ToolText::of(tool, toolsets.get(position).map_or(&[], Vec::as_slice))
-            })
+            .map(|(position, tool)| ToolText::of(tool, position, toolsets))
             .collect();
         // Each tool's terms per field.
         let fields: Vec<Vec<Vec<String>>> = texts
@@ -420,6 +419,7 @@ fn field_weight(field: Field, signals: Signals) -> f32 {
         Field::Path => signals.path,
         Field::Intent => signals.intent,
         Field::Tags => signals.tags,
+        Field::Category => signals.categories,
         Field::Arguments => signals.arguments,
         Field::Response => signals.response,
         Field::Name | Field::Title | Field::Summary | Field::Description => true,

@@ -26,6 +26,7 @@ use serde::Deserialize;
 use super::document::OPENAPI_META_KEY;
 use super::index::SearchIndex;
 use super::signals::{Signals, Weights};
+use super::toolsets::Toolsets;
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct Task {
@@ -79,17 +80,29 @@ pub(crate) fn halves<T>(tasks: &[T]) -> (Vec<&T>, Vec<&T>) {
     (development, test)
 }
 
-fn tools(document: &str) -> Vec<ToolDef> {
+/// The tools of `document`, and its tags' descriptions (as an
+/// `OpenApiSource` describes them).
+fn tools(document: &str) -> (Vec<ToolDef>, Vec<(String, String)>) {
     let api = OpenApi::from_path(testdata::openapi(document)).expect("the document loads");
     let config = ClientConfig::builder()
         .base_url("http://127.0.0.1:9")
         .build()
         .expect("the client config builds");
-    api.generator()
+    let defs = api
+        .generator()
         .generate()
         .expect("the tools generate")
         .tool_defs(&Arc::new(config))
-        .expect("the tool defs build")
+        .expect("the tool defs build");
+    let descriptions = api
+        .tags()
+        .into_iter()
+        .filter_map(|tag| {
+            let about = tag.about()?.to_owned();
+            Some((tag.name, about))
+        })
+        .collect();
+    (defs, descriptions)
 }
 
 fn operation_id(tool: &Tool) -> &str {
@@ -147,18 +160,14 @@ impl Recall {
 struct Document {
     label: &'static str,
     defs: Vec<ToolDef>,
+    toolsets: Toolsets,
 }
 
 impl Document {
     /// The document's tools, and their index ranking with `signals`.
     fn index(&self, signals: Signals) -> (Vec<&Tool>, SearchIndex) {
         let tools: Vec<&Tool> = self.defs.iter().map(ToolDef::tool).collect();
-        let toolsets: Vec<Vec<String>> = self
-            .defs
-            .iter()
-            .map(|def| def.toolsets().to_vec())
-            .collect();
-        let index = SearchIndex::with_signals(tools.iter().copied(), &toolsets, signals);
+        let index = SearchIndex::with_signals(tools.iter().copied(), &self.toolsets, signals);
         (tools, index)
     }
 }
@@ -171,9 +180,19 @@ fn documents() -> Vec<Document> {
             only.as_deref()
                 .is_none_or(|only| only.split(',').any(|wanted| wanted == *label))
         })
-        .map(|&(label, file)| Document {
-            label,
-            defs: tools(file),
+        .map(|&(label, file)| {
+            let (defs, descriptions) = tools(file);
+            let toolsets = Toolsets::new(
+                &defs,
+                descriptions
+                    .iter()
+                    .map(|(name, description)| (name.as_str(), description.as_str())),
+            );
+            Document {
+                label,
+                defs,
+                toolsets,
+            }
         })
         .collect()
 }
@@ -462,7 +481,7 @@ const TUNED_FLOORS: [(&str, (usize, usize)); 2] = [("github", (26, 27)), ("strip
 /// tuning, the new fields and the lexicon off.
 fn untuned() -> Weights {
     Weights {
-        fields: [3.0, 2.0, 1.0, 2.0, 2.5, 1.0, 0.3, 0.3, 0.0],
+        fields: [3.0, 2.0, 1.0, 2.0, 2.5, 1.0, 0.3, 0.3, 0.0, 0.0],
         lexicon: [0.0, 0.0, 0.0],
         ..Weights::default()
     }

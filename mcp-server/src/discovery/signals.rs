@@ -8,8 +8,8 @@
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Weights {
     /// Per field, in `Field::ALL` order: name, title, tags, path, intent,
-    /// summary, description, arguments, response.
-    pub(crate) fields: [f32; 9],
+    /// summary, description, arguments, response, category.
+    pub(crate) fields: [f32; 10],
     /// A related word of the lexicon: synonym, verb it is a kind of,
     /// derived noun or verb.
     pub(crate) lexicon: [f32; 3],
@@ -37,7 +37,7 @@ pub(crate) struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         Self {
-            fields: [3.0, 2.0, 0.0, 2.0, 5.0, 1.0, 0.3, 0.15, 0.0],
+            fields: [3.0, 2.0, 0.0, 2.0, 5.0, 1.0, 0.3, 0.15, 0.0, 0.0],
             lexicon: [0.0, 0.1, 0.0],
             synonym: 0.6,
             part: 0.6,
@@ -64,6 +64,8 @@ pub(crate) struct Signals {
     pub(crate) intent: bool,
     /// Tags are a field.
     pub(crate) tags: bool,
+    /// The descriptions of a tool's categories are a field.
+    pub(crate) categories: bool,
     /// Argument names, descriptions and enum values are a field.
     pub(crate) arguments: bool,
     /// The result's field names are a field.
@@ -111,6 +113,7 @@ impl Default for Signals {
             path: true,
             intent: true,
             tags: true,
+            categories: true,
             arguments: true,
             response: true,
             synonyms: true,
@@ -146,6 +149,7 @@ impl Signals {
             ("- path", off(|s| s.path = false)),
             ("- intent", off(|s| s.intent = false)),
             ("- tags", off(|s| s.tags = false)),
+            ("- categories", off(|s| s.categories = false)),
             ("- arguments", off(|s| s.arguments = false)),
             ("- response", off(|s| s.response = false)),
             ("- synonyms", off(|s| s.synonyms = false)),

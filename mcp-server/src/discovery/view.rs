@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::Discovery;
 use super::finder::{DEFAULT_LIMIT, Finder, MAX_LIMIT, SearchArgs};
 use super::suggest::closest_names;
+use super::toolsets::Toolsets;
 use crate::catalog::Catalog;
 
 /// The meta-tool that ranks the tools for a task.
@@ -50,8 +51,7 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
     fn new(catalog: &Catalog<C>, discovery: &Discovery) -> Result<Self, String> {
         let defs = catalog.tools().all();
         let tools: Vec<&Tool> = defs.iter().map(ToolDef::tool).collect();
-        let toolsets: Vec<Vec<String>> = defs.iter().map(|def| def.toolsets().to_vec()).collect();
-        let finder = Arc::new(Finder::with_toolsets(&tools, &toolsets));
+        let finder = Arc::new(Finder::with_toolsets(&tools, Toolsets::of_catalog(catalog)));
         let search = search_tool(finder.clone()).map_err(|error| error.to_string())?;
         let mut listed = vec![
             search.tool().clone(),

@@ -267,6 +267,11 @@ impl OpenApiSource {
         let tools = generated.tool_defs(&config).map_err(spec_error)?;
         let resources = generated.resource_defs(&config).map_err(spec_error)?;
         let mut source = ToolSource::new(name, tools).resources(resources);
+        for tag in api.tags() {
+            if let Some(about) = tag.about() {
+                source = source.describe_toolset(&tag.name, about);
+            }
+        }
         if let Some(prefix) = self.prefix {
             source = source.prefix(prefix);
         }
