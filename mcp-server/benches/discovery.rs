@@ -153,19 +153,6 @@ fn measure(document: &str, label: &str, sets: &TaskSets) -> Value {
     })
 }
 
-/// The corpus set's documents: label, file, and whether the ranking was
-/// ever developed on it.
-const CORPUS: [(&str, &str, bool); 8] = [
-    ("github", "github-api.github.com.json", true),
-    ("stripe", "stripe-spec3.json", true),
-    ("kubernetes", "kubernetes-apisguru.json", true),
-    ("jira", "jira-apisguru.json", false),
-    ("discord", "discord.json", true),
-    ("box", "box.json", true),
-    ("digitalocean", "digitalocean-apisguru.json", false),
-    ("openai", "openai.yaml", false),
-];
-
 /// The share of `tasks` found within the first 1, 5 and 20 hits.
 fn recall_at(server: &Server, ids: &HashMap<String, String>, tasks: &[&Task]) -> [f64; 3] {
     let mut found = [0_usize; 3];
@@ -202,7 +189,12 @@ fn operation_ids(server: &Server) -> HashMap<String, String> {
 /// documents never developed on together.
 fn measure_halves(corpus: &HashMap<String, Vec<Task>>) {
     let mut never: Vec<(usize, [f64; 3])> = Vec::new();
-    for (label, file, developed) in CORPUS {
+    for testdata::CorpusDocument {
+        label,
+        file,
+        developed,
+    } in testdata::CORPUS_DOCUMENTS
+    {
         let Some(tasks) = corpus.get(label) else {
             continue;
         };
@@ -286,5 +278,5 @@ fn main() {
         };
         println!("{}", measure(document, label, &sets));
     }
-    measure_halves(&read("discovery_tasks_corpus.yaml"));
+    measure_halves(&read(testdata::CORPUS_TASKS));
 }

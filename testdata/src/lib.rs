@@ -7,7 +7,9 @@
 //! - [`mcp_schema`]: the official MCP JSON Schemas, one file per protocol
 //!   version.
 //! - [`discovery_tasks`]: task sets for discovery mode's ranking (requests
-//!   and the tools that serve them, per document).
+//!   and the tools that serve them, per document); [`CORPUS_DOCUMENTS`]: the
+//!   documents of the corpus set, and whether the ranking was developed on
+//!   each.
 //! - `tools` (feature `tools`): the tools several crates' tests build the
 //!   same way.
 //!
@@ -65,3 +67,53 @@ pub fn mcp_schema(version: &str) -> PathBuf {
 pub fn discovery_tasks(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/discovery")).join(name)
 }
+
+/// The corpus task set (`discovery_tasks_corpus.yaml`): requests for eight
+/// documents, each document's odd tasks its development half and its even
+/// ones its test half.
+pub const CORPUS_TASKS: &str = "discovery_tasks_corpus.yaml";
+
+/// A document of the corpus task set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorpusDocument {
+    /// Its key in the task set (`github`).
+    pub label: &'static str,
+    /// Its file among the OpenAPI documents (see [`openapi`]).
+    pub file: &'static str,
+    /// Whether the ranking was ever developed (tuned) on its development
+    /// half; never on its test half.
+    pub developed: bool,
+}
+
+/// The documents of the corpus task set, in its order.
+///
+/// ```
+/// let never: Vec<&str> = testdata::CORPUS_DOCUMENTS
+///     .iter()
+///     .filter(|document| !document.developed)
+///     .map(|document| document.label)
+///     .collect();
+/// assert_eq!(never, ["jira", "digitalocean", "openai"]);
+/// for document in testdata::CORPUS_DOCUMENTS {
+///     assert!(testdata::openapi(document.file).is_file(), "{}", document.file);
+/// }
+/// ```
+pub const CORPUS_DOCUMENTS: [CorpusDocument; 8] = {
+    const fn document(label: &'static str, file: &'static str, developed: bool) -> CorpusDocument {
+        CorpusDocument {
+            label,
+            file,
+            developed,
+        }
+    }
+    [
+        document("github", "github-api.github.com.json", true),
+        document("stripe", "stripe-spec3.json", true),
+        document("kubernetes", "kubernetes-apisguru.json", true),
+        document("jira", "jira-apisguru.json", false),
+        document("discord", "discord.json", true),
+        document("box", "box.json", true),
+        document("digitalocean", "digitalocean-apisguru.json", false),
+        document("openai", "openai.yaml", false),
+    ]
+};

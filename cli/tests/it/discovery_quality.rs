@@ -180,19 +180,6 @@ const FRESH_FLOORS: Recall = Recall {
     stripe: (0.69, 0.69),
 };
 
-/// The corpus set's documents: label, file, and whether the ranking was
-/// ever developed on it.
-const CORPUS: [(&str, &str, bool); 8] = [
-    ("github", "github-api.github.com.json", true),
-    ("stripe", "stripe-spec3.json", true),
-    ("kubernetes", "kubernetes-apisguru.json", true),
-    ("jira", "jira-apisguru.json", false),
-    ("discord", "discord.json", true),
-    ("box", "box.json", true),
-    ("digitalocean", "digitalocean-apisguru.json", false),
-    ("openai", "openai.yaml", false),
-];
-
 /// Tasks within the first 5 and the first 20 hits, and tasks.
 #[derive(Clone, Copy, Default)]
 struct Found {
@@ -232,12 +219,17 @@ fn found(server: &Server, ids: &HashMap<String, String>, tasks: &[&Task]) -> Fou
 /// just under what the ranking reaches.
 #[test]
 fn corpus_halves_find_their_tools() {
-    let path = testdata::discovery_tasks("discovery_tasks_corpus.yaml");
+    let path = testdata::discovery_tasks(testdata::CORPUS_TASKS);
     let text = std::fs::read_to_string(path).expect("the task file reads");
     let corpus: HashMap<String, Vec<Task>> =
         serde_saphyr::from_str(&text).expect("the task file parses");
     let mut never = Found::default();
-    for (label, file, developed) in CORPUS {
+    for testdata::CorpusDocument {
+        label,
+        file,
+        developed,
+    } in testdata::CORPUS_DOCUMENTS
+    {
         let tasks = &corpus[label];
         assert!(tasks.len() >= 25, "{label}: {} tasks", tasks.len());
         let server = Server::builder()

@@ -27,30 +27,13 @@ use super::document::OPENAPI_META_KEY;
 use super::index::SearchIndex;
 use super::signals::{Signals, Weights};
 use super::toolsets::Toolsets;
+use testdata::{CORPUS_DOCUMENTS, CORPUS_TASKS};
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct Task {
     pub(crate) ask: String,
     pub(crate) serves: Vec<String>,
 }
-
-/// The labels of the corpus task set and their documents.
-pub(crate) const DOCUMENTS: [(&str, &str); 8] = [
-    ("github", "github-api.github.com.json"),
-    ("stripe", "stripe-spec3.json"),
-    ("kubernetes", "kubernetes-apisguru.json"),
-    ("jira", "jira-apisguru.json"),
-    ("discord", "discord.json"),
-    ("box", "box.json"),
-    ("digitalocean", "digitalocean-apisguru.json"),
-    ("openai", "openai.yaml"),
-];
-
-/// The documents whose tasks are never developed on, neither half.
-pub(crate) const NEVER_DEVELOPED: [&str; 3] = ["digitalocean", "jira", "openai"];
-
-/// The corpus task set.
-pub(crate) const CORPUS_TASKS: &str = "discovery_tasks_corpus.yaml";
 
 /// GitHub's and Stripe's older sets, and whether the ranking was developed
 /// on each.
@@ -159,6 +142,8 @@ impl Recall {
 /// One document ready to search.
 struct Document {
     label: &'static str,
+    /// Whether the ranking was developed on its development half.
+    developed: bool,
     defs: Vec<ToolDef>,
     toolsets: Toolsets,
 }
@@ -174,14 +159,14 @@ impl Document {
 
 fn documents() -> Vec<Document> {
     let only = std::env::var("DISCOVERY_DOCUMENTS").ok();
-    DOCUMENTS
+    CORPUS_DOCUMENTS
         .iter()
-        .filter(|(label, _)| {
+        .filter(|document| {
             only.as_deref()
-                .is_none_or(|only| only.split(',').any(|wanted| wanted == *label))
+                .is_none_or(|only| only.split(',').any(|wanted| wanted == document.label))
         })
-        .map(|&(label, file)| {
-            let (defs, descriptions) = tools(file);
+        .map(|corpus| {
+            let (defs, descriptions) = tools(corpus.file);
             let toolsets = Toolsets::new(
                 &defs,
                 descriptions
@@ -189,7 +174,8 @@ fn documents() -> Vec<Document> {
                     .map(|(name, description)| (name.as_str(), description.as_str())),
             );
             Document {
-                label,
+                label: corpus.label,
+                developed: corpus.developed,
                 defs,
                 toolsets,
             }
@@ -208,7 +194,7 @@ fn measure(documents: &[Document], signals: Signals, verbose: bool) -> Vec<(Stri
     let (mut developed_test, mut never_test) = (Recall::default(), Recall::default());
     for document in documents {
         let (tools, index) = document.index(signals);
-        let never = NEVER_DEVELOPED.contains(&document.label);
+        let never = !document.developed;
         let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
         let (development, test) = halves(tasks);
         for (half, tasks, developed) in
@@ -318,7 +304,7 @@ fn development_tasks(documents: &[Document]) -> Vec<Vec<Task>> {
     documents
         .iter()
         .map(|document| {
-            if NEVER_DEVELOPED.contains(&document.label) {
+            if !document.developed {
                 return Vec::new();
             }
             let tasks = corpus.remove(document.label).unwrap_or_default();
@@ -362,7 +348,7 @@ fn development_score(documents: &[Document], tasks: &[Vec<Task>], weights: Weigh
 fn tune() {
     let documents: Vec<Document> = documents()
         .into_iter()
-        .filter(|document| !NEVER_DEVELOPED.contains(&document.label))
+        .filter(|document| document.developed)
         .collect();
     let tasks = development_tasks(&documents);
     // `DISCOVERY_TUNE_FROM_DEFAULTS=1`: from the weights in force instead.
