@@ -1,5 +1,6 @@
 //! Any bytes as an OpenAPI document (JSON or YAML, by content): load the
-//! routes, generate the tools in both schema profiles, and the resources.
+//! routes and the tags, generate the tools in both schema profiles, and the
+//! resources.
 //! Errors are fine; panics, hangs and aborts are bugs.
 #![no_main]
 
@@ -8,6 +9,7 @@ use mcp_openapi::{OpenApi, schema::SchemaProfile};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(api) = OpenApi::from_slice(data) {
+        let _ = api.tags();
         let _ = api.generator().generate();
         let _ = api.generator().profile(SchemaProfile::Inline).generate();
     }
