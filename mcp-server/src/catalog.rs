@@ -209,20 +209,13 @@ impl<C> Catalog<C> {
         &self.resources
     }
 
-    /// What the sources say of toolsets, name then description, the first
-    /// source's first description of a toolset only.
-    pub(crate) fn toolset_descriptions(&self) -> Vec<(&str, &str)> {
-        let mut described: Vec<(&str, &str)> = Vec::new();
-        for (name, description) in self
-            .sources
+    /// What the sources say of toolsets, name then description, in source
+    /// order (the first description of a toolset is the one that counts).
+    pub(crate) fn toolset_descriptions(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.sources
             .iter()
             .flat_map(|source| &source.toolset_descriptions)
-        {
-            if !described.iter().any(|(known, _)| *known == name) {
-                described.push((name, description));
-            }
-        }
-        described
+            .map(|(name, description)| (name.as_str(), description.as_str()))
     }
 
     /// Values derived from this catalog, made once per catalog.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use mcp_core::ToolDef;
 use mcp_core::resource::ResourceDef;
 use mcp_openapi::{
-    ClientConfig, LoadOptions, OpenApi, call::SecuritySchemes, route_map::route_maps_from_path,
+    ClientConfig, LoadOptions, OpenApi, Tag, call::SecuritySchemes, route_map::route_maps_from_path,
 };
 use mcp_server::ToolSource;
 
@@ -22,18 +22,15 @@ struct Generated {
     label: String,
     tools: Vec<ToolDef>,
     resources: Vec<ResourceDef>,
-    /// What the document's tags say of their toolsets.
-    toolsets: Vec<(String, String)>,
+    /// The document's tags, which describe their toolsets.
+    tags: Vec<Tag>,
 }
 
 impl Generated {
     fn into_source(self) -> ToolSource {
-        let source = ToolSource::new(self.label, self.tools).resources(self.resources);
-        self.toolsets
-            .into_iter()
-            .fold(source, |source, (name, description)| {
-                source.describe_toolset(name, description)
-            })
+        ToolSource::new(self.label, self.tools)
+            .resources(self.resources)
+            .describe_tags(&self.tags)
     }
 }
 
@@ -148,19 +145,11 @@ fn generate(
     let resources = generated
         .resource_defs(&config)
         .map_err(spec_error(label))?;
-    let toolsets = api
-        .tags()
-        .into_iter()
-        .filter_map(|tag| {
-            let about = tag.about()?.to_owned();
-            Some((tag.name, about))
-        })
-        .collect();
     Ok(Generated {
         label: label.to_owned(),
         tools,
         resources,
-        toolsets,
+        tags: api.tags(),
     })
 }
 

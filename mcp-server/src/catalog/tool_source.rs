@@ -85,11 +85,9 @@ impl<C> ToolSource<C> {
     }
 
     /// Says what the toolset `name` (see
-    /// [`ToolBuilder::toolset`](mcp_core::ToolBuilder::toolset)) is about.
-    /// Discovery's category listing shows it, and `search_tools` matches
-    /// requests against its words. A source made from an OpenAPI document
-    /// (`OpenApiSource`) describes the toolsets of the document's `tags`. When several sources describe the
-    /// same toolset, the first one's description is kept.
+    /// [`ToolBuilder::toolset`](mcp_core::ToolBuilder::toolset)) is about:
+    /// discovery's and code mode's category listings show it. When several
+    /// sources describe the same toolset, the first description counts.
     ///
     /// ```
     /// use mcp_server::{Server, ToolSource};
@@ -108,6 +106,29 @@ impl<C> ToolSource<C> {
         self.toolset_descriptions
             .push((name.into(), description.into()));
         self
+    }
+
+    /// Describes the toolsets of an OpenAPI document's tags (see
+    /// [`OpenApi::tags`](mcp_openapi::OpenApi::tags)): each tag with a
+    /// description (else a summary) describes its toolset. A source made
+    /// with [`OpenApiSource`](crate::OpenApiSource) already has them.
+    ///
+    /// ```
+    /// use mcp_openapi::OpenApi;
+    /// use mcp_server::ToolSource;
+    ///
+    /// let api = OpenApi::from_path(testdata::openapi("tags-example-3.2.yaml"))?;
+    /// let source = ToolSource::<()>::new("flights", []).describe_tags(&api.tags());
+    /// assert!(format!("{source:?}").contains("Core flight operations"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "openapi")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+    pub fn describe_tags(self, tags: &[mcp_openapi::Tag]) -> Self {
+        tags.iter().fold(self, |source, tag| match tag.about() {
+            Some(about) => source.describe_toolset(&tag.name, about),
+            None => source,
+        })
     }
 
     /// OAuth scopes a call of any of this source's tools needs (see

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::{Tool, ToolDef};
-use mcp_openapi::{ClientConfig, OpenApi};
+use mcp_openapi::{ClientConfig, OpenApi, Tag};
 use serde::Deserialize;
 
 use super::document::OPENAPI_META_KEY;
@@ -63,9 +63,8 @@ pub(crate) fn halves<T>(tasks: &[T]) -> (Vec<&T>, Vec<&T>) {
     (development, test)
 }
 
-/// The tools of `document`, and its tags' descriptions (as an
-/// `OpenApiSource` describes them).
-fn tools(document: &str) -> (Vec<ToolDef>, Vec<(String, String)>) {
+/// The tools of `document`, and its tags.
+fn tools(document: &str) -> (Vec<ToolDef>, Vec<Tag>) {
     let api = OpenApi::from_path(testdata::openapi(document)).expect("the document loads");
     let config = ClientConfig::builder()
         .base_url("http://127.0.0.1:9")
@@ -77,15 +76,7 @@ fn tools(document: &str) -> (Vec<ToolDef>, Vec<(String, String)>) {
         .expect("the tools generate")
         .tool_defs(&Arc::new(config))
         .expect("the tool defs build");
-    let descriptions = api
-        .tags()
-        .into_iter()
-        .filter_map(|tag| {
-            let about = tag.about()?.to_owned();
-            Some((tag.name, about))
-        })
-        .collect();
-    (defs, descriptions)
+    (defs, api.tags())
 }
 
 fn operation_id(tool: &Tool) -> &str {
@@ -166,13 +157,12 @@ fn documents() -> Vec<Document> {
                 .is_none_or(|only| only.split(',').any(|wanted| wanted == document.label))
         })
         .map(|corpus| {
-            let (defs, descriptions) = tools(corpus.file);
-            let toolsets = Toolsets::new(
-                &defs,
-                descriptions
-                    .iter()
-                    .map(|(name, description)| (name.as_str(), description.as_str())),
-            );
+            let (defs, tags) = tools(corpus.file);
+            // The toolsets as an `OpenApiSource` describes them.
+            let descriptions = tags
+                .iter()
+                .filter_map(|tag| Some((tag.name.as_str(), tag.about()?)));
+            let toolsets = Toolsets::new(&defs, descriptions);
             Document {
                 label: corpus.label,
                 developed: corpus.developed,

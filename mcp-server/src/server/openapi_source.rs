@@ -266,12 +266,9 @@ impl OpenApiSource {
         let config = Arc::new(config.build().map_err(client_error)?);
         let tools = generated.tool_defs(&config).map_err(spec_error)?;
         let resources = generated.resource_defs(&config).map_err(spec_error)?;
-        let mut source = ToolSource::new(name, tools).resources(resources);
-        for tag in api.tags() {
-            if let Some(about) = tag.about() {
-                source = source.describe_toolset(&tag.name, about);
-            }
-        }
+        let mut source = ToolSource::new(name, tools)
+            .resources(resources)
+            .describe_tags(&api.tags());
         if let Some(prefix) = self.prefix {
             source = source.prefix(prefix);
         }
