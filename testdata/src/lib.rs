@@ -68,7 +68,7 @@ pub fn discovery_tasks(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/discovery")).join(name)
 }
 
-/// The corpus task set (`discovery_tasks_corpus.yaml`): requests for eight
+/// The corpus task set (`discovery_tasks_corpus.yaml`): requests for nine
 /// documents, each document's odd tasks its development half and its even
 /// ones its test half.
 pub const CORPUS_TASKS: &str = "discovery_tasks_corpus.yaml";
@@ -93,12 +93,12 @@ pub struct CorpusDocument {
 ///     .filter(|document| !document.developed)
 ///     .map(|document| document.label)
 ///     .collect();
-/// assert_eq!(never, ["jira", "digitalocean", "openai"]);
+/// assert_eq!(never, ["jira", "digitalocean", "openai", "slack"]);
 /// for document in testdata::CORPUS_DOCUMENTS {
 ///     assert!(testdata::openapi(document.file).is_file(), "{}", document.file);
 /// }
 /// ```
-pub const CORPUS_DOCUMENTS: [CorpusDocument; 8] = {
+pub const CORPUS_DOCUMENTS: [CorpusDocument; 9] = {
     const fn document(label: &'static str, file: &'static str, developed: bool) -> CorpusDocument {
         CorpusDocument {
             label,
@@ -115,5 +115,6 @@ pub const CORPUS_DOCUMENTS: [CorpusDocument; 8] = {
         document("box", "box.json", true),
         document("digitalocean", "digitalocean-apisguru.json", false),
         document("openai", "openai.yaml", false),
+        document("slack", "slack-web-api.json", false),
     ]
 };

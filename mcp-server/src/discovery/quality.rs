@@ -1,9 +1,10 @@
 //! How well the ranking finds the tool a request wants, measured on the
 //! task sets in `testdata/discovery/`, and what each signal contributes.
 //!
-//! The sets: `discovery_tasks_corpus.yaml` (eight documents, each split by
+//! The sets: `discovery_tasks_corpus.yaml` (nine documents, each split by
 //! position into a development half, the odd tasks, and a test half, the
-//! even ones; DigitalOcean, Jira and OpenAI are never developed on), and
+//! even ones; DigitalOcean, Jira, OpenAI and Slack are never developed on,
+//! see `testdata::CORPUS_DOCUMENTS`), and
 //! GitHub's and Stripe's older sets (`discovery_tasks.yaml`, developed on;
 //! `discovery_tasks_held_out.yaml`; `discovery_tasks_fresh.yaml`).
 //!
