@@ -282,7 +282,7 @@ fn corpus_halves_find_their_tools() {
 
 /// Floors (recall@5, @20, in percent) per corpus document and half, one
 /// task under what the ranking reaches.
-const CORPUS_FLOORS: [(&str, &str, (f64, f64)); 16] = [
+const CORPUS_FLOORS: [(&str, &str, (f64, f64)); 18] = [
     ("github", "development", (64.2, 71.3)),
     ("github", "test", (49.9, 71.3)),
     ("stripe", "development", (49.9, 71.3)),
@@ -299,9 +299,12 @@ const CORPUS_FLOORS: [(&str, &str, (f64, f64)); 16] = [
     ("digitalocean", "test", (64.2, 78.5)),
     ("openai", "development", (42.8, 64.2)),
     ("openai", "test", (57.0, 71.3)),
+    ("slack", "development", (49.9, 64.2)),
+    ("slack", "test", (57.0, 71.3)),
 ];
+
 /// Floors of the test halves of the documents never developed on together.
-const NEVER_DEVELOPED_FLOORS: (f64, f64) = (57.0, 68.9);
+const NEVER_DEVELOPED_FLOORS: (f64, f64) = (58.9, 71.4);
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
     tokio::runtime::Builder::new_current_thread()
