@@ -387,23 +387,41 @@ fn a_malformed_overlay_is_one_clear_line_and_a_failure() {
     }
 }
 
-#[tokio::test]
-async fn serve_lists_the_tools_an_overlay_renamed() {
+/// `mcp-server ARGS` as a child process, and an rmcp client connected to
+/// it over its standard input and output.
+async fn serve_over_stdio<I, S>(
+    args: I,
+) -> (
+    tokio::process::Child,
+    rmcp::service::RunningService<rmcp::RoleClient, ()>,
+)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
     use rmcp::ServiceExt;
 
-    let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
-        .args(["serve", "--openapi", PETSTORE, "--overlay", &rename])
+        .args(args)
         .env("RUST_LOG", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .kill_on_drop(true)
         .spawn()
         .expect("the server starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let stdin = child.stdin.take().expect("piped stdin");
-    let client = ().serve((stdout, stdin)).await.expect("the client connects");
+    let io = (
+        child.stdout.take().expect("piped stdout"),
+        child.stdin.take().expect("piped stdin"),
+    );
+    let client = ().serve(io).await.expect("the client connects");
+    (child, client)
+}
+
+#[tokio::test]
+async fn serve_lists_the_tools_an_overlay_renamed() {
+    let rename = format!("{OVERLAYS}/rename-pets.overlay.yaml");
+    let (mut child, client) =
+        serve_over_stdio(["serve", "--openapi", PETSTORE, "--overlay", &rename]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(names, ["list_pets", "createPets", "showPetById"]);
@@ -417,23 +435,16 @@ async fn serve_lists_the_tools_an_overlay_renamed() {
 
 #[tokio::test]
 async fn discovery_describes_categories_with_the_documents_tags() {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
 
     let flights = testdata::openapi("tags-example-3.2.yaml");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
-        .args(["serve", "--discovery", "--openapi"])
-        .arg(&flights)
-        .env("RUST_LOG", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the server starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let stdin = child.stdin.take().expect("piped stdin");
-    let client = ().serve((stdout, stdin)).await.expect("the client connects");
+    let (_child, client) = serve_over_stdio([
+        "serve".as_ref(),
+        "--discovery".as_ref(),
+        "--openapi".as_ref(),
+        flights.as_os_str(),
+    ])
+    .await;
     let arguments = serde_json::json!({"categories": true});
     let result = client
         .call_tool(
@@ -632,27 +643,23 @@ async fn petstore_upstream(seen: Arc<Mutex<Vec<String>>>) -> String {
 
 #[tokio::test]
 async fn served_transformed_tools_call_the_original_routes() {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use serde_json::json;
 
     let seen = Arc::new(Mutex::new(Vec::new()));
     let base_url = petstore_upstream(seen.clone()).await;
     let transform = write_file("served-transform.toml", PETSTORE_TOML);
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
-        .args(["serve", "--openapi", &format!("pets={PETSTORE}")])
-        .args(["--base-url", &base_url, "--transform", &transform])
-        .env("RUST_LOG", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("serve starts");
-    let io = (
-        child.stdout.take().expect("piped stdout"),
-        child.stdin.take().expect("piped stdin"),
-    );
-    let client = ().serve(io).await.expect("initialize");
+    let pets = format!("pets={PETSTORE}");
+    let (_child, client) = serve_over_stdio([
+        "serve",
+        "--openapi",
+        &pets,
+        "--base-url",
+        &base_url,
+        "--transform",
+        &transform,
+    ])
+    .await;
     let call = |name: &str, arguments: serde_json::Value| {
         let mut params = CallToolRequestParams::new(name.to_owned());
         params.arguments = arguments.as_object().cloned();
@@ -695,24 +702,19 @@ async fn served_transformed_tools_call_the_original_routes() {
 
 #[tokio::test]
 async fn max_response_bytes_refuses_longer_answers() {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
 
     let base_url = petstore_upstream(Arc::new(Mutex::new(Vec::new()))).await;
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server"))
-        .args(["serve", "--openapi", PETSTORE, "--base-url", &base_url])
-        .args(["--max-response-bytes", "64"])
-        .env("RUST_LOG", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("serve starts");
-    let io = (
-        child.stdout.take().expect("piped stdout"),
-        child.stdin.take().expect("piped stdin"),
-    );
-    let client = ().serve(io).await.expect("initialize");
+    let (_child, client) = serve_over_stdio([
+        "serve",
+        "--openapi",
+        PETSTORE,
+        "--base-url",
+        &base_url,
+        "--max-response-bytes",
+        "64",
+    ])
+    .await;
     let call = |name: &str| client.call_tool(CallToolRequestParams::new(name.to_owned()));
     let list = call("listPets").await.expect("tools/call");
     assert_eq!(list.is_error, Some(true));
