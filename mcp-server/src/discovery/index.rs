@@ -40,6 +40,11 @@ const PLURAL_LIST_WEIGHT: f32 = 0.4;
 /// The (stemmed) words by which tool names say they read.
 const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 
+/// The fields every word of which is known, whatever they weigh: the
+/// name's words measure specificity, the others feed back (see
+/// `feedback`).
+const STRONG_FIELDS: [Field; 4] = [Field::Name, Field::Title, Field::Path, Field::Summary];
+
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
 pub(crate) struct SearchIndex {
@@ -92,10 +97,19 @@ impl SearchIndex {
             .enumerate()
             .map(|(position, tool)| ToolText::of(tool, position, toolsets))
             .collect();
-        // Each tool's terms per field.
+        // Each tool's terms per field; a field that is neither weighed nor
+        // strong is never read, so its words are not stemmed.
+        let read = Field::ALL
+            .map(|field| STRONG_FIELDS.contains(&field) || field_weight(field, signals) > 0.0);
         let fields: Vec<Vec<Vec<String>>> = texts
             .iter()
-            .map(|text| text.fields.iter().map(|raw| words.terms(raw)).collect())
+            .map(|text| {
+                text.fields
+                    .iter()
+                    .zip(read)
+                    .map(|(raw, read)| if read { words.terms(raw) } else { Vec::new() })
+                    .collect()
+            })
             .collect();
         let count = fields.len().max(1) as f32;
         let mut average = [0.0_f32; Field::ALL.len()];
@@ -121,11 +135,8 @@ impl SearchIndex {
             strong_terms: Vec::with_capacity(texts.len()),
         };
         for (tool, terms) in fields.iter().enumerate() {
-            // Every word of the name, title, path and summary is known,
-            // whatever those fields weigh: the name's words measure
-            // specificity, the others feed back (see `feedback`).
             let mut strong: Vec<u32> = Vec::new();
-            for field in [Field::Name, Field::Title, Field::Path, Field::Summary] {
+            for field in STRONG_FIELDS {
                 for term in &terms[field.index()] {
                     strong.push(index.term_id(term));
                 }
