@@ -28,7 +28,9 @@ use serde_json::Value;
 pub struct Tag {
     /// `name`: what operations write in their `tags`.
     pub name: String,
-    /// `summary` (OpenAPI 3.2), a short name for display.
+    /// `summary` (OpenAPI 3.2), a short name for display; else the
+    /// `x-displayName` extension that documents written before 3.2 use
+    /// for it (Redoc's).
     pub summary: Option<String>,
     /// `description`, often Markdown.
     pub description: Option<String>,
@@ -73,7 +75,7 @@ pub(crate) fn read(document: &Value) -> Vec<Tag> {
         .filter_map(|tag| {
             Some(Tag {
                 name: tag.get("name")?.as_str()?.to_owned(),
-                summary: text(tag, "summary"),
+                summary: text(tag, "summary").or_else(|| text(tag, "x-displayName")),
                 description: text(tag, "description"),
             })
         })
@@ -101,6 +103,17 @@ mod tests {
                 description: Some("Issues.".into()),
             }]
         );
+    }
+
+    #[test]
+    fn a_display_name_extension_stands_for_a_missing_summary() {
+        let document = json!({"tags": [
+            {"name": "pets", "x-displayName": "Pets"},
+            {"name": "store", "summary": "Store", "x-displayName": "Shop"},
+        ]});
+        let summaries: Vec<Option<String>> =
+            read(&document).into_iter().map(|tag| tag.summary).collect();
+        assert_eq!(summaries, [Some("Pets".into()), Some("Store".into())]);
     }
 
     #[test]
