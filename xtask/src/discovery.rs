@@ -1,9 +1,10 @@
-//! `cargo xtask discovery [evaluation|ablation|tune]`: discovery mode's
-//! ranking measured on the task sets in `testdata/discovery/` (the ignored
-//! tests of `mcp-server/src/discovery/quality.rs`, slow in a debug build,
-//! run here in release with their output printed): the recall tables by
-//! default, the tuning of the weights when asked. `DISCOVERY_MISSES` and
-//! `DISCOVERY_DOCUMENTS` pass through.
+//! `cargo xtask discovery [evaluation|ablation|tune|ceiling]`: discovery
+//! mode's ranking measured on the task sets in `testdata/discovery/` (the
+//! ignored tests of `mcp-server/src/discovery/quality.rs`, slow in a debug
+//! build, run here in release with their output printed): the recall tables
+//! by default; the tuning of the weights, or the ceiling of what any
+//! weighting reaches, when asked. `DISCOVERY_MISSES`, `DISCOVERY_DOCUMENTS`
+//! and `DISCOVERY_CEILING_WEIGHTINGS` pass through.
 
 use std::path::Path;
 
@@ -13,28 +14,42 @@ pub(crate) const SECTION: &str = "## Discovery per document and half";
 
 use crate::cargo;
 
-/// The measurements: recall per document and half, the same with each
-/// signal off alone, and the coordinate ascent of the weights.
-const MEASUREMENTS: &[&str] = &["evaluation", "ablation", "tune"];
+/// The measurements, and the ignored test of each (under
+/// `discovery::quality::`): recall per document and half, the same with
+/// each signal off alone, the coordinate ascent of the weights, and recall
+/// with weightings chosen by looking at the answers.
+const MEASUREMENTS: &[(&str, &str)] = &[
+    ("evaluation", "evaluation"),
+    ("ablation", "ablation"),
+    ("tune", "tune"),
+    ("ceiling", "ceiling::ceiling"),
+];
 
 /// What runs when no measurement is named.
 const DEFAULT: &[&str] = &["evaluation", "ablation"];
 
 /// Runs the measurements `names` (the recall tables when empty).
 pub(crate) fn run(root: &Path, names: &[String]) -> Result<(), String> {
-    if let Some(unknown) = names.iter().find(|n| !MEASUREMENTS.contains(&n.as_str())) {
-        return Err(format!(
-            "unknown measurement `{unknown}`; measurements: {}",
-            MEASUREMENTS.join(", ")
-        ));
-    }
     let chosen: Vec<&str> = if names.is_empty() {
         DEFAULT.to_vec()
     } else {
         names.iter().map(String::as_str).collect()
     };
-    for name in chosen {
-        let test = format!("discovery::quality::{name}");
+    let tests = chosen
+        .iter()
+        .map(|name| {
+            let known = MEASUREMENTS.iter().find(|(known, _)| known == name);
+            known.map(|(_, test)| test).ok_or_else(|| {
+                let known: Vec<&str> = MEASUREMENTS.iter().map(|(name, _)| *name).collect();
+                format!(
+                    "unknown measurement `{name}`; measurements: {}",
+                    known.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    for test in tests {
+        let test = format!("discovery::quality::{test}");
         cargo(
             root,
             &[

@@ -24,8 +24,9 @@
 //!   section of `BENCHMARKS.md`.
 //! - `soak [SECS]`: mixed calls against the release binary for SECS seconds
 //!   (600), its RSS sampled; writes its section of `BENCHMARKS.md`.
-//! - `discovery [evaluation|ablation|tune]`: discovery mode's ranking
-//!   quality on the task sets, or the tuning of its weights (release build;
+//! - `discovery [evaluation|ablation|tune|ceiling]`: discovery mode's ranking
+//!   quality on the task sets, the tuning of its weights, or the most any
+//!   weighting of its signals reaches (release build;
 //!   the tests `cargo test` leaves out as slow).
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.

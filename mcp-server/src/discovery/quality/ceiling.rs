@@ -1,0 +1,140 @@
+//! How far the ranking's signals can go at all: recall with weightings
+//! chosen by looking at the answers, which no real search can do.
+//!
+//! Many weightings are drawn (every field, lexicon relation, share and
+//! factor of [`Weights`], from a fixed seed), each ranks every task, and
+//! for each group of tasks three figures come out beside the weights in
+//! force: the best single weighting chosen on that very group (by recall@5,
+//! then by recall@20), and the per-task oracle, the best rank any drawn
+//! weighting gives each task. Both are upper bounds of what weighing these
+//! signals differently can reach, the second a generous one; a target above
+//! them needs a signal the ranking does not have.
+//!
+//! `cargo xtask discovery ceiling` (about three minutes in release);
+//! `DISCOVERY_CEILING_WEIGHTINGS` sets how many are drawn (300 by default).
+
+use super::{Document, Recall, Task, documents, halves, rank, read_tasks, untuned};
+use crate::discovery::signals::{Signals, Weights};
+use testdata::CORPUS_TASKS;
+
+/// The groups of tasks measured, by whether the ranking was developed on
+/// the document and by half.
+const GROUPS: [&str; 4] = [
+    "documents developed on | development halves",
+    "documents developed on | test halves",
+    "documents never developed on | development halves",
+    "documents never developed on | test halves",
+];
+
+/// A small xorshift generator: the same weightings on every run, with no
+/// dependency for it.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn one_of(&mut self, values: &[f32]) -> f32 {
+        values[(self.next() % values.len() as u64) as usize]
+    }
+
+    /// A weighting within the bounds tuning keeps to.
+    fn weights(&mut self) -> Weights {
+        let mut weights = Weights::default();
+        for field in &mut weights.fields {
+            *field = self.one_of(&[0.0, 0.25, 0.5, 1.0, 2.0, 4.0]);
+        }
+        for relation in &mut weights.lexicon {
+            *relation = self.one_of(&[0.0, 0.1, 0.3, 0.6]);
+        }
+        weights.synonym = self.one_of(&[0.0, 0.3, 0.6, 1.0]);
+        weights.part = self.one_of(&[0.0, 0.3, 0.6, 1.0]);
+        weights.specificity = self.one_of(&[0.0, 0.25, 0.5, 0.75, 1.0]);
+        weights.coverage = self.one_of(&[0.25, 0.5, 1.0, 2.0]);
+        weights.mood = self.one_of(&[0.5, 0.6, 0.8, 1.0]);
+        weights.intent_of_verb = self.one_of(&[0.0, 0.375, 0.75]);
+        weights
+    }
+}
+
+/// The weightings measured: the defaults, those tuning starts from, every
+/// field weighing the same, then `drawn` drawn ones.
+fn weightings(drawn: usize) -> Vec<Weights> {
+    let equal = Weights {
+        fields: [1.0; 10],
+        ..Weights::default()
+    };
+    let mut draw = Draw(0x9E37_79B9_7F4A_7C15);
+    [Weights::default(), untuned(), equal]
+        .into_iter()
+        .chain((0..drawn).map(|_| draw.weights()))
+        .collect()
+}
+
+/// The rank of every task of each group with each weighting:
+/// `ranks[group][weighting][task]`.
+fn ranks(documents: &[Document], weightings: &[Weights]) -> Vec<Vec<Vec<Option<usize>>>> {
+    let corpus = read_tasks(CORPUS_TASKS);
+    let mut ranks = vec![vec![Vec::new(); weightings.len()]; GROUPS.len()];
+    for document in documents {
+        let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
+        let (development, test) = halves(tasks);
+        let never = if document.developed { 0 } else { 2 };
+        for (weighting, weights) in weightings.iter().enumerate() {
+            let signals = Signals {
+                weights: *weights,
+                ..Signals::default()
+            };
+            let (tools, index) = document.index(signals);
+            for (half, tasks) in [&development, &test].into_iter().enumerate() {
+                let ranks = &mut ranks[never + half][weighting];
+                ranks.extend(tasks.iter().map(|task: &&Task| rank(&index, &tools, task)));
+            }
+        }
+    }
+    ranks
+}
+
+fn recall(ranks: &[Option<usize>]) -> Recall {
+    let mut recall = Recall::default();
+    ranks.iter().for_each(|rank| recall.add(*rank));
+    recall
+}
+
+#[test]
+#[ignore = "slow: `cargo xtask discovery ceiling`"]
+fn ceiling() {
+    let drawn = std::env::var("DISCOVERY_CEILING_WEIGHTINGS")
+        .ok()
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(300);
+    let weightings = weightings(drawn);
+    let ranks = ranks(&documents(), &weightings);
+    println!("{} weightings ({drawn} drawn)", weightings.len());
+    println!("| documents | half | ranking | tasks | recall@1 | recall@5 | recall@20 |");
+    println!("|---|---|---|---:|---:|---:|---:|");
+    for (group, ranks) in GROUPS.iter().zip(&ranks) {
+        let count = ranks[0].len();
+        let best = (0..weightings.len())
+            .max_by_key(|&weighting| {
+                let found = recall(&ranks[weighting]).found;
+                (found[1], found[2], found[0])
+            })
+            .unwrap_or(0);
+        let oracle: Vec<Option<usize>> = (0..count)
+            .map(|task| ranks.iter().filter_map(|ranks| ranks[task]).min())
+            .collect();
+        for (ranking, ranks) in [
+            ("weights in force", &ranks[0]),
+            ("every field the same", &ranks[2]),
+            ("best single weighting for these tasks", &ranks[best]),
+            ("best weighting per task (oracle)", &oracle),
+        ] {
+            println!("| {group} | {ranking} | {count} |{}", recall(ranks).cells());
+        }
+    }
+}
