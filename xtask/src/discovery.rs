@@ -3,8 +3,8 @@
 //! ignored tests of `mcp-server/src/discovery/quality.rs`, slow in a debug
 //! build, run here in release with their output printed): the recall tables
 //! by default; the tuning of the weights, or the ceiling of what any
-//! weighting reaches, when asked. `DISCOVERY_MISSES`, `DISCOVERY_DOCUMENTS`
-//! and `DISCOVERY_CEILING_WEIGHTINGS` pass through.
+//! setting of the signals reaches, when asked. `DISCOVERY_MISSES`,
+//! `DISCOVERY_DOCUMENTS` and `DISCOVERY_CEILING_SETTINGS` pass through.
 
 use std::path::Path;
 
@@ -17,7 +17,7 @@ use crate::cargo;
 /// The measurements, and the ignored test of each (under
 /// `discovery::quality::`): recall per document and half, the same with
 /// each signal off alone, the coordinate ascent of the weights, and recall
-/// with weightings chosen by looking at the answers.
+/// with settings of the signals chosen by looking at the answers.
 const MEASUREMENTS: &[(&str, &str)] = &[
     ("evaluation", "evaluation"),
     ("ablation", "ablation"),

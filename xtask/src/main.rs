@@ -26,7 +26,7 @@
 //!   (600), its RSS sampled; writes its section of `BENCHMARKS.md`.
 //! - `discovery [evaluation|ablation|tune|ceiling]`: discovery mode's ranking
 //!   quality on the task sets, the tuning of its weights, or the most any
-//!   weighting of its signals reaches (release build;
+//!   setting of its signals reaches (release build;
 //!   the tests `cargo test` leaves out as slow).
 //! - `conformance`: the official MCP conformance suite (both lines) against
 //!   the `everything` example and the OpenAPI CLI server.

@@ -1,17 +1,18 @@
-//! How far the ranking's signals can go at all: recall with weightings
-//! chosen by looking at the answers, which no real search can do.
+//! How far the ranking's signals can go at all: recall with settings of
+//! them chosen by looking at the answers, which no real search can do.
 //!
-//! Many weightings are drawn (every field, lexicon relation, share and
-//! factor of [`Weights`], from a fixed seed), each ranks every task, and
-//! for each group of tasks three figures come out beside the weights in
-//! force: the best single weighting chosen on that very group (by recall@5,
-//! then by recall@20), and the per-task oracle, the best rank any drawn
-//! weighting gives each task. Both are upper bounds of what weighing these
-//! signals differently can reach, the second a generous one; a target above
-//! them needs a signal the ranking does not have.
+//! Many settings are drawn from a fixed seed (every weight of [`Weights`]:
+//! fields, lexicon relations, shares and factors; and each signal that has
+//! no weight, on or off), each ranks every task, and for each group of
+//! tasks two figures come out beside the settings in force: the best single
+//! setting chosen on that very group (by recall@5, then by recall@20), and
+//! the per-task oracle, the best rank any drawn setting gives each task.
+//! Both are upper bounds of what using these signals differently can reach,
+//! the second a generous one; a target above them needs a signal the
+//! ranking does not have.
 //!
 //! `cargo xtask discovery ceiling` (about three minutes in release);
-//! `DISCOVERY_CEILING_WEIGHTINGS` sets how many are drawn (300 by default).
+//! `DISCOVERY_CEILING_SETTINGS` sets how many are drawn (300 by default).
 
 use super::{Document, Recall, Task, documents, halves, rank, read_tasks, untuned};
 use crate::discovery::signals::{Signals, Weights};
@@ -26,7 +27,7 @@ const GROUPS: [&str; 4] = [
     "documents never developed on | test halves",
 ];
 
-/// A small xorshift generator: the same weightings on every run, with no
+/// A small xorshift generator: the same settings on every run, with no
 /// dependency for it.
 struct Draw(u64);
 
@@ -40,6 +41,27 @@ impl Draw {
 
     fn one_of(&mut self, values: &[f32]) -> f32 {
         values[(self.next() % values.len() as u64) as usize]
+    }
+
+    /// On three times in four.
+    fn mostly_on(&mut self) -> bool {
+        !self.next().is_multiple_of(4)
+    }
+
+    /// A setting: a weighting, and each signal without a weight on or off.
+    fn signals(&mut self) -> Signals {
+        Signals {
+            weights: self.weights(),
+            phrasal: self.mostly_on(),
+            subwords: self.mostly_on(),
+            derivations: self.mostly_on(),
+            people: self.mostly_on(),
+            verb: self.mostly_on(),
+            new_object: self.mostly_on(),
+            plural_list: self.mostly_on(),
+            values: self.mostly_on(),
+            ..Signals::default()
+        }
     }
 
     /// A weighting within the bounds tuning keeps to.
@@ -61,37 +83,37 @@ impl Draw {
     }
 }
 
-/// The weightings measured: the defaults, those tuning starts from, every
-/// field weighing the same, then `drawn` drawn ones.
-fn weightings(drawn: usize) -> Vec<Weights> {
+/// The settings measured: those in force, the weights tuning starts from,
+/// every field weighing the same, then `drawn` drawn ones.
+fn settings(drawn: usize) -> Vec<Signals> {
+    let with = |weights| Signals {
+        weights,
+        ..Signals::default()
+    };
     let equal = Weights {
         fields: [1.0; 10],
         ..Weights::default()
     };
     let mut draw = Draw(0x9E37_79B9_7F4A_7C15);
-    [Weights::default(), untuned(), equal]
+    [Signals::default(), with(untuned()), with(equal)]
         .into_iter()
-        .chain((0..drawn).map(|_| draw.weights()))
+        .chain((0..drawn).map(|_| draw.signals()))
         .collect()
 }
 
-/// The rank of every task of each group with each weighting:
-/// `ranks[group][weighting][task]`.
-fn ranks(documents: &[Document], weightings: &[Weights]) -> Vec<Vec<Vec<Option<usize>>>> {
+/// The rank of every task of each group with each setting:
+/// `ranks[group][setting][task]`.
+fn ranks(documents: &[Document], settings: &[Signals]) -> Vec<Vec<Vec<Option<usize>>>> {
     let corpus = read_tasks(CORPUS_TASKS);
-    let mut ranks = vec![vec![Vec::new(); weightings.len()]; GROUPS.len()];
+    let mut ranks = vec![vec![Vec::new(); settings.len()]; GROUPS.len()];
     for document in documents {
         let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
         let (development, test) = halves(tasks);
         let never = if document.developed { 0 } else { 2 };
-        for (weighting, weights) in weightings.iter().enumerate() {
-            let signals = Signals {
-                weights: *weights,
-                ..Signals::default()
-            };
-            let (tools, index) = document.index(signals);
+        for (setting, signals) in settings.iter().enumerate() {
+            let (tools, index) = document.index(*signals);
             for (half, tasks) in [&development, &test].into_iter().enumerate() {
-                let ranks = &mut ranks[never + half][weighting];
+                let ranks = &mut ranks[never + half][setting];
                 ranks.extend(tasks.iter().map(|task: &&Task| rank(&index, &tools, task)));
             }
         }
@@ -108,20 +130,20 @@ fn recall(ranks: &[Option<usize>]) -> Recall {
 #[test]
 #[ignore = "slow: `cargo xtask discovery ceiling`"]
 fn ceiling() {
-    let drawn = std::env::var("DISCOVERY_CEILING_WEIGHTINGS")
+    let drawn = std::env::var("DISCOVERY_CEILING_SETTINGS")
         .ok()
         .and_then(|count| count.parse().ok())
         .unwrap_or(300);
-    let weightings = weightings(drawn);
-    let ranks = ranks(&documents(), &weightings);
-    println!("{} weightings ({drawn} drawn)", weightings.len());
+    let settings = settings(drawn);
+    let ranks = ranks(&documents(), &settings);
+    println!("{} settings ({drawn} drawn)", settings.len());
     println!("| documents | half | ranking | tasks | recall@1 | recall@5 | recall@20 |");
     println!("|---|---|---|---:|---:|---:|---:|");
     for (group, ranks) in GROUPS.iter().zip(&ranks) {
         let count = ranks[0].len();
-        let best = (0..weightings.len())
-            .max_by_key(|&weighting| {
-                let found = recall(&ranks[weighting]).found;
+        let best = (0..settings.len())
+            .max_by_key(|&setting| {
+                let found = recall(&ranks[setting]).found;
                 (found[1], found[2], found[0])
             })
             .unwrap_or(0);
@@ -129,10 +151,10 @@ fn ceiling() {
             .map(|task| ranks.iter().filter_map(|ranks| ranks[task]).min())
             .collect();
         for (ranking, ranks) in [
-            ("weights in force", &ranks[0]),
+            ("settings in force", &ranks[0]),
             ("every field the same", &ranks[2]),
-            ("best single weighting for these tasks", &ranks[best]),
-            ("best weighting per task (oracle)", &oracle),
+            ("best single setting for these tasks", &ranks[best]),
+            ("best setting per task (oracle)", &oracle),
         ] {
             println!("| {group} | {ranking} | {count} |{}", recall(ranks).cells());
         }
