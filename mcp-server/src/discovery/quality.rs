@@ -93,8 +93,13 @@ fn operation_id(tool: &Tool) -> &str {
 
 /// The rank of the first tool serving `task` (`None`: not in the top 20).
 fn rank(index: &SearchIndex, tools: &[&Tool], task: &Task) -> Option<usize> {
+    rank_within(index, tools, task, CUTOFFS[2])
+}
+
+/// The rank of the first tool serving `task` (`None`: not in the top `limit`).
+fn rank_within(index: &SearchIndex, tools: &[&Tool], task: &Task, limit: usize) -> Option<usize> {
     index
-        .search(&task.ask, CUTOFFS[2], |_| true)
+        .search(&task.ask, limit, |_| true)
         .iter()
         .position(|hit| {
             task.serves

@@ -9,12 +9,14 @@
 //! the per-task oracle, the best rank any drawn setting gives each task.
 //! Both are upper bounds of what using these signals differently can reach,
 //! the second a generous one; a target above them needs a signal the
-//! ranking does not have.
+//! ranking does not have. A second table says how many tasks the settings
+//! in force find within 50 and 100: the candidates any reordering of the
+//! ranking's first ones could draw on.
 //!
 //! `cargo xtask discovery ceiling` (about three minutes in release);
 //! `DISCOVERY_CEILING_SETTINGS` sets how many are drawn (300 by default).
 
-use super::{Document, Recall, Task, documents, halves, rank, read_tasks, untuned};
+use super::{Document, Recall, Task, documents, halves, rank, rank_within, read_tasks, untuned};
 use crate::discovery::signals::{Signals, Weights};
 use testdata::CORPUS_TASKS;
 
@@ -121,6 +123,34 @@ fn ranks(documents: &[Document], settings: &[Signals]) -> Vec<Vec<Vec<Option<usi
     ranks
 }
 
+/// The deeper cutoffs of the settings in force: how many candidates any
+/// reordering of the ranking's first ones could draw on.
+const DEEPER: [usize; 2] = [50, 100];
+
+/// Per group, the tasks whose tool the settings in force rank within each
+/// of [`DEEPER`], and the group's tasks.
+fn deeper(documents: &[Document]) -> Vec<([usize; 2], usize)> {
+    let corpus = read_tasks(CORPUS_TASKS);
+    let mut found = vec![([0; 2], 0); GROUPS.len()];
+    for document in documents {
+        let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
+        let (development, test) = halves(tasks);
+        let never = if document.developed { 0 } else { 2 };
+        let (tools, index) = document.index(Signals::default());
+        for (half, tasks) in [&development, &test].into_iter().enumerate() {
+            let (within, count) = &mut found[never + half];
+            for task in tasks {
+                let rank = rank_within(&index, &tools, task, DEEPER[1]);
+                for (within, cutoff) in within.iter_mut().zip(DEEPER) {
+                    *within += usize::from(rank.is_some_and(|rank| rank < cutoff));
+                }
+                *count += 1;
+            }
+        }
+    }
+    found
+}
+
 fn recall(ranks: &[Option<usize>]) -> Recall {
     let mut recall = Recall::default();
     ranks.iter().for_each(|rank| recall.add(*rank));
@@ -135,7 +165,8 @@ fn ceiling() {
         .and_then(|count| count.parse().ok())
         .unwrap_or(300);
     let settings = settings(drawn);
-    let ranks = ranks(&documents(), &settings);
+    let documents = documents();
+    let ranks = ranks(&documents, &settings);
     println!("{} settings ({drawn} drawn)", settings.len());
     println!("| documents | half | ranking | tasks | recall@1 | recall@5 | recall@20 |");
     println!("|---|---|---|---:|---:|---:|---:|");
@@ -158,5 +189,16 @@ fn ceiling() {
         ] {
             println!("| {group} | {ranking} | {count} |{}", recall(ranks).cells());
         }
+    }
+    println!();
+    println!("| documents | half | tasks | settings in force: within 50 | within 100 |");
+    println!("|---|---|---:|---:|---:|");
+    for (group, (within, count)) in GROUPS.iter().zip(deeper(&documents)) {
+        let share = |found: usize| found as f64 / count.max(1) as f64 * 100.0;
+        println!(
+            "| {group} | {count} | {:.0} % | {:.0} % |",
+            share(within[0]),
+            share(within[1])
+        );
     }
 }
