@@ -239,7 +239,13 @@ fn resolve<'a>(root: &'a JsonObject, mut schema: &'a Value) -> &'a Value {
 /// The first sentence of `text`, without markup, cut at a word to at most
 /// [`DESCRIPTION_CHARS`].
 pub(crate) fn one_line(text: &str) -> String {
-    cut(first_sentence(strip_markup(text).trim()), DESCRIPTION_CHARS)
+    sentence_within(text, DESCRIPTION_CHARS)
+}
+
+/// The first sentence of `text`, without markup, cut at a word to at most
+/// `chars` characters.
+pub(crate) fn sentence_within(text: &str, chars: usize) -> String {
+    cut(first_sentence(strip_markup(text).trim()), chars)
 }
 
 /// `text` cut at a word boundary to at most `chars` characters, with `…`

@@ -5,8 +5,8 @@ use mcp_core::{CallToolResult, Tool, ToolSchema, content::Content};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::compact::{compact_schema, cut, one_line};
-use super::document::{first_sentence, split_first_paragraph};
+use super::compact::{compact_schema, cut, one_line, sentence_within};
+use super::document::split_first_paragraph;
 use super::index::SearchIndex;
 use super::signals::Signals;
 use super::toolsets::Toolsets;
@@ -346,8 +346,7 @@ impl Finder {
     /// [`CATEGORY_DESCRIPTION_CHARS`].
     fn category_description(&self, tag: &str) -> String {
         if let Some(description) = self.toolsets.description(tag) {
-            let sentence = first_sentence(strip_markup(description).trim()).to_owned();
-            return cut(&sentence, CATEGORY_DESCRIPTION_CHARS);
+            return sentence_within(description, CATEGORY_DESCRIPTION_CHARS);
         }
         let wanted = [tag.to_lowercase()];
         let titles: Vec<&str> = (0..self.entries.len())
