@@ -16,7 +16,7 @@
 //! `cargo xtask discovery ceiling` (about three minutes in release);
 //! `DISCOVERY_CEILING_SETTINGS` sets how many are drawn (300 by default).
 
-use super::{Document, Recall, Task, documents, halves, rank, rank_within, read_tasks, untuned};
+use super::{Document, Recall, Task, documents, halves, rank_within, read_tasks, untuned};
 use crate::discovery::signals::{Signals, Weights};
 use testdata::CORPUS_TASKS;
 
@@ -103,8 +103,12 @@ fn settings(drawn: usize) -> Vec<Signals> {
         .collect()
 }
 
-/// The rank of every task of each group with each setting:
-/// `ranks[group][setting][task]`.
+/// How deep each setting's ranking is read: far enough for the second
+/// table's cutoffs (50 and 100).
+const DEPTH: usize = 100;
+
+/// The rank of every task of each group with each setting (`None`: not
+/// within [`DEPTH`]): `ranks[group][setting][task]`.
 fn ranks(documents: &[Document], settings: &[Signals]) -> Vec<Vec<Vec<Option<usize>>>> {
     let corpus = read_tasks(CORPUS_TASKS);
     let mut ranks = vec![vec![Vec::new(); settings.len()]; GROUPS.len()];
@@ -116,39 +120,15 @@ fn ranks(documents: &[Document], settings: &[Signals]) -> Vec<Vec<Vec<Option<usi
             let (tools, index) = document.index(*signals);
             for (half, tasks) in [&development, &test].into_iter().enumerate() {
                 let ranks = &mut ranks[never + half][setting];
-                ranks.extend(tasks.iter().map(|task: &&Task| rank(&index, &tools, task)));
+                ranks.extend(
+                    tasks
+                        .iter()
+                        .map(|task: &&Task| rank_within(&index, &tools, task, DEPTH)),
+                );
             }
         }
     }
     ranks
-}
-
-/// The deeper cutoffs of the settings in force: how many candidates any
-/// reordering of the ranking's first ones could draw on.
-const DEEPER: [usize; 2] = [50, 100];
-
-/// Per group, the tasks whose tool the settings in force rank within each
-/// of [`DEEPER`], and the group's tasks.
-fn deeper(documents: &[Document]) -> Vec<([usize; 2], usize)> {
-    let corpus = read_tasks(CORPUS_TASKS);
-    let mut found = vec![([0; 2], 0); GROUPS.len()];
-    for document in documents {
-        let tasks = corpus.get(document.label).map_or(&[][..], Vec::as_slice);
-        let (development, test) = halves(tasks);
-        let never = if document.developed { 0 } else { 2 };
-        let (tools, index) = document.index(Signals::default());
-        for (half, tasks) in [&development, &test].into_iter().enumerate() {
-            let (within, count) = &mut found[never + half];
-            for task in tasks {
-                let rank = rank_within(&index, &tools, task, DEEPER[1]);
-                for (within, cutoff) in within.iter_mut().zip(DEEPER) {
-                    *within += usize::from(rank.is_some_and(|rank| rank < cutoff));
-                }
-                *count += 1;
-            }
-        }
-    }
-    found
 }
 
 fn recall(ranks: &[Option<usize>]) -> Recall {
@@ -193,12 +173,19 @@ fn ceiling() {
     println!();
     println!("| documents | half | tasks | settings in force: within 50 | within 100 |");
     println!("|---|---|---:|---:|---:|");
-    for (group, (within, count)) in GROUPS.iter().zip(deeper(&documents)) {
-        let share = |found: usize| found as f64 / count.max(1) as f64 * 100.0;
+    for (group, ranks) in GROUPS.iter().zip(&ranks) {
+        let in_force = &ranks[0];
+        let within = |cutoff: usize| {
+            let found = in_force
+                .iter()
+                .filter(|rank| rank.is_some_and(|rank| rank < cutoff));
+            found.count() as f64 / in_force.len().max(1) as f64 * 100.0
+        };
         println!(
-            "| {group} | {count} | {:.0} % | {:.0} % |",
-            share(within[0]),
-            share(within[1])
+            "| {group} | {} | {:.0} % | {:.0} % |",
+            in_force.len(),
+            within(50),
+            within(DEPTH)
         );
     }
 }
