@@ -71,3 +71,18 @@ pub(crate) fn run(root: &Path, names: &[String]) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_measurement_is_refused_before_anything_runs() {
+        let names = ["evaluation".to_owned(), "ceilling".to_owned()];
+        let error = run(Path::new("/nonexistent"), &names).unwrap_err();
+        assert_eq!(
+            error,
+            "unknown measurement `ceilling`; measurements: evaluation, ablation, tune, ceiling"
+        );
+    }
+}
