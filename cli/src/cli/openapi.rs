@@ -47,7 +47,7 @@ pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError
         .as_deref()
         .map(|path| transform::read(path).map(|file| (path, file)))
         .transpose()?;
-    let documents = specs
+    let mut documents = specs
         .openapi
         .iter()
         .enumerate()
@@ -56,15 +56,15 @@ pub(crate) fn tool_sources(specs: &SpecArgs) -> Result<Vec<ToolSource>, CliError
     let Some((path, file)) = transforms else {
         return Ok(documents.into_iter().map(Generated::into_source).collect());
     };
-    let (tools, mut rest): (Vec<_>, Vec<_>) = documents
-        .into_iter()
-        .map(|mut document| (std::mem::take(&mut document.tools), document))
-        .unzip();
+    let tools = documents
+        .iter_mut()
+        .map(|document| std::mem::take(&mut document.tools))
+        .collect();
     let tools = transform::apply(path, &file, tools)?;
-    for (document, tools) in rest.iter_mut().zip(tools) {
+    for (document, tools) in documents.iter_mut().zip(tools) {
         document.tools = tools;
     }
-    Ok(rest.into_iter().map(Generated::into_source).collect())
+    Ok(documents.into_iter().map(Generated::into_source).collect())
 }
 
 fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '_ {
