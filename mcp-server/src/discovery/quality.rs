@@ -31,6 +31,7 @@ use super::document::OPENAPI_META_KEY;
 use super::index::SearchIndex;
 use super::signals::{Signals, Weights};
 use super::toolsets::Toolsets;
+use crate::ToolSource;
 use testdata::{CORPUS_DOCUMENTS, CORPUS_TASKS};
 
 #[derive(Debug, Deserialize)]
@@ -168,14 +169,16 @@ fn documents() -> Vec<Document> {
         .map(|corpus| {
             let (defs, tags) = tools(corpus.file);
             // The toolsets as an `OpenApiSource` describes them.
-            let descriptions = tags
+            let source = ToolSource::new(corpus.label, defs).describe_tags(&tags);
+            let descriptions = source
+                .toolset_descriptions
                 .iter()
-                .filter_map(|tag| Some((tag.name.as_str(), tag.about()?)));
-            let toolsets = Toolsets::new(&defs, descriptions);
+                .map(|(name, description)| (name.as_str(), description.as_str()));
+            let toolsets = Toolsets::new(&source.tools, descriptions);
             Document {
                 label: corpus.label,
                 developed: corpus.developed,
-                defs,
+                defs: source.tools,
                 toolsets,
             }
         })
