@@ -42,6 +42,7 @@ use crate::json::JsonObject;
 
 mod portable;
 mod validator;
+pub mod walk;
 
 pub use portable::{ANNOTATION_KEYWORDS, portable, portable_input};
 pub use validator::Validator;

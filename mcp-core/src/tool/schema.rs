@@ -196,6 +196,41 @@ impl ToolSchema {
         }
     }
 
+    /// What the local `$ref` `reference` (`#/$defs/Pet`, or any `#` JSON
+    /// Pointer below the root) points to, found without assembling the
+    /// whole schema: a shared definition is read where it is shared.
+    /// `None` for `#` itself (the root is [`root`](Self::root)), for a
+    /// reference to another document, and for one that leads nowhere.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::json;
+    ///
+    /// let root = json!({"type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}}});
+    /// let pet = Arc::new(json!({"type": "object", "properties": {"name": {"type": "string"}}}));
+    /// let schema = ToolSchema::with_shared_defs(root.as_object().cloned().unwrap_or_default(), [("Pet", pet)]);
+    /// assert_eq!(schema.resolve("#/$defs/Pet/properties/name"), Some(&json!({"type": "string"})));
+    /// assert_eq!(schema.resolve("#/properties/pet/$ref"), Some(&json!("#/$defs/Pet")));
+    /// assert_eq!(schema.resolve("#/$defs/Cat"), None);
+    /// ```
+    pub fn resolve(&self, reference: &str) -> Option<&Value> {
+        let pointer = reference.strip_prefix('#')?;
+        let pointer = percent_encoding::percent_decode_str(pointer)
+            .decode_utf8()
+            .ok()?;
+        let (first, rest) = split_pointer(&pointer)?;
+        if let Repr::Shared(shared) = &self.0
+            && first == DEFS
+        {
+            let (name, rest) = split_pointer(rest)?;
+            let name = unescape_token(name);
+            let (_, def) = shared.defs.iter().find(|(n, _)| **n == *name)?;
+            return def.pointer(rest);
+        }
+        self.root().get(&*unescape_token(first))?.pointer(rest)
+    }
+
     /// The whole schema as one shared object (assembled once when its
     /// definitions are shared).
     pub fn to_arc(&self) -> Arc<JsonObject> {
@@ -217,6 +252,26 @@ impl ToolSchema {
     /// Whether `self` and `other` are the same value in memory (not only equal).
     pub fn ptr_eq(&self, other: &Self) -> bool {
         self.as_ptr() == other.as_ptr()
+    }
+}
+
+/// The first token of a JSON Pointer (escaped) and the pointer after it
+/// (`""` or starting with `/`); `None` for the empty pointer or one that
+/// does not start with `/`.
+fn split_pointer(pointer: &str) -> Option<(&str, &str)> {
+    let pointer = pointer.strip_prefix('/')?;
+    Some(match pointer.find('/') {
+        Some(end) => (&pointer[..end], &pointer[end..]),
+        None => (pointer, ""),
+    })
+}
+
+/// A JSON Pointer token as the key it names: `~1` is `/`, `~0` is `~`.
+fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
     }
 }
 

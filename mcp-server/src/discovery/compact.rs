@@ -3,10 +3,11 @@
 //! are required, and the field names of object arguments one level deep.
 //! Enough to call most tools; `detail` gives the full schema.
 
-use mcp_core::JsonObject;
+use mcp_core::ToolSchema;
+use mcp_core::schema::walk::{Keyword, Walk};
 use serde_json::{Map, Value, json};
 
-use super::document::{first_sentence, properties};
+use super::document::{first_sentence, properties, resolve};
 use super::words::strip_markup;
 
 /// The size a compact schema aims at by default, in bytes of JSON: past
@@ -38,7 +39,7 @@ struct Detail {
 /// The compact form of `schema` (an object schema whose `$ref`s point into
 /// its own `$defs`), within `budget` bytes where leaving out descriptions
 /// and nested names can get it there.
-pub(crate) fn compact_schema(schema: &JsonObject, budget: usize) -> Value {
+pub(crate) fn compact_schema(schema: &ToolSchema, budget: usize) -> Value {
     let full = Detail {
         required_descriptions: true,
         optional_descriptions: true,
@@ -88,8 +89,9 @@ pub(crate) fn compact_schema(schema: &JsonObject, budget: usize) -> Value {
     compact
 }
 
-fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
+fn compact_with(schema: &ToolSchema, detail: Detail) -> Value {
     let required: Vec<&str> = schema
+        .root()
         .get("required")
         .and_then(Value::as_array)
         .into_iter()
@@ -98,7 +100,7 @@ fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
         .collect();
     let mut arguments = Map::new();
     let mut unsaid: Vec<&str> = Vec::new();
-    for (name, argument) in properties(schema) {
+    for (name, argument) in properties(schema.root()) {
         let argument = resolve(schema, argument);
         let needed = required.contains(&name);
         if !needed && !detail.optional {
@@ -135,10 +137,10 @@ fn compact_with(schema: &JsonObject, detail: Detail) -> Value {
 }
 
 /// One argument: type, enum, one-line description, field names.
-fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, detail: Detail) -> Value {
+fn compact_argument(root: &ToolSchema, argument: &Value, describe: bool, detail: Detail) -> Value {
     let nested = detail.nested;
     let mut compact = Map::new();
-    if let Some(kind) = type_of(root, argument) {
+    if let Some(kind) = type_of(root, argument, &mut Walk::new()) {
         compact.insert("type".to_owned(), kind);
     }
     if detail.enums
@@ -164,7 +166,7 @@ fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, detail:
             .flat_map(properties)
             .map(|(name, field)| {
                 let field = resolve(root, field);
-                let kind = type_of(root, field).unwrap_or(Value::Null);
+                let kind = type_of(root, field, &mut Walk::new()).unwrap_or(Value::Null);
                 (name.to_owned(), json!({ "type": kind }))
             })
             .collect();
@@ -187,53 +189,46 @@ fn compact_argument(root: &JsonObject, argument: &Value, describe: bool, detail:
 }
 
 /// The type of `schema`: its `type`, else the types of its `anyOf`/`oneOf`
-/// branches, else `object` when it has properties.
-fn type_of(root: &JsonObject, schema: &Value) -> Option<Value> {
+/// branches, else `object` when it has properties; `$ref`s into `root`
+/// followed within `walk`.
+fn type_of<'a>(root: &'a ToolSchema, schema: &'a Value, walk: &mut Walk<'a>) -> Option<Value> {
     if let Some(kind) = schema.get("type") {
         return Some(kind.clone());
     }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(branches) = schema.get(key).and_then(Value::as_array) {
-            let mut kinds: Vec<Value> = Vec::new();
-            for branch in branches {
-                let branch = resolve(root, branch);
-                let found = match type_of(root, branch) {
-                    Some(Value::Array(many)) => many,
-                    Some(one) => vec![one],
-                    None => Vec::new(),
-                };
-                for kind in found {
-                    if !kinds.contains(&kind) {
-                        kinds.push(kind);
-                    }
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
+        && let Some(target) = root.resolve(reference)
+    {
+        let mut inner = walk.follow(reference)?;
+        return type_of(root, target, &mut inner);
+    }
+    let object = schema.as_object()?;
+    for keyword in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+        if !object.get(keyword.as_str()).is_some_and(Value::is_array) {
+            continue;
+        }
+        let mut kinds: Vec<Value> = Vec::new();
+        for branch in keyword.subschemas_in(object) {
+            let Some(mut inner) = walk.step() else {
+                break;
+            };
+            let found = match type_of(root, branch.schema, &mut inner) {
+                Some(Value::Array(many)) => many,
+                Some(one) => vec![one],
+                None => Vec::new(),
+            };
+            for kind in found {
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
                 }
             }
-            return match kinds.len() {
-                0 => None,
-                1 => kinds.pop(),
-                _ => Some(Value::Array(kinds)),
-            };
         }
-    }
-    schema.get("properties").map(|_| "object".into())
-}
-
-/// `schema`, or what its local `$ref` (`#/$defs/Name`) points to; a few
-/// hops at most, so a reference cycle ends.
-fn resolve<'a>(root: &'a JsonObject, mut schema: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-            break;
+        return match kinds.len() {
+            0 => None,
+            1 => kinds.pop(),
+            _ => Some(Value::Array(kinds)),
         };
-        let Some(name) = target.strip_prefix("#/$defs/") else {
-            break;
-        };
-        match root.get("$defs").and_then(|defs| defs.get(name)) {
-            Some(found) => schema = found,
-            None => break,
-        }
     }
-    schema
+    object.get("properties").map(|_| "object".into())
 }
 
 /// The first sentence of `text`, without markup, cut at a word to at most
@@ -281,7 +276,8 @@ mod tests {
             "required": ["owner"],
             "$defs": {"Author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}}
         });
-        let compact = compact_schema(schema.as_object().unwrap(), BUDGET);
+        let schema = ToolSchema::new(schema.as_object().cloned().unwrap());
+        let compact = compact_schema(&schema, BUDGET);
         assert_eq!(
             compact,
             json!({

@@ -1,8 +1,9 @@
 //! What the index reads of a tool: its text in weighted fields, and the
 //! categories it belongs to.
 
-use mcp_core::Tool;
-use serde_json::Value;
+use mcp_core::schema::walk::{Keyword, Walk};
+use mcp_core::{Tool, ToolSchema};
+use serde_json::{Map, Value};
 
 use super::toolsets::Toolsets;
 use super::words::for_each_word;
@@ -120,7 +121,8 @@ impl ToolText {
         if let (Some(method), Some(path)) = (method, path) {
             put(Field::Intent, intent(method, path));
         }
-        for (name, schema) in properties(&tool.input_schema) {
+        let input = &tool.input_schema;
+        for (name, schema) in properties(input.root()) {
             put(Field::Arguments, name);
             if let Some(description) = schema.get("description").and_then(Value::as_str) {
                 put(Field::Arguments, first_sentence(description));
@@ -137,19 +139,20 @@ impl ToolText {
             }
             // What an object argument is (its definition's description)
             // and holds (its field names, two levels deep).
-            let object = resolve(&tool.input_schema, schema);
+            let object = resolve(input, schema);
             if let Some(description) = object.get("description").and_then(Value::as_str)
                 && !std::ptr::eq(object, schema)
             {
                 put(Field::Arguments, first_sentence(description));
             }
-            field_names(&tool.input_schema, object, 2, &mut |name| {
+            field_names(input, object, 2, &mut Walk::new(), &mut |name| {
                 put(Field::Arguments, name)
             });
         }
         if let Some(output) = &tool.output_schema {
-            let root = Value::Object((**output).clone());
-            field_names(output, &root, 2, &mut |name| put(Field::Response, name));
+            field_names_in(output, output.root(), 2, &mut Walk::new(), &mut |name| {
+                put(Field::Response, name)
+            });
         }
         let mut tags: Vec<String> = tool
             .meta
@@ -209,59 +212,76 @@ impl ToolText {
     }
 }
 
-/// `schema`, or what its local `$ref` (`#/$defs/Name`) in `root` points
-/// to; a few hops at most.
-fn resolve<'a>(root: &'a serde_json::Map<String, Value>, mut schema: &'a Value) -> &'a Value {
+/// `schema`, or what its local `$ref`s lead to in `document`; a few hops
+/// at most.
+pub(crate) fn resolve<'a>(document: &'a ToolSchema, mut schema: &'a Value) -> &'a Value {
     for _ in 0..8 {
-        let Some(name) = schema
+        let Some(target) = schema
             .get("$ref")
             .and_then(Value::as_str)
-            .and_then(|target| target.strip_prefix("#/$defs/"))
+            .and_then(|reference| document.resolve(reference))
         else {
             break;
         };
-        match root.get("$defs").and_then(|defs| defs.get(name)) {
-            Some(found) => schema = found,
-            None => break,
-        }
+        schema = target;
     }
     schema
 }
 
 /// Calls `visit` with the field names of the object `schema` (or of the
-/// items of an array, or of the branches of a union), `depth` levels deep,
-/// `$ref`s into `root`'s `$defs` followed.
-fn field_names(
-    root: &serde_json::Map<String, Value>,
-    schema: &Value,
+/// items of an array, or of the branches of a union), `depth` levels of
+/// fields deep, `$ref`s into `document` followed, within `walk`.
+fn field_names<'a>(
+    document: &'a ToolSchema,
+    schema: &'a Value,
     depth: usize,
+    walk: &mut Walk<'a>,
+    visit: &mut impl FnMut(&str),
+) {
+    let Some(object) = schema.as_object() else {
+        return;
+    };
+    if let Some(reference) = object.get("$ref").and_then(Value::as_str)
+        && let Some(target) = document.resolve(reference)
+    {
+        if let Some(mut inner) = walk.follow(reference) {
+            field_names(document, target, depth, &mut inner, visit);
+        }
+        return;
+    }
+    field_names_in(document, object, depth, walk, visit);
+}
+
+/// [`field_names`] of an object schema.
+fn field_names_in<'a>(
+    document: &'a ToolSchema,
+    object: &'a Map<String, Value>,
+    depth: usize,
+    walk: &mut Walk<'a>,
     visit: &mut impl FnMut(&str),
 ) {
     if depth == 0 {
         return;
     }
-    let schema = resolve(root, schema);
-    if let Some(items) = schema.get("items") {
-        field_names(root, items, depth, visit);
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        for branch in schema
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            field_names(root, branch, depth, visit);
+    for keyword in [
+        Keyword::Items,
+        Keyword::AnyOf,
+        Keyword::OneOf,
+        Keyword::AllOf,
+    ] {
+        for sub in keyword.subschemas_in(object) {
+            if let Some(mut inner) = walk.step() {
+                field_names(document, sub.schema, depth, &mut inner, visit);
+            }
         }
     }
-    for (name, field) in schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        visit(name);
-        field_names(root, field, depth - 1, visit);
+    for sub in Keyword::Properties.subschemas_in(object) {
+        if let Some(name) = sub.name {
+            visit(name);
+        }
+        if let Some(mut inner) = walk.step() {
+            field_names(document, sub.schema, depth - 1, &mut inner, visit);
+        }
     }
 }
 
@@ -310,9 +330,7 @@ pub(crate) fn resource_segments(path: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The properties of an object schema, in order.
-pub(crate) fn properties(
-    schema: &serde_json::Map<String, Value>,
-) -> impl Iterator<Item = (&str, &Value)> {
+pub(crate) fn properties(schema: &Map<String, Value>) -> impl Iterator<Item = (&str, &Value)> {
     schema
         .get("properties")
         .and_then(Value::as_object)
