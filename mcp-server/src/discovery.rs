@@ -44,7 +44,7 @@
 //! of the task sets only (see `quality`). The index is made once per tool
 //! set: when the server is built and after each change.
 
-mod compact;
+pub(crate) mod compact;
 pub(crate) mod document;
 pub(crate) mod finder;
 mod index;

@@ -201,6 +201,8 @@ mod discovery;
 mod error;
 mod protocol;
 mod results;
+#[cfg(all(test, feature = "openapi", feature = "code-mode"))]
+mod schema_walks;
 mod server;
 pub mod store;
 pub mod telemetry;

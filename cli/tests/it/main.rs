@@ -6,6 +6,7 @@
 mod call_tool;
 mod cli;
 mod code_mode;
+mod cyclic_schemas;
 mod discovery;
 mod discovery_quality;
 mod e2e_code_mode;

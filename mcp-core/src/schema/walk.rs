@@ -330,10 +330,10 @@ pub fn reference_name(reference: &str) -> Option<String> {
 /// [`was_cut`](Walk::was_cut) then tells that something was left unread.
 #[derive(Debug, Clone)]
 pub struct Walk<'a> {
-    depth: usize,
+    /// One entry a level: the `$ref` followed into it, if any.
+    levels: Vec<Option<&'a str>>,
     max_depth: usize,
     steps_left: usize,
-    inside: Vec<&'a str>,
     cut: bool,
 }
 
@@ -354,10 +354,9 @@ impl<'a> Walk<'a> {
     /// and [`MAX_STEPS`](Self::MAX_STEPS).
     pub fn new() -> Self {
         Self {
-            depth: 0,
+            levels: Vec::new(),
             max_depth: Self::MAX_DEPTH,
             steps_left: Self::MAX_STEPS,
-            inside: Vec::new(),
             cut: false,
         }
     }
@@ -376,13 +375,13 @@ impl<'a> Walk<'a> {
 
     /// How many levels deep the walk is.
     pub fn depth(&self) -> usize {
-        self.depth
+        self.levels.len()
     }
 
     /// Whether the walk is inside `reference` (has followed it and not come
     /// back).
     pub fn is_inside(&self, reference: &str) -> bool {
-        self.inside.contains(&reference)
+        self.levels.contains(&Some(reference))
     }
 
     /// Whether a step or a `$ref` was refused: part of the schema was not
@@ -405,11 +404,12 @@ impl<'a> Walk<'a> {
     /// assert_eq!(walk.depth(), 0);
     /// ```
     pub fn step(&mut self) -> Option<Step<'_, 'a>> {
-        self.advance()?;
-        Some(Step {
-            walk: self,
-            followed: false,
-        })
+        // Not `then_some`: a `Step` made and dropped would leave a level.
+        if self.enter() {
+            Some(Step { walk: self })
+        } else {
+            None
+        }
     }
 
     /// Into what `reference` points to, if the walk is not inside it
@@ -425,26 +425,54 @@ impl<'a> Walk<'a> {
     /// assert!(inner.follow("#/$defs/Leaf").is_some());
     /// ```
     pub fn follow(&mut self, reference: &'a str) -> Option<Step<'_, 'a>> {
-        if self.is_inside(reference) {
-            self.cut = true;
-            return None;
+        if self.enter_ref(reference) {
+            Some(Step { walk: self })
+        } else {
+            None
         }
-        self.advance()?;
-        self.inside.push(reference);
-        Some(Step {
-            walk: self,
-            followed: true,
-        })
     }
 
-    fn advance(&mut self) -> Option<()> {
-        if self.depth >= self.max_depth || self.steps_left == 0 {
+    /// [`step`](Self::step) for a walk kept in a value whose methods
+    /// recurse (where a [`Step`] cannot be held): whether the walk went one
+    /// level down. Each `true` must be matched by one [`leave`](Self::leave).
+    ///
+    /// ```
+    /// use mcp_core::schema::walk::Walk;
+    ///
+    /// let mut walk = Walk::new().max_depth(1);
+    /// assert!(walk.enter());
+    /// assert!(!walk.enter());
+    /// walk.leave();
+    /// assert_eq!(walk.depth(), 0);
+    /// ```
+    pub fn enter(&mut self) -> bool {
+        self.advance(None)
+    }
+
+    /// [`follow`](Self::follow) for a walk kept in a value whose methods
+    /// recurse: whether the walk went into `reference`. Each `true` must be
+    /// matched by one [`leave`](Self::leave).
+    pub fn enter_ref(&mut self, reference: &'a str) -> bool {
+        if self.is_inside(reference) {
             self.cut = true;
-            return None;
+            return false;
         }
-        self.depth += 1;
+        self.advance(Some(reference))
+    }
+
+    /// Back up one level (out of the `$ref` entered there, if any).
+    pub fn leave(&mut self) {
+        self.levels.pop();
+    }
+
+    fn advance(&mut self, reference: Option<&'a str>) -> bool {
+        if self.levels.len() >= self.max_depth || self.steps_left == 0 {
+            self.cut = true;
+            return false;
+        }
         self.steps_left -= 1;
-        Some(())
+        self.levels.push(reference);
+        true
     }
 }
 
@@ -455,7 +483,6 @@ impl<'a> Walk<'a> {
 #[derive(Debug)]
 pub struct Step<'w, 'a> {
     walk: &'w mut Walk<'a>,
-    followed: bool,
 }
 
 impl<'a> Deref for Step<'_, 'a> {
@@ -474,10 +501,7 @@ impl<'a> DerefMut for Step<'_, 'a> {
 
 impl Drop for Step<'_, '_> {
     fn drop(&mut self) {
-        self.walk.depth -= 1;
-        if self.followed {
-            self.walk.inside.pop();
-        }
+        self.walk.leave();
     }
 }
 
@@ -562,6 +586,18 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_step_leaves_no_level() {
+        let mut walk = Walk::new().max_depth(2);
+        let mut inner = walk.follow("#/$defs/A").unwrap();
+        assert!(inner.follow("#/$defs/A").is_none());
+        assert_eq!(inner.depth(), 1);
+        assert!(inner.is_inside("#/$defs/A"));
+        let mut deepest = inner.step().unwrap();
+        assert!(deepest.step().is_none());
+        assert_eq!(deepest.depth(), 2);
+    }
+
+    #[test]
     fn references_are_left_when_their_step_ends() {
         let mut walk = Walk::new();
         {
@@ -570,6 +606,39 @@ mod tests {
         }
         assert!(!walk.is_inside("#/$defs/A"));
         assert!(walk.follow("#/$defs/A").is_some());
+    }
+
+    #[test]
+    fn pointers_resolve_with_escapes() {
+        let root = json!({
+            "$defs": {"a/b": {"type": "string"}, "c~d": {"type": "number"}, "e f": {"type": "boolean"}},
+            "definitions": {"Old": {"type": "null"}},
+            "properties": {"list": {"prefixItems": [{"const": 1}]}}
+        });
+        assert_eq!(
+            resolve(&root, "#/$defs/a~1b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve(&root, "#/$defs/c~0d"),
+            Some(&json!({"type": "number"}))
+        );
+        assert_eq!(
+            resolve(&root, "#/$defs/e%20f"),
+            Some(&json!({"type": "boolean"}))
+        );
+        assert_eq!(
+            resolve(&root, "#/definitions/Old"),
+            Some(&json!({"type": "null"}))
+        );
+        assert_eq!(
+            resolve(&root, "#/properties/list/prefixItems/0"),
+            Some(&json!({"const": 1}))
+        );
+        assert_eq!(resolve(&root, "#"), Some(&root));
+        assert_eq!(resolve(&root, "#/$defs/missing"), None);
+        assert_eq!(resolve(&root, "other.json#/$defs/a"), None);
+        assert_eq!(resolve(&root, "#/properties/list/prefixItems/x"), None);
     }
 
     #[test]

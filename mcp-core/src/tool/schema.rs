@@ -465,4 +465,31 @@ mod tests {
             (object(json!({"type": "object"})), Vec::new())
         );
     }
+
+    #[test]
+    fn references_resolve_in_shared_and_whole_definitions() {
+        let shared = ToolSchema::with_shared_defs(
+            object(json!({"type": "object", "items": [1, 2]})),
+            [(
+                "a/b~c",
+                Arc::new(json!({"properties": {"x": {"type": "string"}}})),
+            )],
+        );
+        assert_eq!(
+            shared.resolve("#/$defs/a~1b~0c/properties/x"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            shared.resolve("#/$defs/a%2Fb~0c"),
+            None,
+            "a percent-encoded `/` separates tokens"
+        );
+        assert_eq!(shared.resolve("#/items/1"), Some(&json!(2)));
+        assert_eq!(shared.resolve("#/$defs"), None);
+        assert_eq!(shared.resolve("#"), None);
+        assert_eq!(shared.resolve("other.json#/$defs/x"), None);
+        let whole = ToolSchema::new(object(json!({"$defs": {"A": {"type": "null"}}})));
+        assert_eq!(whole.resolve("#/$defs/A"), Some(&json!({"type": "null"})));
+        assert_eq!(whole.resolve("#/$defs/B"), None);
+    }
 }

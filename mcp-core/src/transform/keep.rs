@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::content::block::Content;
 use crate::json::JsonObject;
+use crate::schema::walk::Walk;
 use crate::tool::result::CallToolResult;
 
 /// How many `$ref` hops are followed at one place before giving up.
@@ -94,17 +95,39 @@ impl Keep {
         } else {
             Level::Payload
         };
-        self.trim_schema(&mut trimmed, schema, level);
+        self.trim_schema(&mut trimmed, schema, level, &mut Walk::new());
         prune_definitions(&mut trimmed);
         trimmed
     }
 
-    fn trim_schema(&self, schema: &mut JsonObject, root: &JsonObject, level: Level) {
-        inline_reference(schema, root);
+    /// Trims `schema` (a copy, inside `root`) at `level`, within `walk`.
+    fn trim_schema<'r>(
+        &self,
+        schema: &mut JsonObject,
+        root: &'r JsonObject,
+        level: Level,
+        walk: &mut Walk<'r>,
+    ) {
+        let entered = inline_reference(schema, root, walk);
+        self.trim_inlined(schema, root, level, walk);
+        for _ in 0..entered {
+            walk.leave();
+        }
+    }
+
+    fn trim_inlined<'r>(
+        &self,
+        schema: &mut JsonObject,
+        root: &'r JsonObject,
+        level: Level,
+        walk: &mut Walk<'r>,
+    ) {
         for keyword in BRANCHES {
             if let Some(Value::Array(branches)) = schema.get_mut(keyword) {
                 for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
-                    self.trim_schema(branch, root, level);
+                    if let Some(mut inner) = walk.step() {
+                        self.trim_schema(branch, root, level, &mut inner);
+                    }
                 }
             }
         }
@@ -113,8 +136,9 @@ impl Keep {
                 if let Some(Value::Object(payload)) = schema
                     .get_mut("properties")
                     .and_then(|properties| properties.get_mut("result"))
+                    && let Some(mut inner) = walk.step()
                 {
-                    self.trim_schema(payload, root, Level::Payload);
+                    self.trim_schema(payload, root, Level::Payload, &mut inner);
                 }
             }
             Level::Payload | Level::Item => {
@@ -129,8 +153,9 @@ impl Keep {
                 }
                 if level == Level::Payload
                     && let Some(Value::Object(items)) = schema.get_mut("items")
+                    && let Some(mut inner) = walk.step()
                 {
-                    self.trim_schema(items, root, Level::Item);
+                    self.trim_schema(items, root, Level::Item, &mut inner);
                 }
             }
         }
@@ -139,20 +164,36 @@ impl Keep {
 
 /// Replaces a local `$ref` (`#/$defs/NAME` or `#/definitions/NAME`) by a
 /// copy of its target, keeping the sibling keywords, so the copy can be
-/// trimmed without touching the shared definition.
-fn inline_reference(schema: &mut JsonObject, root: &JsonObject) {
+/// trimmed without touching the shared definition; returns how many
+/// definitions `walk` entered (to leave once the copy is trimmed).
+///
+/// A reference back into a definition being trimmed around it (a cycle) is
+/// not copied again: it becomes `{}` (with its siblings), since the copy
+/// around it already says what the trimmed value is. So is a reference past
+/// the walk's bound.
+fn inline_reference<'r>(
+    schema: &mut JsonObject,
+    root: &'r JsonObject,
+    walk: &mut Walk<'r>,
+) -> usize {
+    let mut entered = 0;
     for _ in 0..MAX_REF_HOPS {
         let Some(Value::String(reference)) = schema.get("$ref") else {
-            return;
+            break;
         };
-        let Some(Value::Object(target)) = local_target(reference, root) else {
-            return;
+        let Some((name, Value::Object(target))) = local_target(reference, root) else {
+            break;
         };
-        let mut inlined = target.clone();
         schema.shift_remove("$ref");
+        if !walk.enter_ref(name) {
+            break;
+        }
+        entered += 1;
+        let mut inlined = target.clone();
         inlined.extend(std::mem::take(schema));
         *schema = inlined;
     }
+    entered
 }
 
 /// Drops the shared definitions nothing refers to any more (trimming often
@@ -183,7 +224,7 @@ fn prune_definitions(schema: &mut JsonObject) {
     let mut reached: HashSet<String> = HashSet::new();
     while let Some(reference) = pending.pop() {
         if reached.insert(reference.clone())
-            && let Some(target) = local_target(&reference, schema)
+            && let Some((_, target)) = local_target(&reference, schema)
         {
             collect_references(target, &mut pending);
         }
@@ -229,7 +270,9 @@ fn collect_references(value: &Value, found: &mut Vec<String>) {
     }
 }
 
-fn local_target<'a>(reference: &str, root: &'a JsonObject) -> Option<&'a Value> {
+/// The definition a local reference names in `root`: its key (as `root`
+/// holds it) and its schema.
+fn local_target<'a>(reference: &str, root: &'a JsonObject) -> Option<(&'a str, &'a Value)> {
     let (section, name) = reference
         .strip_prefix("#/$defs/")
         .map(|name| ("$defs", name))
@@ -239,7 +282,11 @@ fn local_target<'a>(reference: &str, root: &'a JsonObject) -> Option<&'a Value> 
                 .map(|name| ("definitions", name))
         })?;
     let name = name.replace("~1", "/").replace("~0", "~");
-    root.get(section)?.get(name.as_str())
+    let (key, value) = root
+        .get(section)?
+        .as_object()?
+        .get_key_value(name.as_str())?;
+    Some((key.as_str(), value))
 }
 
 #[cfg(test)]
@@ -364,6 +411,33 @@ mod tests {
             "additionalProperties": false
         });
         let trimmed = keep(false).schema(schema.as_object().unwrap());
+        let validator = jsonschema::validator_for(&Value::Object(trimmed)).unwrap();
+        let mut result = CallToolResult::structured(json!({"number": 1, "body": "x"}));
+        keep(false).result(&mut result);
+        assert!(validator.is_valid(result.structured_content.as_ref().unwrap()));
+    }
+
+    #[test]
+    fn a_definition_that_refers_to_itself_is_trimmed_once() {
+        let schema = json!({
+            "$defs": {
+                "Node": {"anyOf": [
+                    {"type": "object", "properties": {"number": {"type": "integer"}, "body": {"type": "string"}}, "required": ["body"]},
+                    {"$ref": "#/$defs/Node"},
+                    {"allOf": [{"$ref": "#/$defs/Node"}]}
+                ]}
+            },
+            "$ref": "#/$defs/Node"
+        });
+        let trimmed = keep(false).schema(schema.as_object().unwrap());
+        assert_eq!(
+            Value::Object(trimmed.clone()),
+            json!({"anyOf": [
+                {"type": "object", "properties": {"number": {"type": "integer"}}, "required": []},
+                {},
+                {"allOf": [{}]}
+            ]})
+        );
         let validator = jsonschema::validator_for(&Value::Object(trimmed)).unwrap();
         let mut result = CallToolResult::structured(json!({"number": 1, "body": "x"}));
         keep(false).result(&mut result);

@@ -73,6 +73,9 @@ pub(crate) struct DefCopier<'a> {
     graph: [closure::Graph; 2],
     /// Definitions the `inline` profile may still expand in the current schema.
     budget: usize,
+    /// How many levels of JSON deep the `inline` profile is in the current
+    /// schema.
+    nesting: usize,
 }
 
 /// How many definitions the `inline` profile expands per schema before it
@@ -94,6 +97,7 @@ impl<'a> DefCopier<'a> {
             scans: HashMap::new(),
             graph: Default::default(),
             budget: INLINE_BUDGET,
+            nesting: 0,
         }
     }
 

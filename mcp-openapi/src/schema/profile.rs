@@ -23,7 +23,9 @@ pub enum SchemaProfile {
     /// No `$schema`, no `$defs`: references inlined; a recursive schema is cut
     /// (replaced by `{}` with a description) once it is nested in itself
     /// `inline_cycle_depth` times (default 1), and after 100 inlined
-    /// definitions per schema the remaining references are cut the same way.
+    /// definitions per schema the remaining references are cut the same way,
+    /// as are references nested over 64 levels of JSON deep (so a client's
+    /// JSON parser, often limited to 128 levels, reads the schema).
     Inline,
 }
 

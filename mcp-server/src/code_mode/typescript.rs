@@ -29,6 +29,7 @@ mod arguments;
 mod convert;
 #[cfg(all(test, feature = "openapi"))]
 pub(crate) mod corpus;
+mod direct;
 mod doc;
 mod literal;
 mod output;

@@ -13,29 +13,8 @@
 
 use std::borrow::Cow;
 
+use mcp_core::schema::walk::Keyword;
 use serde_json::{Map, Value};
-
-/// Keywords whose value is a schema or an array of schemas.
-const SCHEMA_KEYWORDS: &[&str] = &[
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "additionalProperties",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "contains",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "then",
-    "else",
-    "not",
-    "if",
-];
-
-/// Keywords whose value maps names to schemas.
-const SCHEMA_MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
 
 /// Keywords applying in place, whose evaluated properties and items the
 /// `unevaluated*` keywords beside them read.
@@ -100,11 +79,7 @@ impl Siblings {
                     out.any_of = true;
                     applies = true;
                 }
-                keyword => {
-                    applies = applies
-                        || SCHEMA_KEYWORDS.contains(&keyword)
-                        || SCHEMA_MAPS.contains(&keyword);
-                }
+                keyword => applies = applies || Keyword::from_name(keyword).is_some(),
             }
         }
         applies.then_some(out)
@@ -132,26 +107,22 @@ pub(super) fn subschemas<'s>(
     schema: &'s Map<String, Value>,
     mut f: impl FnMut(&'s Map<String, Value>, bool),
 ) {
-    for (keyword, value) in schema {
-        let keyword = keyword.as_str();
-        if SCHEMA_KEYWORDS.contains(&keyword) {
-            let ok = loosenable(schema, keyword);
-            match value {
-                Value::Object(sub) => f(sub, ok),
-                Value::Array(items) => items
-                    .iter()
-                    .filter_map(Value::as_object)
-                    .for_each(|sub| f(sub, ok)),
-                _ => {}
-            }
-        } else if SCHEMA_MAPS.contains(&keyword)
-            && let Value::Object(named) = value
-        {
-            let ok = loosenable(schema, keyword);
-            named
+    for (name, value) in schema {
+        let Some(keyword) = Keyword::from_name(name) else {
+            continue;
+        };
+        let ok = loosenable(schema, name);
+        match value {
+            Value::Object(named) if keyword.is_map() => named
                 .values()
                 .filter_map(Value::as_object)
-                .for_each(|sub| f(sub, ok));
+                .for_each(|sub| f(sub, ok)),
+            Value::Object(sub) => f(sub, ok),
+            Value::Array(items) if !keyword.is_map() => items
+                .iter()
+                .filter_map(Value::as_object)
+                .for_each(|sub| f(sub, ok)),
+            _ => {}
         }
     }
 }
@@ -167,8 +138,10 @@ pub(super) fn loosenable_subschemas_mut(
     };
     for (keyword, value) in schema.iter_mut() {
         let keyword = keyword.as_str();
-        let named = SCHEMA_MAPS.contains(&keyword);
-        if !(named || SCHEMA_KEYWORDS.contains(&keyword)) || !siblings.loosenable(keyword) {
+        let Some(named) = Keyword::from_name(keyword).map(Keyword::is_map) else {
+            continue;
+        };
+        if !siblings.loosenable(keyword) {
             continue;
         }
         match value {

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::ToolSchema;
+use mcp_core::schema::walk::Walk;
 use serde_json::{Map, Value, json};
 
 use crate::ir::{ArgumentBinding, RequestPart};
@@ -243,8 +244,8 @@ fn projectable(schema: &ToolSchema, wrapped: bool) -> bool {
     match defs.resolve(payload) {
         Some(object) if object.get("type").and_then(Value::as_str) == Some("array") => object
             .get("items")
-            .is_some_and(|items| defs.denotes_objects(items, 0)),
-        Some(_) => defs.denotes_objects(payload, 0),
+            .is_some_and(|items| defs.denotes_objects(items, &mut Walk::new())),
+        Some(_) => defs.denotes_objects(payload, &mut Walk::new()),
         None => false,
     }
 }
@@ -273,10 +274,14 @@ impl<'a> Defs<'a> {
 
     /// Whether every value `schema` accepts is an object (or `null`, which
     /// projection leaves as it is), with at least one object.
-    fn denotes_objects(&self, schema: &'a Value, depth: usize) -> bool {
-        if depth > MAX_REF_HOPS {
+    fn denotes_objects(&self, schema: &'a Value, walk: &mut Walk<'a>) -> bool {
+        let step = match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => walk.follow(reference),
+            None => walk.step(),
+        };
+        let Some(mut walk) = step else {
             return false;
-        }
+        };
         let Some(object) = self.resolve(schema) else {
             return false;
         };
@@ -289,7 +294,7 @@ impl<'a> Defs<'a> {
             return true;
         }
         if let Some(Value::Array(members)) = object.get("allOf")
-            && members.iter().any(|m| self.denotes_objects(m, depth + 1))
+            && members.iter().any(|m| self.denotes_objects(m, &mut walk))
         {
             return true;
         }
@@ -306,7 +311,7 @@ impl<'a> Defs<'a> {
             branches.iter().any(|b| !is_null(b))
                 && branches
                     .iter()
-                    .all(|b| is_null(b) || self.denotes_objects(b, depth + 1))
+                    .all(|b| is_null(b) || self.denotes_objects(b, &mut walk))
         })
     }
 }

@@ -1,15 +1,28 @@
 //! The `inline` profile: references replaced by their content, recursive
-//! schemas cut after `cycle_depth` levels, and at most `INLINE_BUDGET`
-//! definitions expanded per schema.
+//! schemas cut after `cycle_depth` levels, at most `INLINE_BUDGET`
+//! definitions expanded per schema, and none past [`MAX_INLINE_NESTING`]
+//! levels of JSON, so that what a client parses stays well within the
+//! nesting its JSON parser allows (128 levels for many).
 
 use serde_json::{Map, Value};
 
 use crate::schema::defs::{DEFS_PREFIX, DefCopier, Mode, NAME_MAPS};
 
+/// The deepest level of JSON (inside the root schema) at which a
+/// definition is still expanded.
+pub(crate) const MAX_INLINE_NESTING: usize = 64;
+
 impl DefCopier<'_> {
     /// `value` with its `#/$defs/` references replaced by their content
     /// (`stack`: the definitions being inlined around it).
     pub(super) fn inline(&mut self, value: &Value, mode: Mode, stack: &mut Vec<String>) -> Value {
+        self.nesting += 1;
+        let inlined = self.inline_nested(value, mode, stack);
+        self.nesting -= 1;
+        inlined
+    }
+
+    fn inline_nested(&mut self, value: &Value, mode: Mode, stack: &mut Vec<String>) -> Value {
         match value {
             Value::Object(object) => {
                 let name = object
@@ -28,6 +41,13 @@ impl DefCopier<'_> {
                                     self.cycle_depth
                                 )
                                 .into(),
+                            );
+                            cut
+                        } else if self.nesting > MAX_INLINE_NESTING {
+                            let mut cut = Map::new();
+                            cut.insert(
+                                "description".to_owned(),
+                                format!("schema `{name}` left out (nested too deep)").into(),
                             );
                             cut
                         } else if self.budget == 0 {

@@ -2,12 +2,25 @@
 //! flattened into (tool inputs), and whether a root denotes objects only
 //! (tool outputs).
 
+use mcp_core::schema::walk::Walk;
 use serde_json::{Map, Value};
 
 use crate::schema::defs::{DEFS_PREFIX, DefCopier, Mode};
 
 /// How deep `allOf` chains are followed when flattening or typing a root.
 const MAX_ALL_OF_DEPTH: usize = 16;
+
+/// One level down `walk` into `schema`: into its `$ref`, if it has one
+/// (refused when the walk is inside it already), else a plain step.
+fn descend<'w, 's>(
+    walk: &'w mut Walk<'s>,
+    schema: &'s Value,
+) -> Option<mcp_core::schema::walk::Step<'w, 's>> {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => walk.follow(reference),
+        None => walk.step(),
+    }
+}
 
 /// Flattenable properties (name, schema) and the required names among them.
 pub(crate) type Flattened = (Vec<(String, Value)>, Vec<String>);
@@ -16,14 +29,18 @@ impl DefCopier<'_> {
     /// The properties (and required names) of an object schema that can be
     /// flattened exactly: plain `properties`, possibly merged over `allOf`.
     pub(crate) fn object_properties(&self, schema: &Value, mode: Mode) -> Option<Flattened> {
-        self.object_properties_at(schema, mode, 0)
+        let mut walk = Walk::new().max_depth(MAX_ALL_OF_DEPTH);
+        self.object_properties_at(schema, mode, &mut walk)
     }
 
-    fn object_properties_at(&self, schema: &Value, mode: Mode, depth: usize) -> Option<Flattened> {
+    fn object_properties_at<'s>(
+        &'s self,
+        schema: &'s Value,
+        mode: Mode,
+        walk: &mut Walk<'s>,
+    ) -> Option<Flattened> {
         // `A: {allOf: [{$ref: A}]}` must not recurse forever.
-        if depth > MAX_ALL_OF_DEPTH {
-            return None;
-        }
+        let mut walk = descend(walk, schema)?;
         let object = self.resolve(schema)?;
         if ["oneOf", "anyOf", "not", "if"]
             .iter()
@@ -42,7 +59,7 @@ impl DefCopier<'_> {
         if let Some(Value::Array(members)) = object.get("allOf") {
             structured = true;
             for member in members {
-                let (more, req) = self.object_properties_at(member, mode, depth + 1)?;
+                let (more, req) = self.object_properties_at(member, mode, &mut walk)?;
                 for (name, prop) in more {
                     if props.iter().any(|(n, _)| *n == name) {
                         return None;
@@ -96,13 +113,15 @@ impl DefCopier<'_> {
 
     /// Whether a root schema denotes objects only.
     pub(crate) fn is_object_schema(&self, object: &Map<String, Value>) -> bool {
-        self.is_object_schema_at(object, 0)
+        let mut walk = Walk::new().max_depth(MAX_ALL_OF_DEPTH);
+        self.is_object_schema_at(object, &mut walk)
     }
 
-    fn is_object_schema_at(&self, object: &Map<String, Value>, depth: usize) -> bool {
-        if depth > MAX_ALL_OF_DEPTH {
-            return false;
-        }
+    fn is_object_schema_at<'s>(
+        &'s self,
+        object: &'s Map<String, Value>,
+        walk: &mut Walk<'s>,
+    ) -> bool {
         match object.get("type") {
             Some(Value::String(kind)) => kind == "object",
             Some(_) => false,
@@ -112,8 +131,11 @@ impl DefCopier<'_> {
                 }
                 match object.get("allOf") {
                     Some(Value::Array(members)) if !members.is_empty() => members.iter().all(|m| {
+                        let Some(mut walk) = descend(walk, m) else {
+                            return false;
+                        };
                         self.resolve(m)
-                            .is_some_and(|m| self.is_object_schema_at(m, depth + 1))
+                            .is_some_and(|m| self.is_object_schema_at(m, &mut walk))
                     }),
                     _ => false,
                 }

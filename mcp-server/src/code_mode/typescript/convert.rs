@@ -12,15 +12,13 @@
 
 use std::collections::HashMap;
 
+use mcp_core::schema::walk::{Walk, reference_name, resolve};
 use serde_json::Value;
 
+use super::direct::without_direct_cycles;
 use super::literal::type_name;
-use super::refs::{Uses, ref_name, resolve};
+use super::refs::Uses;
 use super::ty::{Object, Property, Tuple, Ty, literal_type};
-
-/// The most schemas converted inside one another (through any keyword or
-/// reference); deeper ones are `unknown`, so no schema exhausts the stack.
-const MAX_NESTING: usize = 64;
 
 /// Type names a definition never takes: the declarations write these.
 const RESERVED: [&str; 4] = ["Promise", "Record", "Array", "Object"];
@@ -82,8 +80,10 @@ pub(crate) struct Converter<'a> {
     inlining: Vec<(usize, &'a str)>,
     /// Whether a part of a schema was left out.
     abbreviated: bool,
-    /// How many schemas are being converted inside one another.
-    nesting: usize,
+    /// The schemas being converted inside one another: past its bound
+    /// (depth, or steps in all), a schema is `unknown`, so that no schema
+    /// exhausts the stack or the time.
+    walk: Walk<'a>,
 }
 
 impl<'a> Converter<'a> {
@@ -99,21 +99,28 @@ impl<'a> Converter<'a> {
 
     /// The type aliases the converted types name, in order of first use:
     /// `type Name = ...`.
+    ///
+    /// References from an alias back to itself outside any object or
+    /// array are dropped (see [`without_direct_cycles`]).
     pub(crate) fn aliases(&self) -> impl Iterator<Item = String> + '_ {
-        self.aliases.iter().map(|alias| {
-            let ty = alias.ty.as_ref().unwrap_or(&Ty::Unknown);
-            format!("type {} = {ty};", alias.name)
-        })
+        let aliases = self.aliases.iter().map(|alias| {
+            (
+                alias.name.as_str(),
+                alias.ty.as_ref().unwrap_or(&Ty::Unknown),
+            )
+        });
+        without_direct_cycles(aliases)
+            .into_iter()
+            .map(|(name, ty)| format!("type {name} = {ty};"))
     }
 
     fn ty(&mut self, document: &Document<'a>, schema: &'a Value, depth: usize) -> Ty {
-        if self.nesting >= MAX_NESTING {
+        if !self.walk.enter() {
             self.abbreviated = true;
             return Ty::Unknown;
         }
-        self.nesting += 1;
         let ty = self.subschema(document, schema, depth);
-        self.nesting -= 1;
+        self.walk.leave();
         ty
     }
 
@@ -332,6 +339,7 @@ impl<'a> Converter<'a> {
             properties,
             index: index.map(Box::new),
             left_out: listed.len() - kept.len(),
+            signature: false,
         })
     }
 
@@ -362,7 +370,7 @@ impl<'a> Converter<'a> {
         if let Some(&known) = self.by_reference.get(&(document.id, reference)) {
             return Ty::Named(self.aliases[known].name.clone());
         }
-        let base = type_name(&ref_name(reference));
+        let base = type_name(&reference_name(reference).unwrap_or_else(|| "Root".to_owned()));
         let same = self
             .aliases
             .iter()

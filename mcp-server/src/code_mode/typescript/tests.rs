@@ -158,6 +158,80 @@ fn the_most_detailed_level_that_fits_is_chosen() {
     }
 }
 
+/// Tools whose argument and result refer to themselves through each
+/// keyword a declaration spells out, directly or around a loop.
+fn self_referring() -> Vec<Tool> {
+    let me = |name: &str| json!({"$ref": format!("#/$defs/{name}")});
+    let shapes = [
+        ("items", json!({"S": {"type": "array", "items": me("S")}})),
+        (
+            "prefix",
+            json!({"S": {"type": "array", "prefixItems": [{"type": "string"}, me("S")]}}),
+        ),
+        (
+            "any",
+            json!({"S": {"anyOf": [{"type": "string"}, me("S")]}}),
+        ),
+        (
+            "one",
+            json!({"S": {"oneOf": [{"type": "integer"}, {"type": "array", "items": me("S")}]}}),
+        ),
+        ("all", json!({"S": {"allOf": [me("S")]}})),
+        (
+            "map",
+            json!({"S": {"type": "object", "additionalProperties": me("S")}}),
+        ),
+        (
+            "pattern",
+            json!({"S": {"type": "object", "patternProperties": {"^x": me("S")}}}),
+        ),
+        (
+            "not",
+            json!({"S": {"type": "object", "properties": {"n": {"not": me("S")}}}}),
+        ),
+        ("chain", json!({"S": me("T"), "T": me("S")})),
+        (
+            "loop",
+            json!({"S": {"anyOf": [{"type": "boolean"}, me("T")]}, "T": {"oneOf": [{"type": "null"}, me("S")]}}),
+        ),
+        (
+            "mutual",
+            json!({"S": {"type": "array", "items": me("T")}, "T": {"anyOf": [{"type": "boolean"}, me("S")]}}),
+        ),
+        (
+            "json",
+            json!({"S": {"anyOf": [
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"},
+                {"type": "array", "items": me("S")},
+                {"type": "object", "additionalProperties": me("S")}
+            ]}}),
+        ),
+    ];
+    shapes
+        .into_iter()
+        .map(|(name, defs)| {
+            let input = json!({"type": "object", "properties": {"value": me("S")}, "$defs": defs});
+            let output =
+                json!({"type": "object", "properties": {"result": me("S")}, "$defs": defs});
+            serde_json::from_value::<Tool>(json!({
+                "name": format!("self_{name}"),
+                "inputSchema": input,
+                "outputSchema": output
+            }))
+            .expect("a tool")
+        })
+        .collect()
+}
+
+#[test]
+fn self_referring_schemas_are_declared() {
+    let declared: Vec<String> = self_referring()
+        .iter()
+        .map(|tool| declaration(tool, &identifier(&tool.name)))
+        .collect();
+    insta::assert_snapshot!(declared.join("\n\n"));
+}
+
 /// Every declaration of the two documents, at the level `declaration`
 /// chooses and at the most detailed level, is made without a panic and is
 /// valid TypeScript.
@@ -179,6 +253,10 @@ fn every_corpus_declaration_is_valid_typescript() {
         "handwritten".to_owned(),
         declaration(&handwritten(), "notes_file"),
     ));
+    for tool in self_referring() {
+        let id = identifier(&tool.name);
+        declarations.push((tool.name.clone(), declaration(&tool, &id)));
+    }
     assert!(
         declarations.len() > 3_000,
         "{} declarations",

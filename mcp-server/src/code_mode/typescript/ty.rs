@@ -60,6 +60,19 @@ pub(crate) struct Object {
     pub(crate) index: Option<Box<Ty>>,
     /// How many properties were left out to keep the type small.
     pub(crate) left_out: usize,
+    /// Whether an object of an index alone is written with its signature
+    /// (`{ [key: string]: V }`) rather than as `Record<string, V>`, which
+    /// a type alias cannot name itself in.
+    pub(crate) signature: bool,
+}
+
+impl Object {
+    /// Whether the object is written as `Record<string, V>`: an index and
+    /// nothing else, its `V`.
+    pub(crate) fn record_value(&self) -> Option<&Ty> {
+        let bare = self.properties.is_empty() && self.left_out == 0 && !self.signature;
+        self.index.as_deref().filter(|_| bare)
+    }
 }
 
 /// One property of an object type.
@@ -304,11 +317,11 @@ fn write_tuple(f: &mut Formatter<'_>, tuple: &Tuple) -> fmt::Result {
 }
 
 fn write_object(f: &mut Formatter<'_>, object: &Object) -> fmt::Result {
-    if object.properties.is_empty() && object.left_out == 0 {
-        return match &object.index {
-            Some(value) => write!(f, "Record<string, {value}>"),
-            None => f.write_str("{}"),
-        };
+    if let Some(value) = object.record_value() {
+        return write!(f, "Record<string, {value}>");
+    }
+    if object.properties.is_empty() && object.left_out == 0 && object.index.is_none() {
+        return f.write_str("{}");
     }
     f.write_str("{ ")?;
     let mut first = true;
