@@ -208,3 +208,75 @@ async fn send(
         Err(_) => panic!("the endpoint did not finish its answer within {ANSWER_TIME:?}"),
     }
 }
+
+/// A search of every kind a client makes in discovery and code mode: the
+/// categories, then a query with each result's whole input schema.
+const SEARCH_SESSION: [&str; 5] = [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_tools","arguments":{"categories":true}}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"list create get update delete","limit":50,"detail":true}}}"#,
+];
+
+/// Serves the tools of the OpenAPI document `document` (if it loads) in
+/// discovery mode and in code mode, and searches each as [`SEARCH_SESSION`]
+/// does: the discovery index and the TypeScript declarations are made of
+/// whatever schemas the document holds.
+pub fn search_modes(document: &[u8]) {
+    let Ok(api) = mcp_openapi::OpenApi::from_slice(document) else {
+        return;
+    };
+    let Ok(tools) = api.tools() else {
+        return;
+    };
+    let defs: Vec<ToolDef> = tools
+        .into_iter()
+        .filter_map(|generated| {
+            let def = tool(generated.name.clone())
+                .run(|_: Map<String, Value>| async { "" })
+                .ok()?;
+            Some(def.map_tool(|value| *value = generated))
+        })
+        .collect();
+    let discovery = Server::builder()
+        .tools(defs.clone())
+        .discovery(mcp_server::Discovery::search())
+        .build();
+    let code_mode = Server::builder()
+        .tools(defs)
+        .code_mode(mcp_server::CodeMode::new())
+        .build();
+    for server in [discovery, code_mode].into_iter().filter_map(Result::ok) {
+        block_on(search(server));
+    }
+}
+
+/// Runs [`SEARCH_SESSION`] against `server` until its last answer.
+async fn search(server: Server) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let (reader, writer) = tokio::io::split(server_end);
+    let serving = tokio::spawn(async move { server.serve_io(reader, writer).await });
+    let (client_reader, mut client_writer) = tokio::io::split(client_end);
+    let session = async move {
+        for message in SEARCH_SESSION {
+            client_writer.write_all(message.as_bytes()).await.ok()?;
+            client_writer.write_all(b"\n").await.ok()?;
+        }
+        let mut lines = BufReader::new(client_reader).lines();
+        while let Some(line) = lines.next_line().await.ok()? {
+            let answer: Value = serde_json::from_str(&line).ok()?;
+            if answer["id"] == 4 {
+                return Some(client_writer);
+            }
+        }
+        None
+    };
+    match tokio::time::timeout(ANSWER_TIME * 4, session).await {
+        Ok(writer) => drop(writer),
+        Err(_) => panic!("the search was not answered within {:?}", ANSWER_TIME * 4),
+    }
+    serving.abort();
+}

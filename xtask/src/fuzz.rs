@@ -34,8 +34,9 @@ use crate::run;
 const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 /// Every target of the fuzz package, with the longest input it is given.
-pub(crate) const TARGETS: [(&str, usize); 7] = [
+pub(crate) const TARGETS: [(&str, usize); 8] = [
     ("openapi", 64 * 1024),
+    ("modes", 64 * 1024),
     ("overlay", 16 * 1024),
     ("transform", 8 * 1024),
     ("route_map", 4 * 1024),

