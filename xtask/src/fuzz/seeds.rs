@@ -15,7 +15,12 @@ pub(crate) fn write_all(root: &Path, dir: &Path) -> Result<(), String> {
     let fixtures = root.join("mcp-openapi/tests/fixtures");
     let mut documents = small_files(&testdata::openapi_dir(), |_| true)?;
     documents.extend(small_files(&fixtures, |_| true)?);
-    write(dir, "modes", documents.clone())?;
+    let mut modes = bytes(SELF_REFERRING_DOCUMENTS);
+    for path in MODES_SEEDS {
+        let path = root.join(path);
+        modes.push(fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?);
+    }
+    write(dir, "modes", modes)?;
     write(dir, "openapi", documents)?;
 
     let overlays = small_files(&fixtures.join("overlays"), |path| {
@@ -78,6 +83,34 @@ fn bytes(texts: &[impl AsRef<str>]) -> Vec<Vec<u8>> {
         .map(|text| text.as_ref().as_bytes().to_vec())
         .collect()
 }
+
+/// The documents `modes` starts from besides [`SELF_REFERRING_DOCUMENTS`]:
+/// each of its inputs builds two servers, and libFuzzer runs the initial
+/// corpus whole however short the run, so it is a few small documents of
+/// each version and shape.
+const MODES_SEEDS: [&str; 5] = [
+    "testdata/openapi/petstore.yaml",
+    "testdata/openapi/tags-example-3.2.yaml",
+    "testdata/openapi/petstore-swagger2.json",
+    "mcp-openapi/tests/fixtures/cycles.yaml",
+    "mcp-openapi/tests/fixtures/nullable30.yaml",
+];
+
+/// Documents whose schemas refer to themselves through `items`, `anyOf`,
+/// `allOf`, `additionalProperties` and a loop of two definitions.
+const SELF_REFERRING_DOCUMENTS: &[&str] = &[
+    r##"{"openapi": "3.1.0", "info": {"title": "trees", "version": "1"},
+  "paths": {"/trees": {"post": {"operationId": "plant", "tags": ["trees"],
+    "parameters": [{"name": "filter", "in": "query", "schema": {"$ref": "#/components/schemas/Filter"}}],
+    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Tree"}}}},
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Json"}}}}}}}},
+  "components": {"schemas": {
+    "Tree": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}},
+    "Filter": {"anyOf": [{"type": "string"}, {"$ref": "#/components/schemas/Filter"}], "allOf": [{"$ref": "#/components/schemas/Filter"}]},
+    "Json": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/components/schemas/Json"}},
+      {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Json"}}]}}}}"##,
+    "openapi: 3.0.3\ninfo: {title: loop, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/A'}\ncomponents:\n  schemas:\n    A: {type: array, items: {$ref: '#/components/schemas/B'}}\n    B: {oneOf: [{type: boolean}, {$ref: '#/components/schemas/A'}]}\n",
+];
 
 /// Inputs whose first byte picks a format or mode, then the text.
 fn prefixed(seeds: &[(u8, impl AsRef<str>)]) -> Vec<Vec<u8>> {
