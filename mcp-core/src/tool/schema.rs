@@ -25,7 +25,11 @@ pub type SharedDef = (Arc<str>, Arc<Value>);
 /// once, each behind an [`Arc`], and writes them under `$defs` when the
 /// schema is serialized: the JSON is the same as that of the whole object,
 /// without a copy per tool. Reading the schema as a [`JsonObject`] (through
-/// [`Deref`]) assembles that object once, on first use.
+/// [`Deref`]) assembles that object once, on first use, and keeps it; code
+/// that reads many schemas reads their [`root`](Self::root), follows
+/// references with [`resolve`](Self::resolve), and assembles a whole
+/// object only for the moment it needs one ([`to_arc`](Self::to_arc),
+/// [`to_object`](Self::to_object)), so nothing is kept per schema.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -59,7 +63,8 @@ enum Repr {
 
 struct Shared {
     root: JsonObject,
-    defs: Vec<SharedDef>,
+    /// Often the very list of other schemas (the same definitions reached).
+    defs: Arc<[SharedDef]>,
     /// The whole object, assembled on first read.
     whole: OnceLock<Arc<JsonObject>>,
 }
@@ -76,13 +81,32 @@ impl ToolSchema {
     /// An entry `$defs` already in `root` is replaced. Names given as
     /// `Arc<str>` are shared, not copied.
     pub fn with_shared_defs<N: Into<Arc<str>>>(
-        mut root: JsonObject,
+        root: JsonObject,
         defs: impl IntoIterator<Item = (N, Arc<Value>)>,
     ) -> Self {
-        let defs: Vec<_> = defs
+        let defs: Arc<[SharedDef]> = defs
             .into_iter()
             .map(|(name, def)| (name.into(), def))
             .collect();
+        Self::with_shared_def_list(root, defs)
+    }
+
+    /// [`with_shared_defs`](Self::with_shared_defs) with the list of
+    /// definitions itself shared: schemas that reach the same definitions
+    /// can hold one list between them.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_core::{SharedDef, ToolSchema};
+    /// use serde_json::json;
+    ///
+    /// let defs: Arc<[SharedDef]> = Arc::new([("Pet".into(), Arc::new(json!({"type": "string"})))]);
+    /// let root = json!({"$ref": "#/$defs/Pet"}).as_object().cloned().unwrap_or_default();
+    /// let a = ToolSchema::with_shared_def_list(root.clone(), defs.clone());
+    /// let b = ToolSchema::with_shared_def_list(root, defs);
+    /// assert!(std::ptr::eq(a.shared_defs(), b.shared_defs()));
+    /// ```
+    pub fn with_shared_def_list(mut root: JsonObject, defs: Arc<[SharedDef]>) -> Self {
         root.shift_remove(DEFS);
         if defs.is_empty() {
             return Self::new(root);
@@ -172,8 +196,8 @@ impl ToolSchema {
         match self.0 {
             Repr::Whole(object) => (Arc::unwrap_or_clone(object), Vec::new()),
             Repr::Shared(shared) => match Arc::try_unwrap(shared) {
-                Ok(shared) => (shared.root, shared.defs),
-                Err(shared) => (shared.root.clone(), shared.defs.clone()),
+                Ok(shared) => (shared.root, shared.defs.to_vec()),
+                Err(shared) => (shared.root.clone(), shared.defs.to_vec()),
             },
         }
     }
@@ -231,12 +255,47 @@ impl ToolSchema {
         self.root().get(&*unescape_token(first))?.pointer(rest)
     }
 
-    /// The whole schema as one shared object (assembled once when its
-    /// definitions are shared).
+    /// The whole schema as one shared object. When its definitions are
+    /// shared it is assembled for this call and not kept (unless reading
+    /// through [`Deref`] kept it already), so that a server holding many
+    /// schemas that share definitions never holds a whole copy of each.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::json;
+    ///
+    /// let root = json!({"type": "object"}).as_object().cloned().unwrap_or_default();
+    /// let schema = ToolSchema::with_shared_defs(root, [("Pet", Arc::new(json!(true)))]);
+    /// assert_eq!(schema.to_arc()["$defs"]["Pet"], true);
+    /// ```
     pub fn to_arc(&self) -> Arc<JsonObject> {
         match &self.0 {
             Repr::Whole(object) => object.clone(),
-            Repr::Shared(shared) => shared.whole().clone(),
+            Repr::Shared(shared) => match shared.whole.get() {
+                Some(whole) => whole.clone(),
+                None => Arc::new(shared.assemble()),
+            },
+        }
+    }
+
+    /// The whole schema as an object of its own, assembled for this call
+    /// (see [`to_arc`](Self::to_arc)).
+    ///
+    /// ```
+    /// use mcp_core::ToolSchema;
+    /// use serde_json::json;
+    ///
+    /// let schema = ToolSchema::new(json!({"type": "object"}).as_object().cloned().unwrap_or_default());
+    /// assert_eq!(schema.to_object()["type"], "object");
+    /// ```
+    pub fn to_object(&self) -> JsonObject {
+        match &self.0 {
+            Repr::Whole(object) => JsonObject::clone(object),
+            Repr::Shared(shared) => match shared.whole.get() {
+                Some(whole) => JsonObject::clone(whole),
+                None => shared.assemble(),
+            },
         }
     }
 
@@ -276,19 +335,23 @@ fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
 }
 
 impl Shared {
+    /// The whole object, assembled once and kept (what [`Deref`] reads).
     fn whole(&self) -> &Arc<JsonObject> {
-        self.whole.get_or_init(|| {
-            let defs: JsonObject = self
-                .defs
-                .iter()
-                .map(|(name, value)| (name.to_string(), Value::clone(value)))
-                .collect();
-            let mut whole = self.root.clone();
-            if let Some(slot) = whole.get_mut(DEFS) {
-                *slot = Value::Object(defs);
-            }
-            Arc::new(whole)
-        })
+        self.whole.get_or_init(|| Arc::new(self.assemble()))
+    }
+
+    /// The root with the definitions written under `$defs`.
+    fn assemble(&self) -> JsonObject {
+        let defs: JsonObject = self
+            .defs
+            .iter()
+            .map(|(name, value)| (name.to_string(), Value::clone(value)))
+            .collect();
+        let mut whole = self.root.clone();
+        if let Some(slot) = whole.get_mut(DEFS) {
+            *slot = Value::Object(defs);
+        }
+        whole
     }
 }
 

@@ -361,5 +361,5 @@ fn output(route: &HttpRoute, cx: &mut Lowering<'_>) -> Result<Option<Output>, Sp
 /// definitions are spelled so when they are prepared).
 fn tool_schema((mut root, defs): Finished) -> ToolSchema {
     portable(&mut root);
-    ToolSchema::with_shared_defs(root, defs)
+    ToolSchema::with_shared_def_list(root, defs)
 }

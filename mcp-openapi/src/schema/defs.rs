@@ -9,6 +9,7 @@ mod shape;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use mcp_core::SharedDef;
 use mcp_core::schema::portable;
 use serde_json::{Map, Value};
 
@@ -54,7 +55,9 @@ struct Prepared {
 }
 
 /// A root schema and the definitions it reaches, by name, sorted.
-pub(crate) type Finished = (Map<String, Value>, Vec<(Arc<str>, Arc<Value>)>);
+/// A finished root schema and the definitions it reaches (a list that
+/// schemas reaching the same definitions share).
+pub(crate) type Finished = (Map<String, Value>, Arc<[SharedDef]>);
 
 /// Gives tool schemas the definitions they reach; prepares each
 /// (definition, mode) once and shares it between tools.
@@ -282,13 +285,13 @@ impl<'a> DefCopier<'a> {
                         defs.push((Arc::from(name), value.clone()));
                     }
                 }
-                Ok((root, defs))
+                Ok((root, defs.into()))
             }
             SchemaProfile::Inline => {
                 let mut stack = Vec::new();
                 self.budget = INLINE_BUDGET;
                 match self.inline(&Value::Object(root), mode, &mut stack) {
-                    Value::Object(out) => Ok((out, Vec::new())),
+                    Value::Object(out) => Ok((out, Arc::from([]))),
                     _ => Err("an inlined root schema is not an object".to_owned()),
                 }
             }

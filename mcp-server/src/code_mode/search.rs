@@ -200,7 +200,7 @@ impl Search {
             entry.insert("name".to_owned(), found.name.clone().into());
             entry.insert("typescript".to_owned(), typescript.into());
             if detail {
-                let schema = Value::Object((*found.input_schema).clone());
+                let schema = Value::Object(found.input_schema.to_object());
                 text.push_str(&format!("// input schema: {schema}\n"));
                 entry.insert("inputSchema".to_owned(), schema);
             }

@@ -146,11 +146,12 @@ pub(crate) fn declaration_at(
     common: &CommonArguments,
 ) -> String {
     let level = LEVELS[level.min(LEVEL_COUNT - 1)];
-    let input = Value::Object((*tool.input_schema).clone());
+    // Assembled for this declaration only: nothing is kept per tool.
+    let input = Value::Object(tool.input_schema.to_object());
     let output_root = tool
         .output_schema
         .as_ref()
-        .map(|schema| Value::Object((**schema).clone()));
+        .map(|schema| Value::Object(schema.to_object()));
     let mut converter = Converter::default();
 
     let input_document = Document::new(0, &input, &input, level.input);
@@ -173,7 +174,7 @@ pub(crate) fn declaration_at(
     let mut tags = Vec::new();
     if level.argument > 0 {
         tags.extend(arguments::argument_lines(
-            &tool.input_schema,
+            tool.input_schema.root(),
             level.argument,
             common,
         ));

@@ -403,7 +403,7 @@ impl Finder {
             Some(usize::MAX) => {
                 json.insert(
                     "inputSchema".to_owned(),
-                    Value::Object((*entry.input_schema).clone()),
+                    Value::Object(entry.input_schema.to_object()),
                 );
             }
             Some(bytes) => {

@@ -96,14 +96,14 @@ pub(crate) fn get<C: Send + Sync + 'static>(
     #[cfg(feature = "code-mode")]
     if state.code_mode().is_some() && (name == SEARCH_TOOLS || name == crate::EXECUTE) {
         let tools = listed(state, view).ok()?;
-        return tools.find(name).cloned();
+        return tools.find(name);
     }
     if state.discovery().is_some() && (name == SEARCH_TOOLS || name == CALL_TOOL) {
         let tools = listed(state, view).ok()?;
-        return tools.find(name).cloned();
+        return tools.find(name);
     }
     let index = catalog.tools().index_of(name)?;
-    WireTools::of(&catalog).get(index).cloned()
+    WireTools::of(&catalog).get(index)
 }
 
 /// The tool a `tools/call` runs and its declared task support, or the

@@ -1,5 +1,4 @@
-//! The hosted tools in rmcp's form, each converted once per catalog, when
-//! first listed or asked for.
+//! The hosted tools in rmcp's form, converted when a page shows them.
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -25,12 +24,15 @@ struct CodeModeListing(Arc<WireTools>);
 /// `execution` as JSON (rmcp's `Tool` has no slot for it).
 ///
 /// rmcp holds schemas as whole objects: a tool whose schema shares its
-/// definitions with others is assembled when a page first shows it, so a
-/// client that reads only the first page of a large API never pays for all.
+/// definitions with others is assembled for the page that shows it and not
+/// kept, so listing a large API holds one page at a time, never every
+/// tool's copy of the definitions. The meta-tools of discovery and code
+/// mode (few, and asked for on every listing) are kept converted.
 #[derive(Debug, Default)]
 pub(crate) struct WireTools {
     sources: Vec<Tool>,
-    tools: Vec<OnceLock<WireTool>>,
+    /// The converted tools, for a listing that keeps them.
+    kept: Option<Vec<OnceLock<WireTool>>>,
     executions: Vec<Option<Value>>,
     /// Each tool's serialized size in bytes, for byte-bounded pages.
     sizes: Vec<usize>,
@@ -39,9 +41,9 @@ pub(crate) struct WireTools {
 impl WireTools {
     /// The tools of `catalog` in rmcp's form, converted on first use.
     pub(crate) fn of<C: Send + Sync + 'static>(catalog: &Catalog<C>) -> Arc<Self> {
-        catalog
-            .attachments()
-            .get_or_insert_with(|| Self::new(catalog.tools().all().iter().map(ToolDef::tool)))
+        catalog.attachments().get_or_insert_with(|| {
+            Self::new(catalog.tools().all().iter().map(ToolDef::tool), false)
+        })
     }
 
     /// What `tools/list` shows of `catalog` in discovery mode (`view`):
@@ -52,7 +54,7 @@ impl WireTools {
     ) -> Arc<Self> {
         let listed = catalog
             .attachments()
-            .get_or_insert_with(|| DiscoveryListing(Arc::new(Self::new(view.listed()))));
+            .get_or_insert_with(|| DiscoveryListing(Arc::new(Self::new(view.listed(), true))));
         listed.0.clone()
     }
 
@@ -65,13 +67,14 @@ impl WireTools {
     ) -> Arc<Self> {
         let listed = catalog
             .attachments()
-            .get_or_insert_with(|| CodeModeListing(Arc::new(Self::new(view.listed()))));
+            .get_or_insert_with(|| CodeModeListing(Arc::new(Self::new(view.listed(), true))));
         listed.0.clone()
     }
 
-    fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>) -> Self {
+    /// The `tools` in rmcp's form, kept once converted when `keep`.
+    fn new<'a>(tools: impl IntoIterator<Item = &'a Tool>, keep: bool) -> Self {
         let sources: Vec<Tool> = tools.into_iter().cloned().collect();
-        let tools = sources.iter().map(|_| OnceLock::new()).collect();
+        let kept = keep.then(|| sources.iter().map(|_| OnceLock::new()).collect());
         let executions = sources
             .iter()
             .map(|tool| {
@@ -82,7 +85,7 @@ impl WireTools {
         let sizes = sources.iter().map(json_len).collect();
         Self {
             sources,
-            tools,
+            kept,
             executions,
             sizes,
         }
@@ -94,14 +97,19 @@ impl WireTools {
     }
 
     /// The tool at `index`.
-    pub(crate) fn get(&self, index: usize) -> Option<&WireTool> {
+    pub(crate) fn get(&self, index: usize) -> Option<WireTool> {
         let source = self.sources.get(index)?;
-        let tool = self.tools.get(index)?;
-        Some(tool.get_or_init(|| tool_to_rmcp(source.clone())))
+        Some(match &self.kept {
+            Some(kept) => kept
+                .get(index)?
+                .get_or_init(|| tool_to_rmcp(source.clone()))
+                .clone(),
+            None => tool_to_rmcp(source.clone()),
+        })
     }
 
     /// The tool called `name`.
-    pub(crate) fn find(&self, name: &str) -> Option<&WireTool> {
+    pub(crate) fn find(&self, name: &str) -> Option<WireTool> {
         let index = self.sources.iter().position(|tool| tool.name == name)?;
         self.get(index)
     }
@@ -115,7 +123,7 @@ impl WireTools {
         range
             .zip(executions)
             .filter_map(|(index, execution)| {
-                let mut tool = self.get(index)?.clone();
+                let mut tool = self.get(index)?;
                 if let (true, Some(execution)) = (with_execution, execution) {
                     park(&mut tool, execution.clone());
                 }

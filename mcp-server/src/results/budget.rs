@@ -177,6 +177,7 @@ fn note(tool: &Tool, budget: usize, whole: usize, cuts: &[Cut], uri: Option<&str
         .copied()
         .filter(|name| {
             tool.input_schema
+                .root()
                 .get("properties")
                 .and_then(|p| p.get(*name))
                 .is_some()

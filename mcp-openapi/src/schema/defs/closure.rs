@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use mcp_core::SharedDef;
 use serde_json::Value;
 
 use super::{DefCopier, Mode};
@@ -18,6 +19,9 @@ pub(super) struct Graph {
     /// The walk that last reached each node.
     seen: Vec<u32>,
     walk: u32,
+    /// Each list of definitions given out, by the nodes it holds: schemas
+    /// that reach the same definitions share one list.
+    lists: HashMap<Box<[usize]>, Arc<[SharedDef]>>,
 }
 
 #[derive(Debug)]
@@ -58,11 +62,7 @@ impl Graph {
 impl DefCopier<'_> {
     /// The definitions reached from the references `roots`, sorted by name;
     /// `None` when one of them cannot be used.
-    pub(super) fn reach(
-        &mut self,
-        roots: &BTreeSet<&str>,
-        mode: Mode,
-    ) -> Option<Vec<(Arc<str>, Arc<Value>)>> {
+    pub(super) fn reach(&mut self, roots: &BTreeSet<&str>, mode: Mode) -> Option<Arc<[SharedDef]>> {
         let index = mode as usize;
         self.graph[index].number(self.registry.defs.keys());
         let mut pending: Vec<usize> = roots
@@ -109,13 +109,20 @@ impl DefCopier<'_> {
         } else {
             reached.sort_unstable_by(|a, b| nodes[*a].name.cmp(&nodes[*b].name));
         }
-        reached
-            .into_iter()
-            .map(|id| {
+        let graph = &mut self.graph[index];
+        if let Some(list) = graph.lists.get(reached.as_slice()) {
+            return Some(list.clone());
+        }
+        let nodes = &graph.nodes;
+        let list: Arc<[SharedDef]> = reached
+            .iter()
+            .map(|&id| {
                 let node = &nodes[id];
                 let (value, _) = node.ready.as_ref()?.as_ref()?;
                 Some((node.name.clone(), value.clone()))
             })
-            .collect()
+            .collect::<Option<_>>()?;
+        graph.lists.insert(reached.into(), list.clone());
+        Some(list)
     }
 }

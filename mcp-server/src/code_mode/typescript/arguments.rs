@@ -30,7 +30,7 @@ impl CommonArguments {
         let mut total = 0;
         for tool in tools {
             total += 1;
-            for (name, description) in described(&tool.input_schema) {
+            for (name, description) in described(tool.input_schema.root()) {
                 *counts.entry((name.to_owned(), description)).or_default() += 1;
             }
         }
