@@ -63,5 +63,5 @@ mod check;
 pub(crate) mod error;
 mod known;
 
-pub use check::{ArgumentCheck, LazyArgumentCheck};
+pub use check::ArgumentCheck;
 pub use error::{InvalidArguments, Violation};

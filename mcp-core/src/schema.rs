@@ -40,6 +40,7 @@ use serde_json::Value;
 use crate::error::SchemaError;
 use crate::json::JsonObject;
 
+pub mod compiled;
 mod portable;
 mod validator;
 pub mod walk;

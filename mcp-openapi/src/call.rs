@@ -95,7 +95,7 @@ pub use client_config::{
     ClientConfig, ClientConfigBuilder, DEFAULT_MAX_RESPONSE_BYTES, USER_AGENT,
 };
 pub use error::CallError;
-pub use execute::HttpToolHandler;
+pub use execute::{HttpToolHandler, KEPT_OUTPUT_SCHEMA_BYTES};
 pub use passthrough::with_incoming_authorization;
 pub use request::{PreparedRequest, build_request};
 pub use response::tolerant_output_schema;

@@ -1,7 +1,6 @@
 //! [`ArgumentCheck`]: a tool's input schema, compiled, applied to calls.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
@@ -162,70 +161,6 @@ impl ArgumentCheck {
             }
         }
         names
-    }
-}
-
-/// An [`ArgumentCheck`] compiled from the tool's input schema on the first
-/// call that needs it, and kept: what a tool's handler holds. A schema that
-/// cannot be compiled fails every call, saying why.
-///
-/// A clone starts uncompiled (with the same setting), so that a handler
-/// cloned for another tool compiles that tool's schema.
-///
-/// ```
-/// use mcp_core::arguments::LazyArgumentCheck;
-/// use serde_json::json;
-///
-/// let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
-/// let check = LazyArgumentCheck::new(false);
-/// let arguments = json!({"a": 1}).as_object().cloned();
-/// assert!(check.check("add", schema.as_object().unwrap(), arguments).is_ok());
-/// ```
-#[derive(Debug, Default)]
-pub struct LazyArgumentCheck {
-    allow_unknown: bool,
-    compiled: OnceLock<Result<ArgumentCheck, String>>,
-}
-
-impl LazyArgumentCheck {
-    /// A check not yet compiled; `allow_unknown` as in
-    /// [`ArgumentCheck::allow_unknown_arguments`].
-    pub fn new(allow_unknown: bool) -> Self {
-        Self {
-            allow_unknown,
-            compiled: OnceLock::new(),
-        }
-    }
-
-    /// Checks the arguments of a call of `tool` against `schema` (compiled
-    /// on the first call) as [`ArgumentCheck::check`] does.
-    pub fn check(
-        &self,
-        tool: &str,
-        schema: &JsonObject,
-        arguments: Option<JsonObject>,
-    ) -> Result<JsonObject, InvalidArguments> {
-        let compiled = self.compiled.get_or_init(|| {
-            ArgumentCheck::new(schema)
-                .map(|check| check.allow_unknown_arguments(self.allow_unknown))
-                .map_err(|error| error.to_string())
-        });
-        match compiled {
-            Ok(check) => check.check(tool, arguments),
-            Err(reason) => Err(InvalidArguments::new(
-                tool,
-                vec![Violation::new(
-                    "",
-                    format!("the input schema cannot be used: {reason}"),
-                )],
-            )),
-        }
-    }
-}
-
-impl Clone for LazyArgumentCheck {
-    fn clone(&self) -> Self {
-        Self::new(self.allow_unknown)
     }
 }
 

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::arguments::LazyArgumentCheck;
 use crate::error::{SchemaError, ToolError};
 use crate::icon::Icon;
 use crate::json::JsonObject;
@@ -19,6 +18,7 @@ use crate::tool::def::ToolDef;
 use crate::tool::execution::ToolExecution;
 use crate::tool::handler::{ToolFn, ToolFnHandler};
 use crate::tool::input::ToolInput;
+use crate::tool::lazy_check::LazyArgumentCheck;
 use crate::tool::output::{IntoToolResult, ToolOutput, Unstructured};
 use crate::tool::schema::ToolSchema;
 use crate::tool::value::Tool;

@@ -6,10 +6,10 @@ use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
-use crate::arguments::LazyArgumentCheck;
 use crate::future::BoxFuture;
 use crate::tool::context::ToolCallContext;
 use crate::tool::input::parse_arguments;
+use crate::tool::lazy_check::LazyArgumentCheck;
 use crate::tool::output::IntoToolResult;
 use crate::tool::result::CallToolResult;
 

@@ -5,11 +5,15 @@
 
 mod fields;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use mcp_core::{
-    BoxFuture, CallToolResult, ToolCallContext, arguments::LazyArgumentCheck, schema::Validator,
+    BoxFuture, CallToolResult, ToolCallContext,
+    schema::Validator,
+    schema::compiled::{CacheSlot, CompiledCache},
+    schema::json_len,
+    tool::LazyArgumentCheck,
     tool::ToolHandler,
 };
 use serde_json::Value;
@@ -40,8 +44,18 @@ struct Inner {
     config: Arc<ClientConfig>,
     timeout: Option<Duration>,
     input: LazyArgumentCheck,
-    output: OnceLock<Option<(Validator, bool)>>,
+    /// The output schema compiled, on the first call that needs it (and
+    /// again after it was dropped, see [`OUTPUT_CHECKS`]).
+    output: CacheSlot<Option<(Validator, bool)>>,
 }
+
+/// How many bytes of output schemas (as JSON) the compiled validators kept
+/// at once are made of: those of the tools called least recently go first.
+pub const KEPT_OUTPUT_SCHEMA_BYTES: usize = 16 << 20;
+
+/// The compiled output schemas of every generated tool of the process.
+static OUTPUT_CHECKS: LazyLock<CompiledCache<Option<(Validator, bool)>>> =
+    LazyLock::new(|| CompiledCache::new(KEPT_OUTPUT_SCHEMA_BYTES));
 
 impl HttpToolHandler {
     /// The handler of `route`, whose tool's input properties map onto the
@@ -54,7 +68,7 @@ impl HttpToolHandler {
                 config,
                 timeout: None,
                 input: LazyArgumentCheck::new(false),
-                output: OnceLock::new(),
+                output: OUTPUT_CHECKS.slot(),
             }),
         }
     }
@@ -117,7 +131,7 @@ impl Clone for Inner {
             config: self.config.clone(),
             timeout: self.timeout,
             input: self.input.clone(),
-            output: OnceLock::new(),
+            output: OUTPUT_CHECKS.slot(),
         }
     }
 }
@@ -204,13 +218,18 @@ impl Inner {
         secrets.extend(config.authorizer.secrets().await);
         secrets.retain(|s| !s.is_empty());
 
-        let output = self.output.get_or_init(|| {
-            let schema = cx.tool().output_schema.as_ref()?;
-            let output = OutputSchema::of(schema);
-            Validator::new(&output.declared)
+        let compiled = self.output.get_or_make(|| {
+            let Some(schema) = cx.tool().output_schema.as_ref() else {
+                return (0, None);
+            };
+            // Assembled for the compiler only: nothing is kept per schema.
+            let output = OutputSchema::of(&schema.to_arc());
+            let compiled = Validator::new(&output.declared)
                 .ok()
-                .map(|v| (v, output.tolerant))
+                .map(|v| (v, output.tolerant));
+            (json_len(schema), compiled)
         });
+        let output: &Option<(Validator, bool)> = &compiled;
         let check = |candidate: &Value| {
             output
                 .as_ref()
