@@ -17,7 +17,7 @@ use super::request::{Mood, Request, VALUE_WEIGHT};
 use super::signals::Signals;
 use super::synonyms::{Lexicon, Synonyms};
 use super::toolsets::Toolsets;
-use super::words::Words;
+use super::words::{Words, for_each_word, strip_markup};
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -44,6 +44,19 @@ const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 /// name's words measure specificity, the others feed back (see
 /// `feedback`).
 const STRONG_FIELDS: [Field; 4] = [Field::Name, Field::Title, Field::Path, Field::Summary];
+
+/// Each distinct word met while indexing, with the id of the term it
+/// stands for (`None`: a stop word).
+#[derive(Default)]
+struct Stems(HashMap<String, Option<u32>>);
+
+/// The words of a tool's name that may say what it does, stemmed, and
+/// those of its path's parameters, kept until every term is known.
+struct OperationWords {
+    name: Vec<String>,
+    parameters: Vec<String>,
+    method: Option<String>,
+}
 
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
@@ -92,32 +105,10 @@ impl SearchIndex {
         let lexicon = signals.lexicon.then_some(signals.weights.lexicon);
         let hand = signals.synonyms.then_some(signals.weights.synonym);
         let synonyms = Synonyms::new(&words, hand, lexicon);
-        let texts: Vec<ToolText> = tools
-            .into_iter()
-            .enumerate()
-            .map(|(position, tool)| ToolText::of(tool, position, toolsets))
-            .collect();
-        // Each tool's terms per field; a field that is neither weighed nor
-        // strong is never read, so its words are not stemmed.
+        // A field that is neither weighed nor strong is never read, so its
+        // words are not stemmed.
         let read = Field::ALL
             .map(|field| STRONG_FIELDS.contains(&field) || field_weight(field, signals) > 0.0);
-        let fields: Vec<Vec<Vec<String>>> = texts
-            .iter()
-            .map(|text| {
-                text.fields
-                    .iter()
-                    .zip(read)
-                    .map(|(raw, read)| if read { words.terms(raw) } else { Vec::new() })
-                    .collect()
-            })
-            .collect();
-        let count = fields.len().max(1) as f32;
-        let mut average = [0.0_f32; Field::ALL.len()];
-        for tool in &fields {
-            for (sum, terms) in average.iter_mut().zip(tool) {
-                *sum += terms.len() as f32 / count;
-            }
-        }
         let mut index = Self {
             signals,
             words,
@@ -126,41 +117,74 @@ impl SearchIndex {
             terms: Vec::new(),
             postings: Vec::new(),
             idf: Vec::new(),
-            tags: texts.iter().map(|text| text.tags.clone()).collect(),
+            tags: Vec::new(),
             names: Vec::new(),
             name_terms: Vec::new(),
-            reads: texts.iter().map(|text| text.reads).collect(),
-            people: texts.iter().map(|text| text.people).collect(),
-            updates_item: texts.iter().map(|text| text.updates_item).collect(),
-            strong_terms: Vec::with_capacity(texts.len()),
+            reads: Vec::new(),
+            people: Vec::new(),
+            updates_item: Vec::new(),
+            strong_terms: Vec::new(),
         };
-        for (tool, terms) in fields.iter().enumerate() {
-            let mut strong: Vec<u32> = Vec::new();
-            for field in STRONG_FIELDS {
-                for term in &terms[field.index()] {
-                    strong.push(index.term_id(term));
+        // One tool's text at a time, kept only as term ids: the index
+        // holds words and ids, never a tool's text or schemas.
+        let mut stems = Stems::default();
+        let mut fields: Vec<[Vec<u32>; Field::ALL.len()]> = Vec::new();
+        let mut operations: Vec<OperationWords> = Vec::new();
+        for (position, tool) in tools.into_iter().enumerate() {
+            let text = ToolText::of(tool, position, toolsets);
+            let mut ids: [Vec<u32>; Field::ALL.len()] = Default::default();
+            for ((raw, read), ids) in text.fields.iter().zip(read).zip(&mut ids) {
+                if read {
+                    for_each_word(&strip_markup(raw), |word| {
+                        if let Some(id) = index.word_id(word, &mut stems) {
+                            ids.push(id);
+                        }
+                    });
                 }
             }
+            let mut strong: Vec<u32> = STRONG_FIELDS
+                .iter()
+                .flat_map(|field| ids[field.index()].iter().copied())
+                .collect();
             strong.sort_unstable();
             strong.dedup();
             index.strong_terms.push(strong);
-            let mut weighted: HashMap<&str, f32> = HashMap::new();
+            operations.push(OperationWords {
+                name: index.words.terms(&text.operation_name),
+                parameters: index.words.terms(&text.path_parameters),
+                method: text.method.clone(),
+            });
+            index
+                .names
+                .push(text.fields[Field::Name.index()].to_lowercase());
+            index.reads.push(text.reads);
+            index.people.push(text.people);
+            index.updates_item.push(text.updates_item);
+            index.tags.push(text.tags);
+            fields.push(ids);
+        }
+        let count = fields.len().max(1) as f32;
+        let mut average = [0.0_f32; Field::ALL.len()];
+        for tool in &fields {
+            for (sum, ids) in average.iter_mut().zip(tool) {
+                *sum += ids.len() as f32 / count;
+            }
+        }
+        for (tool, ids) in fields.iter().enumerate() {
+            let mut weighted: HashMap<u32, f32> = HashMap::new();
             for field in Field::ALL {
                 let weight = field_weight(field, signals);
                 if weight == 0.0 {
                     continue;
                 }
-                let terms = &terms[field.index()];
+                let ids = &ids[field.index()];
                 let average = average[field.index()].max(1.0);
-                let norm = 1.0 - B + B * terms.len() as f32 / average;
-                for term in terms {
-                    *weighted.entry(term).or_default() += weight / norm;
+                let norm = 1.0 - B + B * ids.len() as f32 / average;
+                for &id in ids {
+                    *weighted.entry(id).or_default() += weight / norm;
                 }
             }
-            let mut weighted: Vec<_> = weighted.into_iter().collect();
-            weighted.sort_by(|a, b| a.0.cmp(b.0));
-            for (term, frequency) in weighted {
-                let id = index.term_id(term);
+            for (id, frequency) in weighted {
                 index.postings[id as usize].push((tool as u32, frequency));
             }
         }
@@ -172,34 +196,44 @@ impl SearchIndex {
                 (1.0 + (count - df + 0.5) / (df + 0.5)).ln()
             })
             .collect();
-        index.names = texts
-            .iter()
-            .map(|text| text.fields[Field::Name.index()].to_lowercase())
-            .collect();
-        index.name_terms = texts
+        index.name_terms = operations
             .iter()
             .zip(&fields)
-            .map(|(text, fields)| index.operation_terms(text, fields))
+            .map(|(operation, fields)| {
+                index.operation_terms(operation, &fields[Field::Path.index()])
+            })
             .collect();
         index
     }
 
+    /// The id of the term `word` stands for (made when new), or `None` for a
+    /// stop word; each distinct word is stemmed once.
+    fn word_id(&mut self, word: &str, stems: &mut Stems) -> Option<u32> {
+        if let Some(&id) = stems.0.get(word) {
+            return id;
+        }
+        let id = self.words.term(word).map(|term| self.term_id(&term));
+        stems.0.insert(word.to_owned(), id);
+        id
+    }
+
     /// The terms naming what a tool does, for its specificity: the words
     /// of its name without the category prefix, a leading method word, or
-    /// words that come only from path parameters (`ExposedId`).
-    fn operation_terms(&self, text: &ToolText, fields: &[Vec<String>]) -> Vec<u32> {
-        let mut name = self.words.terms(&text.operation_name);
-        if let (Some(first), Some(method)) = (name.first(), &text.method)
+    /// words that come only from path parameters (`ExposedId`), among the
+    /// terms of some tool's fields.
+    fn operation_terms(&self, operation: &OperationWords, path: &[u32]) -> Vec<u32> {
+        let mut name = operation.name.as_slice();
+        if let (Some(first), Some(method)) = (name.first(), &operation.method)
             && first == method
         {
-            name.remove(0);
+            name = &name[1..];
         }
-        let path = &fields[Field::Path.index()];
-        let parameters = self.words.terms(&text.path_parameters);
         let mut ids: Vec<u32> = name
             .iter()
-            .filter(|term| !parameters.contains(term) || path.contains(term))
-            .filter_map(|term| self.term_ids.get(term).copied())
+            .filter_map(|term| {
+                let id = self.term_ids.get(term).copied()?;
+                (!operation.parameters.contains(term) || path.contains(&id)).then_some(id)
+            })
             .collect();
         ids.sort_unstable();
         ids.dedup();
