@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use mcp_core::ToolDef;
 use mcp_core::resource::ResourceDef;
@@ -75,11 +76,32 @@ fn spec_error(path: &str) -> impl FnOnce(mcp_openapi::SpecError) -> CliError + '
 }
 
 /// Loads one `--openapi [NAME=]SPEC` document with its overlays.
+/// Logs, at `info`, how long loading and generating took, how many tools
+/// came of it and the memory the process holds then.
 fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Generated, CliError> {
     let spec = spec_ref(raw);
+    let started = Instant::now();
     let api = open(spec.path, overlays)?;
+    let loaded = started.elapsed();
     let label = format!("OpenAPI document `{}`", spec.path);
-    generate(&api, &label, spec.name, specs)
+    let generated = generate(&api, &label, spec.name, specs)?;
+    tracing::info!(
+        document = spec.path,
+        tools = generated.tools.len(),
+        load_ms = loaded.as_millis() as u64,
+        generate_ms = (started.elapsed() - loaded).as_millis() as u64,
+        resident_mib = resident_mib(),
+        "loaded and generated"
+    );
+    Ok(generated)
+}
+
+/// The memory the process holds, in MiB (Linux; `None` elsewhere).
+pub(crate) fn resident_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// Loads the document at `path`, reshaped by `overlays` in order.

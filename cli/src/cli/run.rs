@@ -36,6 +36,22 @@ fn print_tools(tools: &[Tool]) -> Result<(), CliError> {
     out.flush().map_err(CliError::Output)
 }
 
+/// The most tools plain mode serves without advising search instead: past
+/// it, a client lists every tool and a model reads every one of them.
+const PLAIN_MODE_TOOLS: usize = 1_000;
+
+/// Says at start-up, past [`PLAIN_MODE_TOOLS`], that discovery or code
+/// mode fits `tools` tools better than plain mode.
+fn advise_search(tools: usize) {
+    if tools > PLAIN_MODE_TOOLS {
+        tracing::warn!(
+            tools,
+            "{tools} tools in plain mode: every client lists them all and a model reads each one; \
+             --discovery or --code-mode serve them through search instead"
+        );
+    }
+}
+
 /// A server of the sources' tools and resources; `shared` is the store
 /// replicas share and the task heartbeat (with --state).
 fn server_of(
@@ -81,6 +97,9 @@ pub(crate) async fn run(cli: Cli, metrics: Option<&PrometheusMetrics>) -> Result
                 &args.view,
                 shared,
             )?;
+            if !(args.mode.discovery || args.mode.code_mode) {
+                advise_search(server.listed_tools().len());
+            }
             let _reloading = reload::start(server.clone(), args.specs, args.watch)?;
             match args.transport {
                 Transport::Stdio => server.serve_stdio().await?,

@@ -46,12 +46,18 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
     }
 
     fn new(catalog: &Catalog<C>, settings: &CodeMode) -> Result<Self, String> {
+        let started = std::time::Instant::now();
         let tools: Vec<ToolDef<C>> = catalog.tools().all().to_vec();
         let values: Vec<&Tool> = tools.iter().map(ToolDef::tool).collect();
         let finder = Arc::new(Finder::with_toolsets(
             &values,
             Toolsets::of_catalog(catalog),
         ));
+        tracing::info!(
+            tools = values.len(),
+            index_ms = started.elapsed().as_millis() as u64,
+            "code mode: the search index is built"
+        );
         let identifiers: Arc<[String]> =
             identifiers(values.iter().map(|tool| tool.name.as_str())).into();
         let by_identifier = identifiers

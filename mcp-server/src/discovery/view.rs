@@ -49,9 +49,15 @@ impl<C: Send + Sync + 'static> DiscoveryView<C> {
     }
 
     fn new(catalog: &Catalog<C>, discovery: &Discovery) -> Result<Self, String> {
+        let started = std::time::Instant::now();
         let defs = catalog.tools().all();
         let tools: Vec<&Tool> = defs.iter().map(ToolDef::tool).collect();
         let finder = Arc::new(Finder::with_toolsets(&tools, Toolsets::of_catalog(catalog)));
+        tracing::info!(
+            tools = tools.len(),
+            index_ms = started.elapsed().as_millis() as u64,
+            "discovery: the search index is built"
+        );
         let search = search_tool(finder.clone()).map_err(|error| error.to_string())?;
         let mut listed = vec![
             search.tool().clone(),
