@@ -41,7 +41,7 @@ use crate::error::SchemaError;
 use crate::json::JsonObject;
 
 mod portable;
-mod validator;
+pub(crate) mod validator;
 
 pub use portable::{ANNOTATION_KEYWORDS, portable, portable_input};
 pub use validator::Validator;
