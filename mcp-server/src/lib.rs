@@ -201,6 +201,7 @@ mod discovery;
 mod error;
 mod protocol;
 mod results;
+mod sentence;
 mod server;
 pub mod store;
 pub mod telemetry;

@@ -6,8 +6,9 @@
 use mcp_core::JsonObject;
 use serde_json::{Map, Value, json};
 
-use super::document::{first_sentence, properties};
+use super::document::properties;
 use super::words::strip_markup;
+use crate::sentence::first_sentence;
 
 /// The size a compact schema aims at by default, in bytes of JSON: past
 /// it, argument descriptions (then nested field names) are left out, the
