@@ -3,6 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::script::Position;
+
 pub(crate) use crate::results::readable_size as size;
 
 /// What a run gives back.
@@ -18,13 +20,13 @@ pub(crate) struct Outcome {
 }
 
 /// Why a run failed. Each message names what happened and, where the
-/// script is at fault, the line.
+/// script is at fault, the line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ScriptError {
     /// The code does not parse.
     Syntax {
-        /// The line of the script (1-based), when known.
-        line: Option<u32>,
+        /// Where in the script, when known.
+        at: Option<Position>,
         /// The parser's message.
         message: String,
     },
@@ -32,8 +34,8 @@ pub(crate) enum ScriptError {
     Uncaught {
         /// The error's name (`Error`, `TypeError`, ...), when it is an error.
         name: Option<String>,
-        /// The line of the script where it was thrown, when known.
-        line: Option<u32>,
+        /// Where in the script it was thrown, when known.
+        at: Option<Position>,
         /// The error's message, or the thrown value as text.
         message: String,
     },
@@ -80,16 +82,12 @@ pub(crate) enum ScriptError {
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Syntax { line, message } => {
-                write!(f, "SyntaxError{}: {message}", at_line(*line))
+            Self::Syntax { at, message } => {
+                write!(f, "SyntaxError{}: {message}", place(*at))
             }
-            Self::Uncaught {
-                name,
-                line,
-                message,
-            } => {
+            Self::Uncaught { name, at, message } => {
                 let name = name.as_deref().unwrap_or("a thrown value");
-                write!(f, "uncaught {name}{}: {message}", at_line(*line))
+                write!(f, "uncaught {name}{}: {message}", place(*at))
             }
             Self::Time { limit, calls } => write!(
                 f,
@@ -124,9 +122,8 @@ impl fmt::Display for ScriptError {
     }
 }
 
-fn at_line(line: Option<u32>) -> String {
-    line.map(|line| format!(" at line {line}"))
-        .unwrap_or_default()
+fn place(at: Option<Position>) -> String {
+    at.map(|at| format!(" at {at}")).unwrap_or_default()
 }
 
 fn plural(count: usize) -> &'static str {

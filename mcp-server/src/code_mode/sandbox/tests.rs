@@ -126,14 +126,27 @@ fn a_failed_call_throws_a_catchable_error_with_the_tools_text() {
 }
 
 #[test]
-fn syntax_and_runtime_errors_name_their_line() {
+fn syntax_and_runtime_errors_name_their_line_and_column() {
     assert_eq!(
         error("const a = 1;\nconst b = ;\nreturn a"),
-        "SyntaxError at line 2: unexpected token in expression: ';'"
+        "SyntaxError at line 2, column 11: unexpected token in expression: ';'"
     );
     assert_eq!(
         error("const a = null;\n\nreturn a.b;"),
-        "uncaught TypeError at line 3: cannot read property 'b' of null"
+        "uncaught TypeError at line 3, column 8: cannot read property 'b' of null"
+    );
+    // One line: the error is on it, not on a line the script does not have.
+    assert_eq!(
+        error("return 1 +"),
+        "SyntaxError at line 1, column 11: unexpected end of the script"
+    );
+    assert_eq!(
+        error("x y"),
+        "SyntaxError at line 1, column 3: expecting ';'"
+    );
+    assert_eq!(
+        error("return (async () => { await 1; null.y })()"),
+        "uncaught TypeError at line 1, column 32: cannot read property 'y' of null"
     );
     assert_eq!(
         error("throw {code: 7}"),
