@@ -36,7 +36,17 @@ async fn unknown_tools_are_invalid_params_for_both_generations() {
         .request(1, "tools/call", json!({"name": "nope", "arguments": {}}))
         .await;
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
-    assert_eq!(reply["error"]["message"], "unknown tool `nope`");
+    assert_eq!(
+        reply["error"]["message"],
+        "unknown tool `nope`; the tools are `add`"
+    );
+    let reply = raw
+        .request(2, "tools/call", json!({"name": "Ad", "arguments": {}}))
+        .await;
+    assert_eq!(
+        reply["error"]["message"],
+        "unknown tool `Ad`; did you mean `add`?"
+    );
 
     let mut raw = Raw::new(server);
     raw.request(1, "server/discover", json!({"_meta": meta_2026()}))
