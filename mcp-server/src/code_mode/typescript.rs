@@ -30,7 +30,7 @@ mod convert;
 #[cfg(all(test, feature = "openapi"))]
 pub(crate) mod corpus;
 mod doc;
-mod literal;
+pub(crate) mod literal;
 mod output;
 mod refs;
 mod ty;
