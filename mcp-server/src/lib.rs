@@ -186,7 +186,9 @@
         feature = "openapi",
         feature = "oauth",
         feature = "redis",
-        feature = "otel"
+        feature = "otel",
+        feature = "code-mode",
+        feature = "testing"
     )),
     allow(rustdoc::broken_intra_doc_links)
 )]
@@ -226,6 +228,10 @@ pub use server::builder::ServerBuilder;
 pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+#[doc(inline)]
+pub use transport::testing;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::{HttpConfig, HttpServer, auth};

@@ -131,6 +131,7 @@ async fn progress_notifications_reach_the_client() {
     )
     .await;
     let handle = client
+        .peer()
         .send_cancellable_request(
             ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("steps"))),
             PeerRequestOptions::no_options(),
@@ -182,6 +183,7 @@ async fn cancelled_notification_drops_the_running_handler() {
     )
     .await;
     let handle = client
+        .peer()
         .send_cancellable_request(
             ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("wait"))),
             PeerRequestOptions::no_options(),
