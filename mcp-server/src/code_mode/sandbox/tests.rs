@@ -119,9 +119,14 @@ fn tools_are_called_by_identifier_and_by_name() {
 fn a_failed_call_throws_a_catchable_error_with_the_tools_text() {
     let caught = result("try { await tools.fail({}) } catch (e) { return e.message }").unwrap();
     assert_eq!(caught, json!("Not Found"));
+    // The error points at the script's call.
     assert_eq!(
         error("await tools.fail({});"),
-        "uncaught Error: Not Found (from `fail`)"
+        "uncaught Error at line 1, column 13: Not Found (from `fail`)"
+    );
+    assert_eq!(
+        error("const a = 1;\nawait callTool('fail', {});"),
+        "uncaught Error at line 2, column 7: Not Found (from `fail`)"
     );
 }
 
