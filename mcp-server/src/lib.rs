@@ -131,7 +131,7 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! mcp-toolkit-server = { version = "0.1", features = ["testing"] }
+//! mcp-toolkit-server = { version = "0.1", default-features = false, features = ["testing"] }
 //! ```
 //!
 //! ```
