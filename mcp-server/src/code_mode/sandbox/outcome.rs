@@ -3,8 +3,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::script::Position;
-
 pub(crate) use crate::results::readable_size as size;
 
 /// What a run gives back.
@@ -17,6 +15,25 @@ pub(crate) struct Outcome {
     pub(crate) logs: Vec<String>,
     /// The tool calls the script made.
     pub(crate) calls: usize,
+}
+
+/// A place in the script, 1-based: the line, and the column when the
+/// engine knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Position {
+    /// The script's line.
+    pub(crate) line: u32,
+    /// The column on that line (in characters).
+    pub(crate) column: Option<u32>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(column) => write!(f, "line {}, column {column}", self.line),
+            None => write!(f, "line {}", self.line),
+        }
+    }
 }
 
 /// Why a run failed. Each message names what happened and, where the

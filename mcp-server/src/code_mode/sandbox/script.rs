@@ -10,9 +10,7 @@
 //! line in an error is the script's line plus [`LINE_OFFSET`], and a column
 //! is the script's own.
 
-use std::fmt;
-
-use super::outcome::ScriptError;
+use super::outcome::{Position, ScriptError};
 
 /// The file name errors name for the script.
 pub(crate) const FILE_NAME: &str = "script";
@@ -29,25 +27,6 @@ pub(crate) fn as_expression(code: &str) -> String {
 /// `code` as the body of an async arrow function.
 pub(crate) fn as_body(code: &str) -> String {
     format!("(async () => {{\n{code}\n}})")
-}
-
-/// A place in the script, 1-based: the line, and the column when the
-/// engine knows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Position {
-    /// The script's line.
-    pub(crate) line: u32,
-    /// The column on that line (in characters).
-    pub(crate) column: Option<u32>,
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(column) => write!(f, "line {}, column {column}", self.line),
-            None => write!(f, "line {}", self.line),
-        }
-    }
 }
 
 /// The place in the script an error's `stack` points at first, when it
