@@ -90,10 +90,13 @@ impl<H: ClientHandler> TestClient<H> {
                 tracing::warn!(%error, "the in-process server ended");
             }
         });
-        let session = handler
-            .serve(client_end)
-            .await
-            .map_err(|error| TestClientError::Handshake { error })?;
+        let session =
+            handler
+                .serve(client_end)
+                .await
+                .map_err(|error| TestClientError::Handshake {
+                    error: Box::new(error),
+                })?;
         Ok(Self { session })
     }
 
@@ -168,7 +171,7 @@ pub enum TestClientError {
     #[error("the handshake with the in-process server failed: {error}")]
     Handshake {
         /// rmcp's error (shown in the message, so not a `source()`).
-        error: ClientInitializeError,
+        error: Box<ClientInitializeError>,
     },
     /// The server answered with a JSON-RPC error: an unknown tool, a
     /// malformed request.
