@@ -94,7 +94,10 @@ async fn summary(
     #[arg(description = "The text to summarize.")] text: String,
     length: Option<String>,
 ) -> String {
-    format!("Summarize in {} words: {text}", length.as_deref().unwrap_or("50"))
+    format!(
+        "Summarize in {} words: {text}",
+        length.as_deref().unwrap_or("50")
+    )
 }
 
 #[test]
