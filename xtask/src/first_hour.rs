@@ -9,8 +9,9 @@
 //! written, then tests of the enum tool, of `let def = forecast_tool()?;`
 //! and of code mode through `TestClient`. It shares the workspace's lock
 //! file and `target/`, and pins the third-party crates it compiles to the
-//! workspace's features (see `pins`), so what is built again is what its
-//! own feature set changes: `mcp-toolkit-server`, rmcp and the crate.
+//! workspace's features (see `pins`), so what is built again is rmcp (with
+//! the features this crate's choice gives it), the three workspace crates
+//! (path dependencies here, with a dependency's profile) and the crate.
 
 mod pins;
 
