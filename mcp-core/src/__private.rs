@@ -10,7 +10,8 @@ pub use serde;
 pub use serde_json;
 
 pub use args::{
-    ArgList, Args, ObjectSchema, Param, ParamCode, Single, is_object_input, param_code,
+    ArgList, Args, Described, ObjectSchema, Param, ParamCode, Single, described_input,
+    is_object_input, param_code,
 };
 pub use checks::{ArgDeserialize, ArgSchema, ConstMessage, meta_key_message};
 pub use output::{Output, PlainOutput, ResultOutput, ValueOutput};

@@ -66,6 +66,15 @@ pub enum SchemaError {
         /// What was given instead.
         found: String,
     },
+    /// What a `#[tool]` function says of one of its arguments
+    /// (`#[arg(..)]`) cannot hold.
+    #[error("argument `{argument}`: {reason}")]
+    Argument {
+        /// The argument, as the function names it.
+        argument: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// A schema is not a valid JSON Schema.
     #[error("the schema is not a valid JSON Schema: {reason}")]
     Invalid {

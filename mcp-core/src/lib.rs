@@ -148,8 +148,8 @@ pub use meta::Meta;
 pub use meta::Metadata;
 pub use scope::RequestScope;
 pub use tool::{
-    CallToolResult, Hint, ProtocolError, SharedDef, TaskSupport, Tool, ToolAnnotations,
-    ToolBuilder, ToolCallContext, ToolDef, ToolExecution, ToolSchema, tool,
+    CallToolResult, ContextFreeToolDef, Hint, ProtocolError, SharedDef, TaskSupport, Tool,
+    ToolAnnotations, ToolBuilder, ToolCallContext, ToolDef, ToolExecution, ToolSchema, tool,
 };
 
 /// The README's examples, compiled and run as doc tests.

@@ -42,7 +42,7 @@ use crate::json::JsonObject;
 
 pub mod compiled;
 mod portable;
-mod validator;
+pub(crate) mod validator;
 pub mod walk;
 
 pub use portable::{ANNOTATION_KEYWORDS, portable, portable_input};

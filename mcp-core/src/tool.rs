@@ -36,6 +36,7 @@
 pub(crate) mod annotations;
 pub(crate) mod builder;
 pub(crate) mod context;
+pub(crate) mod context_free;
 pub(crate) mod def;
 pub(crate) mod execution;
 pub(crate) mod handler;
@@ -52,6 +53,7 @@ pub(crate) mod value;
 pub use annotations::{Hint, ToolAnnotations};
 pub use builder::{ToolBuilder, tool};
 pub use context::ToolCallContext;
+pub use context_free::ContextFreeToolDef;
 pub use def::ToolDef;
 pub use execution::{TaskSupport, ToolExecution};
 pub use handler::{ToolFn, ToolHandler};

@@ -1,6 +1,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc = include_str!("lib.md")]
 
+mod arg;
 mod attr;
 mod checks;
 mod ctxt;
@@ -21,24 +22,28 @@ use crate::expand::Tool;
 use crate::kind::Kind;
 
 /// Makes an `async fn` an MCP tool: keeps the function and adds
-/// `<fn>_tool() -> Result<ToolDef<C>, ToolError>`, the `ToolBuilder` chain
-/// its signature and attributes spell.
+/// `<fn>_tool() -> Result<ContextFreeToolDef, ToolError>` (or
+/// `Result<ToolDef<C>, ToolError>` when an argument fixes the session
+/// context `C`), the `ToolBuilder` chain its signature and attributes spell.
 ///
 /// Attribute keys are `ToolBuilder` method names (`title = ".."`,
 /// `annotations(read, ..)`, `icon(png = "..")`, `execution = "optional"`,
 /// `meta("k" = v)`, `metadata = BUNDLE`, `scopes = ["pets:write"]`, ...),
 /// plus `name = ".."` and `crate = path`; the crate documentation walks
-/// through each.
+/// through each. A parameter is described with
+/// `#[arg(description = "..", default = .., example = ..)]` (rustc refuses
+/// `///` on a parameter).
 ///
 /// ```
 /// /// Adds two numbers.
 /// #[mcp_core::tool(title = "Add", annotations(read))]
-/// async fn add(a: i64, b: i64) -> i64 {
+/// async fn add(#[arg(description = "The first term.")] a: i64, b: i64) -> i64 {
 ///     a + b
 /// }
 ///
-/// let def: mcp_core::ToolDef = add_tool()?;
+/// let def = add_tool()?;
 /// assert_eq!(def.tool().title.as_deref(), Some("Add"));
+/// assert_eq!(def.tool().input_schema["properties"]["a"]["description"], "The first term.");
 /// # Ok::<(), mcp_core::ToolError>(())
 /// ```
 #[proc_macro_attribute]
@@ -148,7 +153,7 @@ pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `#[tool(args)] item` or `#[prompt(args)] item`, on proc-macro2 tokens
 /// (unit-testable).
 fn expand_fn(kind: Kind, args: TokenStream2, item: TokenStream2) -> TokenStream2 {
-    let function = match syn::parse2::<syn::ItemFn>(item.clone()) {
+    let mut function = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(function) => function,
         Err(_) => {
             let message = format!("`#[{}]` goes on an `async fn`", kind.name());
@@ -169,13 +174,15 @@ fn expand_fn(kind: Kind, args: TokenStream2, item: TokenStream2) -> TokenStream2
         kind,
     };
     resource::validate(&mut cx, &tool);
-    if cx.has_errors() {
-        let stub = fallback::stub(&tool);
-        let errors = cx.into_compile_errors();
-        return quote!(#item #errors #stub);
-    }
-    let sibling = tool.sibling();
-    quote!(#item #sibling)
+    let sibling = if cx.has_errors() {
+        fallback::stub(&tool)
+    } else {
+        tool.sibling()
+    };
+    let errors = cx.into_compile_errors();
+    // The function as written, without the `#[arg(..)]`s rustc does not know.
+    arg::strip(&mut function.sig);
+    quote!(#function #errors #sibling)
 }
 
 #[cfg(test)]

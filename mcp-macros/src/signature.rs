@@ -3,6 +3,7 @@
 
 use syn::{FnArg, GenericArgument, Ident, Pat, PathArguments, ReturnType, Signature, Type};
 
+use crate::arg::{self, ArgMeta};
 use crate::ctxt::Ctxt;
 use crate::kind::Kind;
 
@@ -39,6 +40,8 @@ pub(crate) struct Arg {
     pub(crate) ty: Type,
     /// What it is.
     pub(crate) kind: ArgKind,
+    /// What its `#[arg(..)]` says.
+    pub(crate) meta: ArgMeta,
 }
 
 /// A tool function's signature.
@@ -98,6 +101,8 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, kind: Kind, in_toolbox: bool)
                 };
                 let ty = (*typed.ty).clone();
                 let arg_kind = classify(cx, &ty, kind);
+                let meta = arg::read(cx, &typed.attrs);
+                check_meta(cx, &meta, &arg_kind, &ident, kind);
                 match &arg_kind {
                     ArgKind::CallContext { by_ref } => {
                         by_value_contexts += usize::from(!by_ref);
@@ -118,6 +123,7 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, kind: Kind, in_toolbox: bool)
                     ident,
                     ty,
                     kind: arg_kind,
+                    meta,
                 });
             }
         }
@@ -133,6 +139,27 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature, kind: Kind, in_toolbox: bool)
         context,
         output,
     }
+}
+
+/// Refuses an `#[arg(..)]` where it says nothing: on a context argument,
+/// on a resource's parameter, and (but for `description`) on a prompt's.
+fn check_meta(cx: &mut Ctxt, meta: &ArgMeta, arg_kind: &ArgKind, ident: &Ident, kind: Kind) {
+    let Some(attr) = &meta.attr else {
+        return;
+    };
+    let message = match (arg_kind, kind) {
+        (ArgKind::CallContext { .. } | ArgKind::Session, _) => format!(
+            "`#[arg]` describes a tool argument, and `{ident}` is a context the macro passes, not an argument; remove `#[arg]`"
+        ),
+        (_, Kind::Resource) => format!(
+            "`#[arg]` describes a tool argument; `{ident}` is a variable of the resource's URI template"
+        ),
+        (_, Kind::Prompt) if meta.has_values() => {
+            "a prompt argument is a string a person fills in: `#[arg]` takes only `description` here".to_owned()
+        }
+        _ => return,
+    };
+    cx.error_spanned_by(attr, message);
 }
 
 fn read_receiver(cx: &mut Ctxt, recv: &syn::Receiver, kind: Kind, in_toolbox: bool) -> Receiver {

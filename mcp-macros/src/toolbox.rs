@@ -9,7 +9,7 @@ use crate::ctxt::Ctxt;
 use crate::expand::Tool;
 use crate::kind::Kind;
 use crate::signature::{self, Receiver};
-use crate::{attr, fallback};
+use crate::{arg, attr, fallback};
 
 /// Expands `#[toolbox] impl X { .. }`: the block without its `#[tool]`
 /// attributes, then a second block with one `<method>_tool` per tool and
@@ -64,6 +64,8 @@ pub(crate) fn expand(args: TokenStream, mut block: ItemImpl) -> TokenStream {
             Receiver::None => quote!(Self::#ident()?),
             Receiver::Ref | Receiver::Arc => quote!(self.#ident()?),
         });
+        // The method as written, without the `#[arg(..)]`s rustc does not know.
+        arg::strip(&mut method.sig);
     }
     let (params, ty_generics, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;

@@ -52,6 +52,7 @@
 
 mod catalog;
 mod execute;
+mod execute_example;
 mod execute_tool;
 mod identifiers;
 pub(crate) mod invoke;

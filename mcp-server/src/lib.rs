@@ -31,8 +31,9 @@
 //! - `tools/list` is paginated ([`ServerBuilder::page_size`], 100 by default), so
 //!   10,000 tools stay far below any message-size limit;
 //! - `tools/call` runs server middleware, then the tool's own, then the
-//!   handler; an unknown tool is JSON-RPC error -32602, a failing tool (or
-//!   invalid arguments) a result with `isError: true`;
+//!   handler; an unknown tool is JSON-RPC error -32602 naming the closest
+//!   tools, a failing tool (or invalid arguments) a result with
+//!   `isError: true`;
 //! - `notifications/cancelled` drops the running handler; handlers send
 //!   progress through [`mcp_core::ToolCallContext::progress`];
 //! - `Tool.execution` appears for 2025-11-25 clients and not for 2026-07-28
@@ -111,7 +112,61 @@
 //!   ([`store::RedisStore`]; implies `http`);
 //! - `otel`: OpenTelemetry traces and metrics ([`telemetry::Telemetry`]:
 //!   OTLP over HTTP from the `OTEL_*` variables, a Prometheus text
-//!   endpoint; implies `http`).
+//!   endpoint; implies `http`);
+//! - `code-mode`: code mode ([`ServerBuilder::code_mode`], [`CodeMode`]):
+//!   `search_tools` answers with TypeScript declarations and `execute` runs
+//!   a JavaScript script in a QuickJS sandbox;
+//! - `testing`: [`testing::TestClient`], a server tested in process (see
+//!   [below](#testing-your-server); for `[dev-dependencies]`; implies
+//!   `stdio`).
+//!
+//! # Testing your server
+//!
+//! [`testing::TestClient`] serves a [`Server`] in the test's own process
+//! over an in-memory pipe and talks to it with rmcp's client, handshake
+//! done: `list_tools()` gives every page of `tools/list`, `call_tool(name,
+//! json)` the wire's result (a failing tool or bad arguments are a result
+//! with `is_error`; an unknown tool is an `Err`), and `peer()` rmcp's peer
+//! for the rest. Turn the feature on for tests only:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! mcp-toolkit-server = { version = "0.1", default-features = false, features = ["testing"] }
+//! ```
+//!
+//! ```
+//! # #[cfg(feature = "testing")]
+//! # mod example {
+//! use mcp_server::Server;
+//! use mcp_server::testing::{TestClient, TestClientError};
+//! use serde_json::json;
+//!
+//! /// Adds two numbers.
+//! #[mcp_core::tool]
+//! async fn add(#[arg(description = "The first term.")] a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # pub async fn test() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = TestClient::connect(Server::builder().tool(add_tool()?).build()?).await?;
+//! let tools = client.list_tools().await?;
+//! assert_eq!(tools[0].input_schema["properties"]["a"]["description"], "The first term.");
+//! let sum = client.call_tool("add", json!({"a": 2, "b": 3})).await?;
+//! assert_eq!(sum.structured_content, Some(json!({"result": 5})));
+//! let Err(TestClientError::Protocol { error }) = client.call_tool("ad", json!({})).await else {
+//!     panic!("an unknown tool is a JSON-RPC error");
+//! };
+//! assert_eq!(error.message, "unknown tool `ad`; did you mean `add`?");
+//! # Ok(())
+//! # }
+//! # }
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # #[cfg(feature = "testing")]
+//! # example::test().await?;
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # OAuth-protected HTTP
 //!
@@ -186,7 +241,9 @@
         feature = "openapi",
         feature = "oauth",
         feature = "redis",
-        feature = "otel"
+        feature = "otel",
+        feature = "code-mode",
+        feature = "testing"
     )),
     allow(rustdoc::broken_intra_doc_links)
 )]
@@ -203,6 +260,7 @@ mod protocol;
 mod results;
 #[cfg(all(test, feature = "openapi", feature = "code-mode"))]
 mod schema_walks;
+mod sentence;
 mod server;
 pub mod store;
 pub mod telemetry;
@@ -227,6 +285,10 @@ pub use server::builder::ServerBuilder;
 pub use server::openapi_source::OpenApiSource;
 pub use server::pagination::{DEFAULT_PAGE_SIZE, MAX_PAGE_BYTES};
 pub use server::session::{Session, TransportKind};
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+#[doc(inline)]
+pub use transport::testing;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use transport::{HttpConfig, HttpServer, auth};

@@ -177,8 +177,8 @@ impl<C: Send + Sync + 'static> Server<C> {
     /// it (2025-11-25 sessions, and 2026-07-28 clients listening through
     /// `subscriptions/listen`; stateless HTTP has no one to tell). A name
     /// already hosted is an error.
-    pub fn add_tool(&self, def: ToolDef<C>) -> Result<(), BuildError> {
-        self.state.add_tool(def, "tools added at runtime")
+    pub fn add_tool(&self, def: impl Into<ToolDef<C>>) -> Result<(), BuildError> {
+        self.state.add_tool(def.into(), "tools added at runtime")
     }
 
     /// Removes the tool called `name` while the server runs and tells the

@@ -6,6 +6,9 @@ mod http;
 mod shutdown;
 #[cfg(feature = "stdio")]
 mod stdio;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing;
 
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]

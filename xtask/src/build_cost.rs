@@ -265,12 +265,13 @@ fn distinct_crates(listing: &str) -> BTreeSet<String> {
 }
 
 /// `path` as a TOML basic string.
-fn toml_string(path: &Path) -> String {
+pub(crate) fn toml_string(path: &Path) -> String {
     let text = path.to_string_lossy();
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
+/// Writes `text` to `path`, naming the file when it cannot.
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

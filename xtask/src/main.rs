@@ -4,8 +4,8 @@
 //!   (warnings are errors), `cargo doc` (warnings are errors),
 //!   `cargo test --workspace` (unit, integration, doc
 //!   and end-to-end tests), the benchmarks in smoke mode, `build-cost`,
-//!   `package`, `conformance`, a sample of the directory (`directory`), `tidy`
-//!   and each fuzz target for a few seconds.
+//!   `first-hour`, `package`, `conformance`, a sample of the directory
+//!   (`directory`), `tidy` and each fuzz target for a few seconds.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
 //!   and the Debian packages `redis-server` and `nginx` when they are missing.
@@ -15,6 +15,10 @@
 //!   `mcp-toolkit-server`'s tests with its default features, and of a small
 //!   app per shape (default features, stdio, HTTP, OpenAPI over HTTP), each
 //!   app's crate count held under a ceiling.
+//! - `first-hour`: a new user's first crate, outside the workspace (path
+//!   dependencies, `stdio` and `code-mode`, `testing` in dev-dependencies,
+//!   the README's "Testing your server" block as its tests), built and
+//!   tested with `cargo test`, sharing `target/`.
 //! - `package`: `cargo package` of the four library packages together, each
 //!   verified by building it from its `.crate`, each under 1 MB compressed.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
@@ -48,6 +52,7 @@ mod build_cost;
 mod conformance;
 mod directory;
 mod discovery;
+mod first_hour;
 mod fuzz;
 mod lexicon;
 mod load;
@@ -74,13 +79,14 @@ fn main() -> ExitCode {
         "soak" => soak::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "discovery" => discovery::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "build-cost" => build_cost::check(&workspace_root()),
+        "first-hour" => first_hour::check(&workspace_root()),
         "package" => package::check(&workspace_root()),
         "conformance" => conformance::run_all(&workspace_root()),
         "fuzz" => fuzz::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "directory" => directory::task(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "lexicon" => lexicon::write(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         _ => Err(format!(
-            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, discovery, build-cost, package, conformance, fuzz, directory (see xtask/src/main.rs)"
+            "unknown task `{task}`; tasks: ci, peers, tidy, bless, synth, bench, load, soak, discovery, build-cost, first-hour, package, conformance, fuzz, directory (see xtask/src/main.rs)"
         )),
     };
     match result {
@@ -118,6 +124,7 @@ fn ci() -> Result<(), String> {
     // The benchmarks' smoke mode: each bench binary runs once, nothing timed.
     cargo(&root, &["test", "--workspace", "--benches"], &peers.env())?;
     build_cost::check(&root)?;
+    first_hour::check(&root)?;
     package::check(&root)?;
     conformance::run_all(&root)?;
     directory::check(

@@ -181,8 +181,14 @@ fn tracked_text(root: &Path) -> Result<Vec<String>, String> {
             continue; // gone, or not text
         };
         let base = crate_dir(root, Path::new(file));
+        let folder = Path::new(file).parent().unwrap_or(Path::new(""));
         for escaping in paths::escaping_paths(&text, &base) {
-            out.push(format!("{file} names `{escaping}`, outside the repository"));
+            // `#[path]` and `include_str!` read from the file's own folder.
+            let from_folder = paths::is_read_from_its_folder(&text, &escaping)
+                && paths::escaping_paths(&escaping, folder).is_empty();
+            if !from_folder {
+                out.push(format!("{file} names `{escaping}`, outside the repository"));
+            }
         }
         if !file.ends_with(".snap") {
             for line in breadcrumbs::lines_with_notes(&text) {

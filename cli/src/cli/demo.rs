@@ -53,7 +53,7 @@ async fn countdown(from: u32, cx: &ToolCallContext) -> Result<Liftoff, String> {
 
 /// The demo's hand-written tools (two `#[tool]` functions).
 pub(crate) fn hand_written() -> Result<Vec<ToolDef>, CliError> {
-    Ok(vec![add_tool()?, countdown_tool()?])
+    Ok(vec![add_tool()?.into(), countdown_tool()?])
 }
 
 /// The embedded OpenAPI document, as a resource.

@@ -36,7 +36,17 @@ async fn unknown_tools_are_invalid_params_for_both_generations() {
         .request(1, "tools/call", json!({"name": "nope", "arguments": {}}))
         .await;
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
-    assert_eq!(reply["error"]["message"], "unknown tool `nope`");
+    assert_eq!(
+        reply["error"]["message"],
+        "unknown tool `nope`; the tools are `add`"
+    );
+    let reply = raw
+        .request(2, "tools/call", json!({"name": "Ad", "arguments": {}}))
+        .await;
+    assert_eq!(
+        reply["error"]["message"],
+        "unknown tool `Ad`; did you mean `add`?"
+    );
 
     let mut raw = Raw::new(server);
     raw.request(1, "server/discover", json!({"_meta": meta_2026()}))
@@ -121,6 +131,7 @@ async fn progress_notifications_reach_the_client() {
     )
     .await;
     let handle = client
+        .peer()
         .send_cancellable_request(
             ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("steps"))),
             PeerRequestOptions::no_options(),
@@ -172,6 +183,7 @@ async fn cancelled_notification_drops_the_running_handler() {
     )
     .await;
     let handle = client
+        .peer()
         .send_cancellable_request(
             ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("wait"))),
             PeerRequestOptions::no_options(),

@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use mcp_core::{ToolDef, tool};
 use mcp_server::Server;
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
-use serde_json::json;
+use mcp_server::testing::{TestClient, TestClientError};
+use rmcp::model::ProtocolVersion;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::support::{Raw, TestClient, meta_2026, spawn_server};
+use crate::support::{Listening, Raw, meta_2026};
 
 fn ping(name: &str) -> ToolDef {
     tool(name).run(|| async { "pong" }).unwrap()
@@ -20,29 +20,29 @@ async fn a_2025_11_25_session_hears_of_added_and_removed_tools() {
     let server = Server::builder().tool(ping("first")).build().unwrap();
     let (progress, _) = mpsc::unbounded_channel();
     let (changed, mut heard) = mpsc::unbounded_channel();
-    let client = TestClient {
+    let listening = Listening {
         progress,
         version: ProtocolVersion::V_2025_11_25,
         tools_changed: Some(changed),
-    }
-    .serve(spawn_server(server.clone()))
-    .await
-    .unwrap();
-    let info = client.peer_info().unwrap();
+    };
+    let client = TestClient::connect_with(server.clone(), listening)
+        .await
+        .unwrap();
+    let info = client.peer().peer_info().unwrap();
     assert_eq!(
         info.capabilities.tools.as_ref().unwrap().list_changed,
         Some(true)
     );
 
     // A session hears of changes once it has initialized (or listed tools).
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 1);
+    assert_eq!(client.list_tools().await.unwrap().len(), 1);
     server.add_tool(ping("second")).unwrap();
     tokio::time::timeout(Duration::from_secs(5), heard.recv())
         .await
         .unwrap()
         .unwrap();
     let names: Vec<_> = client
-        .list_all_tools()
+        .list_tools()
         .await
         .unwrap()
         .into_iter()
@@ -60,18 +60,15 @@ async fn a_2025_11_25_session_hears_of_added_and_removed_tools() {
         .await
         .unwrap()
         .unwrap();
-    let error = client
-        .call_tool(CallToolRequestParams::new("first"))
-        .await
-        .unwrap_err();
-    assert!(
-        error.to_string().contains("unknown tool `first`"),
-        "{error}"
+    let error = client.call_tool("first", Value::Null).await.unwrap_err();
+    let TestClientError::Protocol { error } = error else {
+        panic!("not a JSON-RPC error: {error}");
+    };
+    assert_eq!(
+        error.message,
+        "unknown tool `first`; the tools are `second`"
     );
-    let result = client
-        .call_tool(CallToolRequestParams::new("second"))
-        .await
-        .unwrap();
+    let result = client.call_tool("second", Value::Null).await.unwrap();
     assert_eq!(result.content[0].as_text().unwrap().text, "pong");
 }
 

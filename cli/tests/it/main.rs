@@ -38,5 +38,6 @@ mod tasks;
 mod tasks_2025;
 mod tasks_replicas;
 mod telemetry;
+mod test_client;
 mod tool_execution;
 mod toolsets_cli;

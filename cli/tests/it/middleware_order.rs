@@ -5,7 +5,8 @@ use std::sync::Arc;
 use mcp_core::tool::middleware::from_fn;
 use mcp_core::{CallToolResult, ToolDef, tool};
 use mcp_server::Server;
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::model::ProtocolVersion;
+use serde_json::Value;
 
 use crate::support::{Log, connect};
 
@@ -46,10 +47,7 @@ async fn calls_flow_a_b_c_d_handler_and_back() {
     for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
         log.lock().unwrap().clear();
         let (client, _) = connect(server.clone(), version).await;
-        let result = client
-            .call_tool(CallToolRequestParams::new("probe"))
-            .await
-            .unwrap();
+        let result = client.call_tool("probe", Value::Null).await.unwrap();
         assert_eq!(result.content[0].as_text().unwrap().text, "done");
         assert_eq!(
             *log.lock().unwrap(),
@@ -90,10 +88,7 @@ async fn middleware_sees_the_resolved_tool_and_session_context() {
         .build()
         .unwrap();
     let (client, _) = connect(server, ProtocolVersion::V_2025_11_25).await;
-    let result = client
-        .call_tool(CallToolRequestParams::new("greet"))
-        .await
-        .unwrap();
+    let result = client.call_tool("greet", Value::Null).await.unwrap();
     let texts: Vec<_> = result
         .content
         .iter()

@@ -25,6 +25,7 @@ async fn ten_thousand_tools_arrive_in_pages() {
     let mut pages = 0;
     loop {
         let page = client
+            .peer()
             .list_tools(Some(PaginatedRequestParams::default().with_cursor(cursor)))
             .await
             .unwrap();

@@ -14,18 +14,19 @@ use mcp_core::{
     tool,
 };
 use mcp_server::Server;
+use mcp_server::testing::TestClient;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CompleteRequestParams, CreateMessageRequestParams,
     CreateMessageResult, ElicitRequestParams, ElicitResult, GetPromptRequestParams,
     LoggingMessageNotificationParam, ProtocolVersion, ResourceUpdatedNotificationParam,
     SetLevelRequestParams, SubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use rmcp::{ClientHandler, ErrorData};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::support::{Raw, meta_2026, spawn_server};
+use crate::support::{Raw, meta_2026};
 
 /// What the test client saw.
 #[derive(Debug)]
@@ -105,13 +106,9 @@ impl ClientHandler for Client {
 async fn connect(
     server: Server,
     capable: bool,
-) -> (
-    RunningService<RoleClient, Client>,
-    mpsc::UnboundedReceiver<Seen>,
-) {
+) -> (TestClient<Client>, mpsc::UnboundedReceiver<Seen>) {
     let (seen, received) = mpsc::unbounded_channel();
-    let client = Client { capable, seen }
-        .serve(spawn_server(server))
+    let client = TestClient::connect_with(server, Client { capable, seen })
         .await
         .unwrap();
     (client, received)
@@ -188,19 +185,20 @@ fn server() -> Server {
 #[tokio::test]
 async fn prompts_are_listed_rendered_and_completed() {
     let (client, _seen) = connect(server(), false).await;
-    let info = client.peer_info().unwrap();
+    let info = client.peer().peer_info().unwrap();
     let capabilities = serde_json::to_value(&info.capabilities).unwrap();
     assert_eq!(capabilities["prompts"], json!({"listChanged": true}));
     assert_eq!(capabilities["resources"]["subscribe"], true);
     assert!(capabilities.get("logging").is_some() && capabilities.get("completions").is_some());
 
-    let prompts = client.list_prompts(None).await.unwrap();
+    let prompts = client.peer().list_prompts(None).await.unwrap();
     assert_eq!(
         serde_json::to_value(&prompts.prompts).unwrap(),
         json!([{"name": "greet", "description": "Greets someone.", "arguments": [{"name": "who", "required": true}]}])
     );
     let args = json!({"who": "Ada"}).as_object().cloned().unwrap();
     let got = client
+        .peer()
         .get_prompt(GetPromptRequestParams::new("greet").with_arguments(args))
         .await
         .unwrap();
@@ -209,6 +207,7 @@ async fn prompts_are_listed_rendered_and_completed() {
         json!([{"role": "user", "content": {"type": "text", "text": "Say hello to Ada."}}])
     );
     let missing = client
+        .peer()
         .get_prompt(GetPromptRequestParams::new("greet"))
         .await
         .unwrap_err();
@@ -219,6 +218,7 @@ async fn prompts_are_listed_rendered_and_completed() {
         "{missing}"
     );
     let unknown = client
+        .peer()
         .get_prompt(GetPromptRequestParams::new("nope"))
         .await
         .unwrap_err();
@@ -234,6 +234,7 @@ async fn prompts_are_listed_rendered_and_completed() {
         .unwrap()
     };
     let who = client
+        .peer()
         .complete(complete(
             json!({"type": "ref/prompt", "name": "greet"}),
             "who",
@@ -243,6 +244,7 @@ async fn prompts_are_listed_rendered_and_completed() {
         .unwrap();
     assert_eq!(who.completion.values, ["Ada", "Alan"]);
     let id = client
+        .peer()
         .complete(complete(
             json!({"type": "ref/resource", "uri": "test://users/{id}"}),
             "id",
@@ -251,19 +253,21 @@ async fn prompts_are_listed_rendered_and_completed() {
         .await
         .unwrap();
     assert_eq!(id.completion.values, ["1", "12"]);
-    client.cancel().await.unwrap();
+    client.close().await.unwrap();
 }
 
 #[tokio::test]
 async fn logging_follows_set_level_and_interaction_reaches_the_client() {
     let (client, mut seen) = connect(server(), true).await;
     client
+        .peer()
         .set_level(SetLevelRequestParams::new(
             serde_json::from_value(json!("info")).unwrap(),
         ))
         .await
         .unwrap();
     let logged = client
+        .peer()
         .call_tool(rmcp::model::CallToolRequestParams::new("log"))
         .await
         .unwrap();
@@ -277,25 +281,27 @@ async fn logging_follows_set_level_and_interaction_reaches_the_client() {
     assert_eq!(lines, [r#""info line""#, r#""error line""#]);
 
     let asked = client
+        .peer()
         .call_tool(rmcp::model::CallToolRequestParams::new("ask"))
         .await
         .unwrap();
     let text = serde_json::to_value(&asked.content).unwrap()[0]["text"].clone();
     assert_eq!(text, r#"{"name":"Ada"} / you asked: "2+2?""#);
-    client.cancel().await.unwrap();
+    client.close().await.unwrap();
 }
 
 #[tokio::test]
 async fn a_client_without_the_capabilities_gets_a_tool_error() {
     let (client, _seen) = connect(server(), false).await;
     let asked = client
+        .peer()
         .call_tool(rmcp::model::CallToolRequestParams::new("ask"))
         .await
         .unwrap();
     assert_eq!(asked.is_error, Some(true));
     let text = serde_json::to_value(&asked.content).unwrap()[0]["text"].clone();
     assert_eq!(text, "the client does not support elicitation");
-    client.cancel().await.unwrap();
+    client.close().await.unwrap();
 }
 
 #[tokio::test]
@@ -303,6 +309,7 @@ async fn runtime_prompt_changes_and_resource_updates_are_notified() {
     let server = server();
     let (client, mut seen) = connect(server.clone(), false).await;
     client
+        .peer()
         .subscribe(SubscribeRequestParams::new("test://watched"))
         .await
         .unwrap();
@@ -323,7 +330,7 @@ async fn runtime_prompt_changes_and_resource_updates_are_notified() {
     }
     assert!(server.remove_prompt("extra"));
     assert!(matches!(next(&mut seen).await, Seen::PromptsChanged));
-    client.cancel().await.unwrap();
+    client.close().await.unwrap();
 }
 
 fn call_2026(id: i64, extra: Value) -> Value {

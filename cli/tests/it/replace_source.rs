@@ -7,14 +7,13 @@ use std::time::Duration;
 
 use mcp_core::resource::{ResourceDef, resource};
 use mcp_core::{ToolDef, tool};
+use mcp_server::testing::TestClient;
 use mcp_server::{Server, ToolSource};
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
-use crate::support::{Hearing, Raw, heard_within_half_a_second, meta_2026, spawn_server};
+use crate::support::{Hearing, Raw, heard_within_half_a_second, meta_2026};
 
 fn ping(name: &str) -> ToolDef {
     tool(name).run(|| async { "pong" }).unwrap()
@@ -26,15 +25,9 @@ fn readme() -> ResourceDef {
         .unwrap()
 }
 
-async fn hearing(
-    server: &Server,
-) -> (
-    RunningService<RoleClient, Hearing>,
-    mpsc::UnboundedReceiver<&'static str>,
-) {
+async fn hearing(server: &Server) -> (TestClient<Hearing>, mpsc::UnboundedReceiver<&'static str>) {
     let (heard, hears) = mpsc::unbounded_channel();
-    let client = Hearing(heard)
-        .serve(spawn_server(server.clone()))
+    let client = TestClient::connect_with(server.clone(), Hearing(heard))
         .await
         .expect("the client connects");
     (client, hears)
@@ -80,6 +73,7 @@ async fn a_swap_is_atomic_for_every_reader() {
     for _ in 0..200 {
         let in_process = names(&server);
         let over_the_wire: Vec<String> = client
+            .peer()
             .list_tools(None)
             .await
             .unwrap()
@@ -108,7 +102,7 @@ async fn a_clash_or_an_unknown_source_changes_nothing_and_tells_no_one() {
         .build()
         .unwrap();
     let (client, mut hears) = hearing(&server).await;
-    client.list_all_tools().await.unwrap();
+    client.list_tools().await.unwrap();
 
     let clash = server
         .replace_source(ToolSource::new("github", [ping("pulls"), ping("local")]))
@@ -150,10 +144,7 @@ async fn a_clash_or_an_unknown_source_changes_nothing_and_tells_no_one() {
         heard_within_half_a_second(&mut hears).await,
         Vec::<&str>::new()
     );
-    let result = client
-        .call_tool(CallToolRequestParams::new("gh_issues"))
-        .await
-        .unwrap();
+    let result = client.call_tool("gh_issues", Value::Null).await.unwrap();
     assert_eq!(result.content[0].as_text().unwrap().text, "pong");
 }
 
@@ -164,10 +155,10 @@ async fn each_swap_tells_every_session_once_per_changed_list() {
         .build()
         .unwrap();
     let (client, mut hears) = hearing(&server).await;
-    let info = client.peer_info().unwrap();
+    let info = client.peer().peer_info().unwrap();
     let resources = info.capabilities.resources.as_ref().unwrap();
     assert_eq!(resources.list_changed, Some(true));
-    client.list_all_tools().await.unwrap();
+    client.list_tools().await.unwrap();
 
     let mut raw = Raw::new(server.clone());
     raw.request(1, "server/discover", json!({"_meta": meta_2026()}))
@@ -200,7 +191,7 @@ async fn each_swap_tells_every_session_once_per_changed_list() {
     raw.notification("notifications/resources/list_changed")
         .await;
     raw.notification("notifications/tools/list_changed").await;
-    assert!(client.list_all_resources().await.unwrap().is_empty());
+    assert!(client.peer().list_all_resources().await.unwrap().is_empty());
 
     // The same again: nothing to tell.
     let changes = server
@@ -246,7 +237,7 @@ async fn a_call_in_flight_finishes_on_the_tool_it_started_with() {
         .build()
         .unwrap();
     let (client, mut hears) = hearing(&server).await;
-    client.list_all_tools().await.unwrap();
+    client.list_tools().await.unwrap();
     let call = {
         let peer = client.peer().clone();
         tokio::spawn(async move { peer.call_tool(CallToolRequestParams::new("slow")).await })
@@ -267,9 +258,6 @@ async fn a_call_in_flight_finishes_on_the_tool_it_started_with() {
         .unwrap()
         .unwrap();
     assert_eq!(result.content[0].as_text().unwrap().text, "the old slow");
-    let again = client
-        .call_tool(CallToolRequestParams::new("slow"))
-        .await
-        .unwrap();
+    let again = client.call_tool("slow", Value::Null).await.unwrap();
     assert_eq!(again.content[0].as_text().unwrap().text, "the new slow");
 }

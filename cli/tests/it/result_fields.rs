@@ -18,7 +18,7 @@ use crate::support::Raw;
 const TOOL: &str = "issues_list-for-repo";
 
 /// A GitHub `simple-user`.
-fn user(login: &str, id: u64) -> Value {
+pub(crate) fn user(login: &str, id: u64) -> Value {
     let api = format!("https://api.github.com/users/{login}");
     json!({
         "login": login, "id": id, "node_id": format!("MDQ6VXNlcj{id}"),
@@ -48,7 +48,7 @@ fn label(name: &str, id: u64, color: &str) -> Value {
 
 /// The GitHub-shaped issue `number` (1 to 5), with every field the
 /// document requires and more.
-fn issue(number: u64) -> Value {
+pub(crate) fn issue(number: u64) -> Value {
     let repo = "https://api.github.com/repos/octo/app";
     let url = format!("{repo}/issues/{number}");
     let labels = match number % 3 {

@@ -33,7 +33,7 @@ async fn every_tool_survives_rmcp_and_back_except_execution() {
     let server = Server::builder().tools(defs.clone()).build().unwrap();
     for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
         let (client, _) = connect(server.clone(), version.clone()).await;
-        let listed = client.list_all_tools().await.unwrap();
+        let listed = client.list_tools().await.unwrap();
         assert_eq!(listed.len(), defs.len(), "{version:?}");
         for (def, via_rmcp) in defs.iter().zip(listed) {
             let original = def.tool();
@@ -49,6 +49,6 @@ async fn every_tool_survives_rmcp_and_back_except_execution() {
             expected.execution = None;
             assert_eq!(back, expected, "{version:?}");
         }
-        client.cancel().await.unwrap();
+        client.close().await.unwrap();
     }
 }

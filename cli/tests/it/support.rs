@@ -1,4 +1,5 @@
-//! Shared helpers: serve a server in process and talk to it.
+//! Shared helpers: serve a server in process and talk to it (rmcp's client
+//! through `TestClient`, or raw JSON-RPC).
 
 pub(crate) mod http;
 pub(crate) mod redis;
@@ -6,34 +7,25 @@ pub(crate) mod redis;
 use std::sync::Arc;
 
 use mcp_server::Server;
+use mcp_server::testing::TestClient;
+use rmcp::ClientHandler;
 use rmcp::model::{ClientConfig, ProgressNotificationParam, ProtocolVersion};
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::service::{NotificationContext, RoleClient};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
-/// Starts `server` on one end of a duplex pipe and returns the other end.
-pub(crate) fn spawn_server<C: Send + Sync + 'static>(server: Server<C>) -> DuplexStream {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    let (reader, writer) = tokio::io::split(server_end);
-    tokio::spawn(async move {
-        if let Err(error) = server.serve_io(reader, writer).await {
-            eprintln!("server ended: {error}");
-        }
-    });
-    client_end
-}
-
-/// A client that forwards progress notifications to a channel.
+/// A client handler speaking `version` that forwards the progress
+/// notifications it hears to a channel, and the tool list changes to
+/// another when asked to.
 #[derive(Clone)]
-pub(crate) struct TestClient {
+pub(crate) struct Listening {
     pub(crate) progress: mpsc::UnboundedSender<ProgressNotificationParam>,
     pub(crate) version: ProtocolVersion,
     pub(crate) tools_changed: Option<mpsc::UnboundedSender<()>>,
 }
 
-impl ClientHandler for TestClient {
+impl ClientHandler for Listening {
     fn get_info(&self) -> ClientConfig {
         ClientConfig::default().with_protocol_version(self.version.clone())
     }
@@ -53,24 +45,24 @@ impl ClientHandler for TestClient {
     }
 }
 
-/// An rmcp client session with `server` speaking `version`, plus its
-/// progress notifications.
+/// An in-process client of `server` speaking `version`, plus its progress
+/// notifications.
 pub(crate) async fn connect<C: Send + Sync + 'static>(
     server: Server<C>,
     version: ProtocolVersion,
 ) -> (
-    RunningService<RoleClient, TestClient>,
+    TestClient<Listening>,
     mpsc::UnboundedReceiver<ProgressNotificationParam>,
 ) {
     let (progress, received) = mpsc::unbounded_channel();
-    let client = TestClient {
+    let listening = Listening {
         progress,
         version,
         tools_changed: None,
-    }
-    .serve(spawn_server(server))
-    .await
-    .expect("the client connects");
+    };
+    let client = TestClient::connect_with(server, listening)
+        .await
+        .expect("the client connects");
     (client, received)
 }
 
@@ -113,8 +105,17 @@ pub(crate) struct Raw {
 }
 
 impl Raw {
+    /// Starts `server` on one end of a duplex pipe and speaks raw JSON-RPC
+    /// on the other (what rmcp's client would not send, or would check).
     pub(crate) fn new<C: Send + Sync + 'static>(server: Server<C>) -> Self {
-        let (reader, writer) = tokio::io::split(spawn_server(server));
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        let (server_reader, server_writer) = tokio::io::split(server_end);
+        tokio::spawn(async move {
+            if let Err(error) = server.serve_io(server_reader, server_writer).await {
+                eprintln!("server ended: {error}");
+            }
+        });
+        let (reader, writer) = tokio::io::split(client_end);
         Self {
             reader: BufReader::new(reader),
             writer,

@@ -5,7 +5,7 @@ use mcp_server::{OpenApiSource, Server};
 
 /// Adds two numbers.
 #[tool(annotations(read, idempotent, closed_world))]
-async fn add(a: i64, b: i64) -> i64 {
+pub async fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 

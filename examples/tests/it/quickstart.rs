@@ -1,9 +1,19 @@
 //! `quickstart`, the README's first program: the file is the README's
-//! block, and it serves its tool and the Petstore document's over stdio.
+//! block, it serves its tool and the Petstore document's over stdio, and
+//! its tool is tested in process as the README's "Testing your server"
+//! shows.
 
+use mcp_server::testing::TestClient;
+use mcp_server::{OpenApiSource, Server};
 use serde_json::json;
 
 use crate::stdio_examples::spawn_with;
+
+/// The quickstart's own code, so that its tool is tested in process (its
+/// `main` is not run here).
+#[path = "../../src/bin/quickstart.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod program;
 
 /// The fenced `rust` blocks of a Markdown text.
 fn rust_blocks(markdown: &str) -> Vec<String> {
@@ -65,4 +75,35 @@ async fn quickstart_serves_its_tool_and_the_petstore_document() {
         "{sum:?}"
     );
     quickstart.stop().await;
+}
+
+#[tokio::test]
+async fn the_quickstart_is_tested_in_process() -> Result<(), Box<dyn std::error::Error>> {
+    let petstore = OpenApiSource::path(testdata::openapi("petstore.yaml")).prefix("pets_");
+    let server = Server::builder()
+        .name("quickstart")
+        .tool(program::add_tool()?)
+        .openapi(petstore)
+        .build()?;
+    let client = TestClient::connect(server).await?;
+    let names: Vec<String> = client
+        .list_tools()
+        .await?
+        .into_iter()
+        .map(|tool| tool.name.into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "add",
+            "pets_listPets",
+            "pets_createPets",
+            "pets_showPetById"
+        ]
+    );
+    let sum = client.call_tool("add", json!({"a": 2, "b": 3})).await?;
+    assert_eq!(sum.structured_content, Some(json!({"result": 5})));
+    let wrong = client.call_tool("add", json!({"a": "two"})).await?;
+    assert_eq!(wrong.is_error, Some(true));
+    Ok(())
 }

@@ -20,7 +20,8 @@ use crate::__private::checks::{ArgDeserialize, ArgSchema};
 use crate::arguments::error::pointer_segment;
 use crate::json::JsonObject;
 use crate::schema::input_schema_for;
-use crate::tool::input::json_pointer;
+use crate::tool::builder::ToolBuilder;
+use crate::tool::input::{ToolInput, json_pointer};
 
 /// One plain parameter of a `#[tool]` function: a marker type the macro
 /// makes per parameter, naming it and giving its type and [`ParamCode`].
@@ -36,6 +37,46 @@ pub trait Param: 'static {
     type Type: 'static;
     /// How the parameter is read and described.
     const CODE: ParamCode<Self::Type>;
+    /// `#[arg(description = "..")]`: the property's `description`.
+    const DESCRIPTION: Option<&'static str> = None;
+
+    /// `#[arg(default = ..)]` as JSON: the property's `default`, and the
+    /// value of a call that leaves the parameter out.
+    fn default_value() -> Option<Value> {
+        None
+    }
+
+    /// `#[arg(example = ..)]`s as JSON, in order: the property's `examples`.
+    fn examples() -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+/// Whether `#[arg(..)]` says anything about `P`.
+fn has_metadata<P: Param>() -> bool {
+    P::DESCRIPTION.is_some() || P::default_value().is_some() || !P::examples().is_empty()
+}
+
+/// What is wrong with `P`'s `#[arg(..)]`: a default or an example that is
+/// no value of the parameter's type, each as `(parameter, reason)`.
+fn param_problems<P: Param>(problems: &mut Vec<(&'static str, String)>) {
+    let values = P::default_value()
+        .map(|value| ("default", value))
+        .into_iter()
+        .chain(P::examples().into_iter().map(|value| ("example", value)));
+    for (what, value) in values {
+        if let Err((pointer, reason)) = (P::CODE.read)(value.clone()) {
+            let at = if pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" (at {pointer})")
+            };
+            problems.push((
+                P::NAME,
+                format!("the {what} {value} is not a value of its type{at}: {reason}"),
+            ));
+        }
+    }
 }
 
 /// How a parameter of type `T` is read and described: `T`'s `Deserialize`
@@ -84,6 +125,8 @@ pub trait ArgList: Sized + 'static {
     fn read(object: &mut JsonObject) -> Result<Self::Values, String>;
     /// Describes each parameter as a property.
     fn describe(generator: &mut SchemaGenerator, object: &mut ObjectSchema);
+    /// What is wrong with the parameters' `#[arg(..)]`s.
+    fn problems(problems: &mut Vec<(&'static str, String)>);
 }
 
 /// The properties and required names of an object schema being built.
@@ -105,25 +148,42 @@ impl ObjectSchema {
     }
 }
 
-/// Reads parameter `P`: a missing one is read from `null` (so `Option`
-/// parameters may be left out).
+/// Reads parameter `P`: a missing one is read from its default, else from
+/// `null` (so `Option` parameters may be left out).
 fn read_param<P: Param>(object: &mut JsonObject) -> Result<P::Type, String> {
     let name = P::NAME;
     match object.remove(name) {
         Some(value) => (P::CODE.read)(value)
             .map_err(|(pointer, reason)| format!("/{}{pointer}: {reason}", pointer_segment(name))),
-        None => (P::CODE.read)(Value::Null).map_err(|_| format!("missing field `{name}`")),
+        None => (P::CODE.read)(P::default_value().unwrap_or(Value::Null))
+            .map_err(|_| format!("missing field `{name}`")),
     }
 }
 
-/// Describes parameter `P`; it is required unless it can be left out
-/// (read from `null`), which is what [`read_param`] does with a missing one.
+/// Describes parameter `P` with its `#[arg(..)]`; it is required unless it
+/// can be left out (it has a default, or reads from `null`), which is what
+/// [`read_param`] does with a missing one.
 fn describe_param<P: Param>(generator: &mut SchemaGenerator, object: &mut ObjectSchema) {
-    let schema = (P::CODE.subschema)(generator);
+    let mut schema = match (P::CODE.subschema)(generator).to_value() {
+        Value::Object(schema) => schema,
+        // `true`: any value.
+        _ => JsonObject::new(),
+    };
+    if let Some(description) = P::DESCRIPTION {
+        schema.insert("description".to_owned(), description.into());
+    }
+    let default = P::default_value();
+    if let Some(default) = &default {
+        schema.insert("default".to_owned(), default.clone());
+    }
+    let examples = P::examples();
+    if !examples.is_empty() {
+        schema.insert("examples".to_owned(), Value::Array(examples));
+    }
     object
         .properties
-        .insert(P::NAME.to_owned(), schema.to_value());
-    if (P::CODE.read)(Value::Null).is_err() {
+        .insert(P::NAME.to_owned(), Value::Object(schema));
+    if default.is_none() && (P::CODE.read)(Value::Null).is_err() {
         object.required.push(P::NAME.into());
     }
 }
@@ -139,6 +199,10 @@ macro_rules! arg_list {
 
             fn describe(generator: &mut SchemaGenerator, object: &mut ObjectSchema) {
                 $(describe_param::<$p>(generator, object);)+
+            }
+
+            fn problems(problems: &mut Vec<(&'static str, String)>) {
+                $(param_problems::<$p>(problems);)+
             }
         }
     };
@@ -196,6 +260,50 @@ impl<L: ArgList> JsonSchema for Args<L> {
         L::describe(generator, &mut object);
         object.into_schema()
     }
+}
+
+/// The arguments of a `#[tool]` function ([`Single`] or [`Args`]), whose
+/// parameters' `#[arg(..)]`s are checked when the tool is built.
+pub trait Described {
+    /// What is wrong with the parameters' `#[arg(..)]`s, each as
+    /// `(parameter, reason)`.
+    fn problems() -> Vec<(&'static str, String)>;
+}
+
+impl<L: ArgList> Described for Args<L> {
+    fn problems() -> Vec<(&'static str, String)> {
+        let mut problems = Vec::new();
+        L::problems(&mut problems);
+        problems
+    }
+}
+
+impl<P: Param> Described for Single<P> {
+    fn problems() -> Vec<(&'static str, String)> {
+        let mut problems = Vec::new();
+        if (P::CODE.is_object)() && has_metadata::<P>() {
+            let reason = format!(
+                "`#[arg(..)]` describes one property, but `{}` is the whole arguments object: document its fields instead",
+                (P::CODE.schema_name)()
+            );
+            problems.push((P::NAME, reason));
+        }
+        param_problems::<P>(&mut problems);
+        problems
+    }
+}
+
+/// `.input::<T>()`, then the check of its parameters' `#[arg(..)]`s: the
+/// first problem is the builder's error.
+pub fn described_input<T, In, Out>(builder: ToolBuilder<In, Out>) -> ToolBuilder<T, Out>
+where
+    T: ToolInput + Described,
+{
+    let mut builder = builder.input::<T>();
+    if let Some((argument, reason)) = T::problems().into_iter().next() {
+        builder.argument_error(argument, reason);
+    }
+    builder
 }
 
 /// Whether the arguments of a tool whose one parameter has type `T` are
@@ -305,6 +413,35 @@ mod tests {
         const CODE: ParamCode<Self::Type> = param_code::<Self::Type>();
     }
 
+    /// `#[arg(description = "The city.", default = "Paris", example = "Lyon")] city: String`.
+    struct City;
+    impl Param for City {
+        const NAME: &'static str = "city";
+        type Type = String;
+        const CODE: ParamCode<String> = param_code::<String>();
+        const DESCRIPTION: Option<&'static str> = Some("The city.");
+        fn default_value() -> Option<Value> {
+            Some(json!("Paris"))
+        }
+        fn examples() -> Vec<Value> {
+            vec![json!("Lyon")]
+        }
+    }
+
+    /// `#[arg(default = "many", example = 3)] count: u8`: neither is a `u8`.
+    struct Count;
+    impl Param for Count {
+        const NAME: &'static str = "count";
+        type Type = u8;
+        const CODE: ParamCode<u8> = param_code::<u8>();
+        fn default_value() -> Option<Value> {
+            Some(json!("many"))
+        }
+        fn examples() -> Vec<Value> {
+            vec![json!(3), json!(300)]
+        }
+    }
+
     fn object(value: Value) -> JsonObject {
         match value {
             Value::Object(object) => object,
@@ -320,6 +457,42 @@ mod tests {
         assert_eq!(read(json!({"b": [2]})), Err("missing field `a`".to_owned()));
         let nested = read(json!({"a": 1, "b": [2, "x"]})).unwrap_err();
         assert!(nested.starts_with("/b/1: invalid type"), "{nested}");
+    }
+
+    #[test]
+    fn arg_metadata_describes_the_property_and_a_default_fills_a_missing_one() {
+        let schema = crate::schema::input_schema_for::<Args<(A, City)>>().unwrap();
+        assert_eq!(
+            schema["properties"]["city"],
+            json!({"type": "string", "description": "The city.", "default": "Paris", "examples": ["Lyon"]})
+        );
+        assert_eq!(schema["required"], json!(["a"]));
+        let read = |value: Value| <(A, City)>::read(&mut object(value));
+        assert_eq!(read(json!({"a": 1})), Ok((1, "Paris".to_owned())));
+        assert_eq!(
+            read(json!({"a": 1, "city": "Lyon"})),
+            Ok((1, "Lyon".to_owned()))
+        );
+        assert!(<Args<(A, City)>>::problems().is_empty());
+    }
+
+    #[test]
+    fn a_default_or_example_outside_the_type_is_a_problem() {
+        let problems = <Single<Count>>::problems();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems[0].0, "count");
+        assert!(
+            problems[0]
+                .1
+                .starts_with("the default \"many\" is not a value of its type: invalid type"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1]
+                .1
+                .starts_with("the example 300 is not a value of its type"),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::arguments::error::{InvalidArguments, Violation, pointer_segment};
 use crate::arguments::known::{known_names, unknown_argument};
 use crate::error::SchemaError;
 use crate::json::JsonObject;
+use crate::schema::validator::violation_message;
 
 /// A tool's input schema compiled for checking calls: the check every kind
 /// of tool runs (see the [module docs](crate::arguments) for the rules).
@@ -142,7 +143,7 @@ impl ArgumentCheck {
                 continue;
             }
             let top = top_level_name(&pointer);
-            out.push((Violation::new(pointer, error.to_string()), top));
+            out.push((Violation::new(pointer, violation_message(&error)), top));
         }
         out
     }

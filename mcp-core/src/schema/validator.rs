@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use jsonschema::ValidationError;
+use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
 use crate::error::SchemaError;
@@ -79,9 +81,85 @@ impl Validator {
                 } else {
                     pointer
                 };
-                format!("{pointer}: {error}")
+                format!("{pointer}: {}", violation_message(&error))
             })
             .collect()
+    }
+}
+
+/// How many allowed values a message lists before it says how many more
+/// there are.
+const LISTED_VALUES: usize = 20;
+
+/// What `error` says, in words a person (or a model) can act on: a value
+/// outside an `enum`, or outside a `oneOf`/`anyOf` of `const`s (how
+/// schemars spells an enum whose variants have doc comments), names the
+/// values allowed; other violations read as the validator words them.
+pub(crate) fn violation_message(error: &ValidationError<'_>) -> String {
+    let allowed = match error.kind() {
+        ValidationErrorKind::Enum { options } => options.as_array().cloned(),
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            constants(error, context)
+        }
+        _ => None,
+    };
+    match allowed {
+        Some(values) if !values.is_empty() => {
+            format!("{} is not one of {}", error.instance(), listed(&values))
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// The values of a `oneOf`/`anyOf` whose every branch failed on its
+/// `const` (or `enum`) at the error's own value, or `None` when a branch
+/// failed otherwise.
+fn constants(
+    error: &ValidationError<'_>,
+    branches: &[Vec<ValidationError<'_>>],
+) -> Option<Vec<Value>> {
+    let mut values: Vec<Value> = Vec::new();
+    for branch in branches {
+        let mut found = false;
+        for failure in branch
+            .iter()
+            .filter(|failure| failure.instance_path() == error.instance_path())
+        {
+            let allowed = match failure.kind() {
+                ValidationErrorKind::Constant { expected_value } => {
+                    vec![(**expected_value).clone()]
+                }
+                ValidationErrorKind::Enum { options } => {
+                    options.as_array().cloned().unwrap_or_default()
+                }
+                _ => continue,
+            };
+            found = true;
+            for value in allowed {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+        }
+        if !found {
+            return None;
+        }
+    }
+    Some(values)
+}
+
+/// `"a", "b", "c"`, or the first [`LISTED_VALUES`] and how many more.
+fn listed(values: &[Value]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .take(LISTED_VALUES)
+        .map(Value::to_string)
+        .collect();
+    let more = values.len().saturating_sub(LISTED_VALUES);
+    if more == 0 {
+        shown.join(", ")
+    } else {
+        format!("{} and {more} more", shown.join(", "))
     }
 }
 
@@ -110,6 +188,39 @@ mod tests {
         let found = state.violations(&json!("all"));
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("(root): "), "{found:?}");
+    }
+
+    #[test]
+    fn a_value_outside_an_enum_names_the_allowed_values() {
+        let unit = |schema: Value| {
+            let root = json!({"type": "object", "properties": {"unit": schema}, "$defs": {
+                "Unit": {"oneOf": [
+                    {"type": "string", "const": "celsius", "description": "Degrees Celsius."},
+                    {"type": "string", "const": "fahrenheit", "description": "Degrees Fahrenheit."}
+                ]}
+            }});
+            Validator::new(&root)
+                .unwrap()
+                .violations(&json!({"unit": "kelvin"}))
+        };
+        let expected = [r#"/unit: "kelvin" is not one of "celsius", "fahrenheit""#];
+        assert_eq!(unit(json!({"enum": ["celsius", "fahrenheit"]})), expected);
+        assert_eq!(unit(json!({"$ref": "#/$defs/Unit"})), expected);
+        assert_eq!(
+            unit(json!({"anyOf": [{"const": "celsius"}, {"enum": ["fahrenheit"]}]})),
+            expected
+        );
+        // A branch that is not a constant keeps the validator's words.
+        let mixed = unit(json!({"oneOf": [{"const": "celsius"}, {"type": "integer"}]}));
+        assert!(mixed[0].contains("'oneOf'"), "{mixed:?}");
+    }
+
+    #[test]
+    fn long_lists_say_how_many_more() {
+        let options: Vec<Value> = (0..25).map(|n| json!(n)).collect();
+        let validator = Validator::new(&json!({"enum": options})).unwrap();
+        let found = validator.violations(&json!(99));
+        assert!(found[0].ends_with(", 19 and 5 more"), "{found:?}");
     }
 
     #[test]

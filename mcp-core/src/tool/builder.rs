@@ -340,6 +340,12 @@ impl<In, Out> ToolBuilder<In, Out> {
             .in_toolsets(self.toolsets))
     }
 
+    /// Records that the arguments' description of `argument` is wrong
+    /// (what `#[arg(..)]` says of a parameter).
+    pub(crate) fn argument_error(&mut self, argument: &'static str, reason: String) {
+        self.schema_error(SchemaError::Argument { argument, reason });
+    }
+
     fn schema_error(&mut self, source: SchemaError) {
         let tool = self.name.clone();
         self.error.get_or_insert(ToolError::Schema {

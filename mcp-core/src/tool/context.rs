@@ -256,6 +256,18 @@ impl<C> ToolCallContext<C> {
         self.request.arguments.take()
     }
 
+    /// The same call with the per-session context `ctx` in place of this
+    /// one's: how a tool that needs no context runs in a server that has one.
+    pub(crate) fn with_context<D>(self, ctx: Arc<D>) -> ToolCallContext<D> {
+        ToolCallContext {
+            request: self.request,
+            tool: self.tool,
+            ctx,
+            scope: self.scope,
+            channel: self.channel,
+        }
+    }
+
     /// The context of a call of `tool` with `arguments` made while serving
     /// this one: same session, caller, channel, per-session context and
     /// request `_meta` (so progress and cancellation reach the inner call).

@@ -59,6 +59,25 @@ impl<C: Send + Sync + 'static> ToolDef<C> {
         }
     }
 
+    /// A tool with this one's value and settings (scopes, toolsets, result
+    /// bound, credentials) whose code is `handler`, without middleware.
+    pub(crate) fn with_handler<D>(&self, handler: Arc<dyn ToolHandler<D>>) -> ToolDef<D> {
+        ToolDef {
+            tool: self.tool.clone(),
+            handler,
+            layers: Arc::from(Vec::new()),
+            scopes: self.scopes.clone(),
+            toolsets: self.toolsets.clone(),
+            result_limit: self.result_limit,
+            forwards_credentials: self.forwards_credentials,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn handler(&self) -> &Arc<dyn ToolHandler<C>> {
+        &self.handler
+    }
+
     /// Adds OAuth scopes a call of the tool needs (see
     /// [`ToolBuilder::scopes`](crate::ToolBuilder::scopes)).
     pub fn require_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {

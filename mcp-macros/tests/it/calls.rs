@@ -8,7 +8,7 @@ use crate::parity::{add_tool, delete_user_tool};
 
 #[test]
 fn struct_argument_good_and_bad() {
-    let def: ToolDef = delete_user_tool().unwrap();
+    let def = delete_user_tool().unwrap();
     let ok = block_on(def.call_detached(json!({"id": "7"})));
     assert_eq!(ok.structured_content, Some(json!({"ok": true})));
     let err = block_on(def.call_detached(json!({"id": "missing"})));
@@ -24,7 +24,7 @@ fn struct_argument_good_and_bad() {
 
 #[test]
 fn plain_arguments_good_and_bad() {
-    let def: ToolDef = add_tool().unwrap();
+    let def = add_tool().unwrap();
     let ok = block_on(def.call_detached(json!({"a": 1, "b": 2})));
     assert_eq!(ok.structured_content, Some(json!({"result": 3})));
     let optional = block_on(def.call_detached(json!({"a": 1})));
@@ -53,7 +53,7 @@ async fn shout(text: String) -> String {
 
 #[test]
 fn a_single_plain_argument_is_a_property() {
-    let def: ToolDef = shout_tool().unwrap();
+    let def = shout_tool().unwrap();
     insta::assert_json_snapshot!("shout_input_schema", def.tool().input_schema);
     assert!(def.tool().output_schema.is_none());
     assert_eq!(
@@ -79,7 +79,7 @@ struct AddArgs {
 
 #[test]
 fn argument_errors_read_as_the_builder_twin_s() {
-    let macro_tool: ToolDef = add_tool().unwrap();
+    let macro_tool = add_tool().unwrap();
     let builder_tool: ToolDef = mcp_core::tool("everything.add")
         .input::<AddArgs>()
         .output::<i64>()
@@ -115,11 +115,11 @@ async fn lenient(text: Option<String>) -> String {
 
 #[test]
 fn allow_unknown_arguments_lets_extra_arguments_through() {
-    let def: ToolDef = lenient_tool().unwrap();
+    let def = lenient_tool().unwrap();
     let result = block_on(def.call_detached(json!({"text": "hi", "mood": "calm"})));
     assert!(!result.is_error(), "{}", result.text_content());
     assert_eq!(result.text_content(), "hi");
-    let strict: ToolDef = shout_tool().unwrap();
+    let strict = shout_tool().unwrap();
     let refused = block_on(strict.call_detached(json!({"text": "hi", "mood": "calm"})));
     assert!(refused.is_error());
 }

@@ -4,6 +4,7 @@
 // Tests state their expectations with `unwrap`.
 #![allow(clippy::unwrap_used)]
 
+mod args;
 mod calls;
 mod parity;
 mod prompt;

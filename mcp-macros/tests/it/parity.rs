@@ -70,7 +70,7 @@ struct AddArgs {
 
 #[test]
 fn delete_user_is_the_builder_chain_of_the_issue() {
-    let macro_tool: ToolDef = delete_user_tool().unwrap();
+    let macro_tool = delete_user_tool().unwrap();
     let builder_tool: ToolDef = tool("delete_user")
         .description("Permanently remove a user account by id. This cannot be undone.")
         .title("Delete user")
@@ -98,7 +98,7 @@ fn delete_user_is_the_builder_chain_of_the_issue() {
 
 #[test]
 fn every_attribute_matches_the_builder() {
-    let macro_tool: ToolDef = add_tool().unwrap();
+    let macro_tool = add_tool().unwrap();
     let builder_tool: ToolDef = tool("everything.add")
         .description("Adds two numbers.\n\nBoth are integers.")
         .metadata(&BRAND)

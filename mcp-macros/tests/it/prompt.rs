@@ -87,3 +87,27 @@ fn prompt_sees_the_session_and_the_request() {
         Some("hello core (greet_team)")
     );
 }
+
+/// Summarizes a text.
+#[mcp_macros::prompt]
+async fn summary(
+    #[arg(description = "The text to summarize.")] text: String,
+    length: Option<String>,
+) -> String {
+    format!(
+        "Summarize in {} words: {text}",
+        length.as_deref().unwrap_or("50")
+    )
+}
+
+#[test]
+fn arg_describes_a_prompt_argument() {
+    let def: PromptDef = summary_prompt().unwrap();
+    let arguments = &def.prompt().arguments;
+    assert_eq!(arguments[0].name, "text");
+    assert_eq!(
+        arguments[0].description.as_deref(),
+        Some("The text to summarize.")
+    );
+    assert_eq!(arguments[1].description, None);
+}

@@ -5,15 +5,21 @@ use mcp_core::{Hint, Tool, ToolError};
 use serde_json::json;
 
 use super::CodeMode;
+use super::execute_example::example;
 use crate::discovery::view::object;
 
 /// The meta-tool that runs a script.
 pub const EXECUTE: &str = "execute";
 
-/// The `execute` tool's protocol value.
-pub(crate) fn execute_tool(settings: &CodeMode) -> Result<Tool, ToolError> {
+/// The `execute` tool's protocol value over `tools` (with their
+/// identifiers, in the same order), whose example calls some of them.
+pub(crate) fn execute_tool(
+    settings: &CodeMode,
+    tools: &[&Tool],
+    identifiers: &[String],
+) -> Result<Tool, ToolError> {
     let limits = settings.limits();
-    let description = format!(
+    let mut description = format!(
         "Run JavaScript that calls this server's tools; only what it returns comes back. \
 `code` is an async arrow function or a function body that may `await` and `return`. \
 Call a tool with `await tools.<identifier>(input)` (declarations from `search_tools`) or \
@@ -22,16 +28,18 @@ Error with the tool's message (catch it to go on). `catalog` lists every tool as
 identifier, title, description, tags, method, path}}. Run calls in parallel with \
 `Promise.all`; `console.log` goes to `logs`. Limits per run: {} s, {} MiB, {} calls, a result \
 of {} KB. A fresh sandbox each run: nothing persists, and there is no fetch, require, import, \
-timer or environment.\n\nExample (names and inputs come from `search_tools`):\n\
-const issues = await tools.issues_list_for_repo({{ owner: \"octo\", repo: \"app\", state: \"open\", per_page: 100 }});\n\
-const crashes = issues.filter((issue) => /crash/i.test(issue.title));\n\
-const authors = await Promise.all(crashes.map((issue) => tools.users_get_by_username({{ username: issue.user.login }})));\n\
-return crashes.map((issue, i) => ({{ number: issue.number, author: authors[i].name }}));",
+timer or environment.",
         limits.time.as_secs(),
         limits.memory_bytes / (1024 * 1024),
         limits.calls,
         limits.result_bytes / 1000,
     );
+    if let Some(example) = example(tools, identifiers) {
+        description.push_str(
+            "\n\nExample with this server's tools (`search_tools` gives their inputs):\n",
+        );
+        description.push_str(&example);
+    }
     let input = json!({
         "type": "object",
         "properties": {

@@ -31,7 +31,7 @@ mod convert;
 pub(crate) mod corpus;
 mod direct;
 mod doc;
-mod literal;
+pub(crate) mod literal;
 mod output;
 mod refs;
 mod ty;

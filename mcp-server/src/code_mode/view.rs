@@ -72,7 +72,8 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
             .collect();
         let search =
             search_tool(finder.clone(), identifiers.clone()).map_err(|error| error.to_string())?;
-        let execute = execute_tool(settings).map_err(|error| error.to_string())?;
+        let execute =
+            execute_tool(settings, &values, &identifiers).map_err(|error| error.to_string())?;
         let mut listed = vec![search.tool().clone(), execute.clone()];
         listed.extend(
             values

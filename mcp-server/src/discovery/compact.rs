@@ -7,8 +7,9 @@ use mcp_core::ToolSchema;
 use mcp_core::schema::walk::{Keyword, Walk};
 use serde_json::{Map, Value, json};
 
-use super::document::{first_sentence, properties, resolve};
+use super::document::{properties, resolve};
 use super::words::strip_markup;
+use crate::sentence::first_sentence;
 
 /// The size a compact schema aims at by default, in bytes of JSON: past
 /// it, argument descriptions (then nested field names) are left out, the

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::toolsets::Toolsets;
 use super::words::for_each_word;
+use crate::sentence::first_sentence;
 
 /// The `_meta` key of a generated tool's method, path and operationId.
 pub(crate) const OPENAPI_META_KEY: &str = "rs.mcp-toolkit/openapi";
@@ -350,18 +351,6 @@ pub(crate) fn split_first_paragraph(text: &str) -> (&str, &str) {
     (&text[..end], &text[end..])
 }
 
-/// The first sentence of `text` (up to a period followed by a space or a
-/// line break, or the first line break).
-pub(crate) fn first_sentence(text: &str) -> &str {
-    let text = text.trim();
-    let line_end = text.find('\n').unwrap_or(text.len());
-    let line = &text[..line_end];
-    match line.find(". ") {
-        Some(end) => &line[..=end],
-        None => line,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,10 +394,6 @@ mod tests {
         assert_eq!(
             split_first_paragraph("<p>Lists.</p><p>More</p>").0,
             "<p>Lists."
-        );
-        assert_eq!(
-            first_sentence("The owner. Not case sensitive."),
-            "The owner."
         );
     }
 }

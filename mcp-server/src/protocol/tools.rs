@@ -32,6 +32,7 @@ use super::v2025::tasks as tasks_2025;
 use super::v2025::wire::TaskParam;
 use super::wire_tools::WireTools;
 use crate::catalog::Catalog;
+use crate::discovery::suggest::unknown_tool;
 use crate::discovery::view::{CALL_TOOL, DiscoveryView, SEARCH_TOOLS};
 use crate::results::Sizing;
 use crate::server::pagination::{MAX_PAGE_BYTES, page_within};
@@ -165,8 +166,10 @@ fn resolve<C: Send + Sync + 'static>(
         }
     }
     let Some(index) = catalog.tools().index_of(&request.name) else {
+        let tools = catalog.tools().all().iter().map(ToolDef::name);
+        let names = meta_tools(state).iter().copied().chain(tools);
         return Err(ErrorData::invalid_params(
-            format!("unknown tool `{}`", request.name),
+            unknown_tool(&request.name, names),
             None,
         ));
     };
@@ -174,6 +177,20 @@ fn resolve<C: Send + Sync + 'static>(
         catalog.tools().all()[index].clone(),
         catalog.tools().declared_task_support(index),
     ))
+}
+
+/// The meta-tools a server in discovery mode or code mode answers besides
+/// its tools.
+fn meta_tools<C: Send + Sync + 'static>(state: &ServerState<C>) -> &'static [&'static str] {
+    #[cfg(feature = "code-mode")]
+    if state.code_mode().is_some() {
+        return &[SEARCH_TOOLS, crate::EXECUTE];
+    }
+    if state.discovery().is_some() {
+        &[SEARCH_TOOLS, CALL_TOOL]
+    } else {
+        &[]
+    }
 }
 
 /// The scopes the OAuth settings ask of each tool, when the request came

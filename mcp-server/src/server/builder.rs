@@ -127,14 +127,19 @@ impl<C: Send + Sync + 'static> ServerBuilder<C> {
         self
     }
 
-    /// Adds a hand-written tool (from the builder or the `#[tool]` macro).
-    pub fn tool(self, def: ToolDef<C>) -> Self {
+    /// Adds a hand-written tool (from the builder or the `#[tool]` macro):
+    /// a `ToolDef<C>`, or a [`ContextFreeToolDef`](mcp_core::ContextFreeToolDef)
+    /// (what `#[tool]` makes of a function that names no context), which
+    /// every server takes.
+    pub fn tool(self, def: impl Into<ToolDef<C>>) -> Self {
         self.tools([def])
     }
 
-    /// Adds hand-written tools.
-    pub fn tools(mut self, defs: impl IntoIterator<Item = ToolDef<C>>) -> Self {
-        self.hand_written().tools.extend(defs);
+    /// Adds hand-written tools (each as [`tool`](Self::tool) takes it).
+    pub fn tools(mut self, defs: impl IntoIterator<Item = impl Into<ToolDef<C>>>) -> Self {
+        self.hand_written()
+            .tools
+            .extend(defs.into_iter().map(Into::into));
         self
     }
 

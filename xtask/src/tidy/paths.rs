@@ -38,6 +38,16 @@ pub(crate) fn escaping_paths(text: &str, base: &Path) -> Vec<String> {
     found
 }
 
+/// Whether `text` names `path` where Rust reads it from the naming file's
+/// own folder: a `#[path = ".."]` attribute or an `include_str!`,
+/// `include_bytes!` or `include!` of a literal.
+pub(crate) fn is_read_from_its_folder(text: &str, path: &str) -> bool {
+    let quoted = format!("\"{path}\"");
+    ["#[path = ", "include_str!(", "include_bytes!(", "include!("]
+        .iter()
+        .any(|head| text.contains(&format!("{head}{quoted}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +66,18 @@ mod tests {
             escaping_paths(&format!("see {up}/x"), Path::new("")),
             [format!("{up}/x")]
         );
+    }
+
+    #[test]
+    fn module_paths_and_includes_are_read_from_the_files_folder() {
+        let up = "..";
+        let path = format!("{up}/{up}/src/bin/app.rs");
+        let text = format!("#[path = \"{path}\"]\nmod app;");
+        assert!(is_read_from_its_folder(&text, &path));
+        let text = format!("include_str!(\"{path}\")");
+        assert!(is_read_from_its_folder(&text, &path));
+        let text = format!("Path::new(\"{path}\")");
+        assert!(!is_read_from_its_folder(&text, &path));
     }
 
     #[test]

@@ -174,11 +174,11 @@ pub(crate) fn all() -> Result<Vec<ToolDef>, ToolError> {
         "additionalProperties": false
     });
     Ok(vec![
-        test_simple_text_tool()?,
-        test_image_content_tool()?,
-        test_audio_content_tool()?,
-        test_embedded_resource_tool()?,
-        test_multiple_content_types_tool()?,
+        test_simple_text_tool()?.into(),
+        test_image_content_tool()?.into(),
+        test_audio_content_tool()?.into(),
+        test_embedded_resource_tool()?.into(),
+        test_multiple_content_types_tool()?.into(),
         test_tool_with_logging_tool()?,
         test_tool_with_progress_tool()?,
         test_sampling_tool()?,

@@ -10,6 +10,6 @@ async fn echo(text: String) -> String {
 }
 
 fn main() {
-    let def: mcp_core::ToolDef = echo_tool().unwrap();
+    let def = echo_tool().unwrap();
     assert_eq!(def.tool().title.as_deref(), Some("Echo"));
 }

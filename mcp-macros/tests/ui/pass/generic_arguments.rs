@@ -2,7 +2,6 @@
 //! carry the function's generics.
 
 use futures_executor::block_on;
-use mcp_core::ToolDef;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -15,7 +14,7 @@ where
 }
 
 fn main() {
-    let def: ToolDef = echo_tool::<u32, ()>().unwrap();
+    let def = echo_tool::<u32>().unwrap();
     let result = block_on(def.call_detached(json!({"value": 7, "times": 2})));
     assert_eq!(result.text_content(), "77");
 }

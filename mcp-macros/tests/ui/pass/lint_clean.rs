@@ -13,13 +13,24 @@ pub mod tools {
     pub(crate) async fn hidden(r#type: String) -> String {
         r#type
     }
+
+    /// Repeats a word.
+    #[mcp_core::tool]
+    pub async fn repeat(
+        #[arg(description = "The word.", example = "echo")] word: String,
+        #[arg(default = 2)] times: usize,
+    ) -> String {
+        word.repeat(times)
+    }
 }
 
 fn main() {
-    let def: mcp_core::ToolDef = tools::add_tool().unwrap();
+    let def = tools::add_tool().unwrap();
     assert_eq!(def.name(), "add");
-    let def: mcp_core::ToolDef = tools::hidden_tool().unwrap();
+    let def = tools::hidden_tool().unwrap();
     assert_eq!(def.tool().input_schema["required"], serde_json::json!(["type"]));
+    let def = tools::repeat_tool().unwrap();
+    assert_eq!(def.tool().input_schema["required"], serde_json::json!(["word"]));
 }
 
 /// Never compiled: the sibling follows the function's `cfg`.

@@ -1,7 +1,7 @@
 //! Every output form: plain text, structured values, results and nothing.
 
 use futures_executor::block_on;
-use mcp_core::{CallToolResult, ToolDef, content::Content};
+use mcp_core::{CallToolResult, content::Content};
 use serde_json::json;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
@@ -40,30 +40,30 @@ async fn raw() -> CallToolResult {
 }
 
 fn main() {
-    let def: ToolDef = text_tool().unwrap();
+    let def = text_tool().unwrap();
     assert!(def.tool().output_schema.is_none());
     let result = block_on(def.call_detached(json!({"name": "x"})));
     assert_eq!(result.text_content(), "hello x");
 
-    let def: ToolDef = text_or_error_tool().unwrap();
+    let def = text_or_error_tool().unwrap();
     assert!(def.tool().output_schema.is_none());
     assert!(block_on(def.call_detached(json!({"fail": true}))).is_error());
     assert_eq!(block_on(def.call_detached(json!({"fail": false}))).text_content(), "fine");
 
-    let def: ToolDef = structured_tool().unwrap();
+    let def = structured_tool().unwrap();
     assert!(def.tool().output_schema.is_some());
     let result = block_on(def.call_detached(json!({"a": 1, "b": 2})));
     assert_eq!(result.structured_content, Some(json!({"total": 3})));
 
-    let def: ToolDef = structured_result_tool().unwrap();
+    let def = structured_result_tool().unwrap();
     assert!(def.tool().output_schema.is_some());
     let result = block_on(def.call_detached(json!({"a": 4})));
     assert_eq!(result.structured_content, Some(json!({"total": 4})));
 
-    let def: ToolDef = nothing_tool().unwrap();
+    let def = nothing_tool().unwrap();
     assert_eq!(serde_json::to_value(&def.tool().input_schema).unwrap(), json!({"type": "object"}));
     assert!(!block_on(def.call_detached(json!({}))).is_error());
 
-    let def: ToolDef = raw_tool().unwrap();
+    let def = raw_tool().unwrap();
     assert_eq!(block_on(def.call_detached(json!({}))).text_content(), "raw");
 }

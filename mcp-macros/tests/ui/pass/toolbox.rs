@@ -16,7 +16,7 @@ struct Counter {
 impl Counter {
     /// Adds to the counter.
     #[mcp_core::tool(annotations(write))]
-    async fn add(&self, by: i64) -> i64 {
+    async fn add(&self, #[arg(description = "How much to add.", default = 1)] by: i64) -> i64 {
         self.value.fetch_add(by, Ordering::SeqCst) + by
     }
 
@@ -44,6 +44,7 @@ fn main() {
     let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
     assert_eq!(names, ["add", "get", "version"]);
     assert_eq!(tools[0].tool().description.as_deref(), Some("Adds to the counter."));
+    assert_eq!(tools[0].tool().input_schema["properties"]["by"]["description"], "How much to add.");
     assert_eq!(block_on(tools[0].call_detached(json!({"by": 5}))).structured_content, Some(json!({"result": 5})));
     assert_eq!(block_on(tools[1].call_detached(json!({}))).structured_content, Some(json!({"result": 5})));
     assert_eq!(block_on(tools[2].call_detached(json!({}))).text_content(), "1");

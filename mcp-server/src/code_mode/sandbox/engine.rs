@@ -16,7 +16,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::host::{self, Host};
 use super::outcome::{Outcome, ScriptError};
-use super::script::{FILE_NAME, as_body, as_expression, line_of};
+use super::script::{FILE_NAME, as_body, as_expression, position_of, syntax_error};
 use super::{CallReply, CallRequest, Limits};
 
 /// The prelude that makes the script's globals.
@@ -341,7 +341,7 @@ fn prelude<'js>(ctx: &Ctx<'js>, host: &Rc<RefCell<Host>>) -> rquickjs::Result<Ob
 }
 
 /// The script compiled into an async function, none of it run yet: the
-/// expression form, else the body form; a syntax error names its line.
+/// expression form, else the body form; a syntax error names its place.
 fn compile<'js>(ctx: &Ctx<'js>, code: &str, limits: &Limits) -> Result<Function<'js>, ScriptError> {
     if let Ok(function) = ctx.eval_with_options(as_expression(code), options(FILE_NAME)) {
         return Ok(function);
@@ -351,9 +351,9 @@ fn compile<'js>(ctx: &Ctx<'js>, code: &str, limits: &Limits) -> Result<Function<
         .map_err(|_| match describe(ctx, &ctx.catch(), limits) {
             ScriptError::Uncaught {
                 name: Some(name),
-                line,
+                at,
                 message,
-            } if name == "SyntaxError" => ScriptError::Syntax { line, message },
+            } if name == "SyntaxError" => syntax_error(code, at, message),
             other => other,
         })
 }
@@ -388,7 +388,7 @@ fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>, limits: &Limits) -> ScriptE
         };
         return ScriptError::Uncaught {
             name,
-            line: error.stack().as_deref().and_then(line_of),
+            at: error.stack().as_deref().and_then(position_of),
             message,
         };
     }
@@ -400,7 +400,7 @@ fn describe<'js>(ctx: &Ctx<'js>, value: &Value<'js>, limits: &Limits) -> ScriptE
         .unwrap_or_else(|| format!("a value of type {}", value.type_name()));
     ScriptError::Uncaught {
         name: None,
-        line: None,
+        at: None,
         message,
     }
 }

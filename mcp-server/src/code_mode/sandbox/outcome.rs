@@ -17,14 +17,33 @@ pub(crate) struct Outcome {
     pub(crate) calls: usize,
 }
 
+/// A place in the script, 1-based: the line, and the column when the
+/// engine knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Position {
+    /// The script's line.
+    pub(crate) line: u32,
+    /// The column on that line (in characters).
+    pub(crate) column: Option<u32>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(column) => write!(f, "line {}, column {column}", self.line),
+            None => write!(f, "line {}", self.line),
+        }
+    }
+}
+
 /// Why a run failed. Each message names what happened and, where the
-/// script is at fault, the line.
+/// script is at fault, the line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ScriptError {
     /// The code does not parse.
     Syntax {
-        /// The line of the script (1-based), when known.
-        line: Option<u32>,
+        /// Where in the script, when known.
+        at: Option<Position>,
         /// The parser's message.
         message: String,
     },
@@ -32,8 +51,8 @@ pub(crate) enum ScriptError {
     Uncaught {
         /// The error's name (`Error`, `TypeError`, ...), when it is an error.
         name: Option<String>,
-        /// The line of the script where it was thrown, when known.
-        line: Option<u32>,
+        /// Where in the script it was thrown, when known.
+        at: Option<Position>,
         /// The error's message, or the thrown value as text.
         message: String,
     },
@@ -80,16 +99,12 @@ pub(crate) enum ScriptError {
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Syntax { line, message } => {
-                write!(f, "SyntaxError{}: {message}", at_line(*line))
+            Self::Syntax { at, message } => {
+                write!(f, "SyntaxError{}: {message}", place(*at))
             }
-            Self::Uncaught {
-                name,
-                line,
-                message,
-            } => {
+            Self::Uncaught { name, at, message } => {
                 let name = name.as_deref().unwrap_or("a thrown value");
-                write!(f, "uncaught {name}{}: {message}", at_line(*line))
+                write!(f, "uncaught {name}{}: {message}", place(*at))
             }
             Self::Time { limit, calls } => write!(
                 f,
@@ -124,9 +139,8 @@ impl fmt::Display for ScriptError {
     }
 }
 
-fn at_line(line: Option<u32>) -> String {
-    line.map(|line| format!(" at line {line}"))
-        .unwrap_or_default()
+fn place(at: Option<Position>) -> String {
+    at.map(|at| format!(" at {at}")).unwrap_or_default()
 }
 
 fn plural(count: usize) -> &'static str {

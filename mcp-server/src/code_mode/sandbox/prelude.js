@@ -16,6 +16,25 @@
     return JSON.stringify(input);
   };
 
+  // A call of a tool, whose error (the tool's, thrown when its promise
+  // settles) points at the script's line that made the call: the stack is
+  // taken while the script's frame is still on it.
+  const call = async (name, input, what, byIdentifier) => {
+    const site = new Error();
+    try {
+      return await host.call(name, argumentsOf(what, input), byIdentifier);
+    } catch (error) {
+      if (error instanceof Error) {
+        try {
+          error.stack = site.stack;
+        } catch {
+          // A stack that cannot be replaced keeps its own.
+        }
+      }
+      throw error;
+    }
+  };
+
   let identifiers;
   const listed = () => {
     if (identifiers === undefined) {
@@ -29,7 +48,7 @@
       if (typeof key !== "string" || key === "then") {
         return undefined;
       }
-      return async (input) => host.call(key, argumentsOf(`tools.${key}`, input), true);
+      return (input) => call(key, input, `tools.${key}`, true);
     },
     has: (_, key) => typeof key === "string" && listed().includes(key),
     ownKeys: () => [...listed()],
@@ -48,7 +67,7 @@
     if (typeof name !== "string") {
       throw new TypeError("callTool(name, input): `name` is a tool's name, as a string");
     }
-    return host.call(name, argumentsOf(`callTool("${name}")`, input), false);
+    return call(name, input, `callTool("${name}")`, false);
   };
 
   const shown = (value) => {

@@ -119,21 +119,39 @@ fn tools_are_called_by_identifier_and_by_name() {
 fn a_failed_call_throws_a_catchable_error_with_the_tools_text() {
     let caught = result("try { await tools.fail({}) } catch (e) { return e.message }").unwrap();
     assert_eq!(caught, json!("Not Found"));
+    // The error points at the script's call.
     assert_eq!(
         error("await tools.fail({});"),
-        "uncaught Error: Not Found (from `fail`)"
+        "uncaught Error at line 1, column 13: Not Found (from `fail`)"
+    );
+    assert_eq!(
+        error("const a = 1;\nawait callTool('fail', {});"),
+        "uncaught Error at line 2, column 7: Not Found (from `fail`)"
     );
 }
 
 #[test]
-fn syntax_and_runtime_errors_name_their_line() {
+fn syntax_and_runtime_errors_name_their_line_and_column() {
     assert_eq!(
         error("const a = 1;\nconst b = ;\nreturn a"),
-        "SyntaxError at line 2: unexpected token in expression: ';'"
+        "SyntaxError at line 2, column 11: unexpected token in expression: ';'"
     );
     assert_eq!(
         error("const a = null;\n\nreturn a.b;"),
-        "uncaught TypeError at line 3: cannot read property 'b' of null"
+        "uncaught TypeError at line 3, column 8: cannot read property 'b' of null"
+    );
+    // One line: the error is on it, not on a line the script does not have.
+    assert_eq!(
+        error("return 1 +"),
+        "SyntaxError at line 1, column 11: unexpected end of the script"
+    );
+    assert_eq!(
+        error("x y"),
+        "SyntaxError at line 1, column 3: expecting ';'"
+    );
+    assert_eq!(
+        error("return (async () => { await 1; null.y })()"),
+        "uncaught TypeError at line 1, column 32: cannot read property 'y' of null"
     );
     assert_eq!(
         error("throw {code: 7}"),

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::doc;
 use super::literal::property_key;
+use crate::sentence::first_sentence;
 
 /// The share of a tool set's tools an argument description must be in to
 /// be common.
@@ -78,7 +79,8 @@ fn described(input: &mcp_core::JsonObject) -> impl Iterator<Item = (&str, String
         .into_iter()
         .flatten()
         .filter_map(|(name, schema)| {
-            let description = doc::first_sentence(schema.get("description")?.as_str()?);
+            let paragraph = doc::first_paragraph(schema.get("description")?.as_str()?);
+            let description = first_sentence(&paragraph).to_owned();
             (!description.is_empty()).then_some((name.as_str(), description))
         })
 }

@@ -2,6 +2,8 @@
 //! text (no HTML tags, Markdown links reduced to their text), cut at a
 //! sentence or a word, and never closing the comment early.
 
+use crate::sentence::sentence_ends;
+
 /// Text cut to at most `chars` characters: after its last whole sentence
 /// that fits, else at a word, with `…`.
 pub(crate) fn cut(text: &str, chars: usize) -> String {
@@ -12,10 +14,12 @@ pub(crate) fn cut(text: &str, chars: usize) -> String {
         .char_indices()
         .nth(chars)
         .map_or(text.len(), |(index, _)| index);
-    let head = &text[..end];
-    if let Some(period) = head.rfind(". ") {
-        return head[..=period].to_owned();
+    // The last sentence end that fits (a period right at the cut counts
+    // only when a space follows it in the whole text).
+    if let Some(sentence) = sentence_ends(text).take_while(|&at| at < end).last() {
+        return text[..sentence].to_owned();
     }
+    let head = &text[..end];
     let head = head.rfind(' ').map_or(head, |space| &head[..space]);
     format!("{}…", head.trim_end_matches([',', ';', ':', '.']))
 }
@@ -29,15 +33,6 @@ pub(crate) fn first_paragraph(description: &str) -> String {
         .min()
         .unwrap_or(text.len());
     plain(&text[..end])
-}
-
-/// The first sentence of `description` as plain one-line text.
-pub(crate) fn first_sentence(description: &str) -> String {
-    let text = first_paragraph(description);
-    match text.find(". ") {
-        Some(end) => text[..=end].to_owned(),
-        None => text,
-    }
 }
 
 /// `text` without HTML tags, with Markdown links `[label](target)` as their
@@ -136,10 +131,6 @@ mod tests {
         assert_eq!(
             first_paragraph("List\n  repository issues\r\n\r\nRest"),
             "List repository issues"
-        );
-        assert_eq!(
-            first_sentence("The owner. Not case sensitive.\n\nMore"),
-            "The owner."
         );
     }
 
