@@ -8,7 +8,9 @@
 //!   (`directory`), `tidy` and each fuzz target for a few seconds.
 //! - `peers`: installs the real peers the end-to-end tests drive (the Python
 //!   `mcp` client in a venv, Prism and oidc-provider from npm) under `target/peers/`,
-//!   and the Debian packages `redis-server` and `nginx` when they are missing.
+//!   and the Debian packages `redis-server` and `nginx` when they are missing,
+//!   and prints the variables that name them to the tests as `export` lines
+//!   (`eval "$(cargo xtask peers)"`, then `cargo test`).
 //! - `tidy`: the layering rule, module cycles, where `rmcp` and the network
 //!   crates may appear, paths leaving the repository, process notes.
 //! - `build-cost`: `cargo check` of the crates' feature sets, of
@@ -70,7 +72,12 @@ fn main() -> ExitCode {
     let task = env::args().nth(1).unwrap_or_default();
     let result = match task.as_str() {
         "ci" => ci(),
-        "peers" => peers::install(&workspace_root()).map(|_| ()),
+        "peers" => peers::install(&workspace_root()).map(|peers| {
+            // For a shell: `eval "$(cargo xtask peers)"` before `cargo test`.
+            for (name, value) in peers.env() {
+                println!("export {name}='{value}'");
+            }
+        }),
         "tidy" => tidy::check(&workspace_root()),
         "bless" => bless(),
         "synth" => synth(),
