@@ -9,6 +9,7 @@ mod code_mode;
 mod discovery;
 mod discovery_quality;
 mod e2e_code_mode;
+mod e2e_discovery;
 mod e2e_python;
 mod e2e_toolsets;
 mod e2e_typescript;
