@@ -4,8 +4,9 @@
 //! [`ToolOutput`]), the [`ToolDef`] a server hosts, one call of it (the
 //! request as the client sent it, [`CallToolRequest`]; what a handler and
 //! middleware see while serving it, [`ToolCallContext`]; the result,
-//! [`CallToolResult`]) and the [`middleware`] that wraps calls. The crate
-//! root re-exports what a first program needs.
+//! [`CallToolResult`]) and the [`middleware`] that wraps calls; the
+//! [`unvalidated`] envelope of results that do not match their documented
+//! output schema. The crate root re-exports what a first program needs.
 //!
 //! Most programs never name the handler traits:
 //! [`ToolBuilder::run`] takes any `async` function whose arguments are a
@@ -48,6 +49,7 @@ pub(crate) mod protocol_error;
 pub(crate) mod request;
 pub(crate) mod result;
 pub(crate) mod schema;
+pub mod unvalidated;
 pub(crate) mod value;
 
 pub use annotations::{Hint, ToolAnnotations};

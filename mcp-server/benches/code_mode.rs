@@ -10,6 +10,10 @@
 //!   loop, and `Promise.all`) vs the same N direct `tools/call` requests made
 //!   one after another by the client.
 //!
+//! Each is measured twice: back to back (every sample right after the one
+//! before), and paced as a model's turns are (every sample, direct or
+//! script, after a pause in which the sandboxes made ahead are ready).
+//!
 //! `cargo bench -p mcp-toolkit-server --bench code_mode --features code-mode`
 //! prints one JSON line per measurement. Without `--bench` (as
 //! `cargo test --benches` runs it) it is a smoke test: each script once,
@@ -162,42 +166,74 @@ fn ns(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
 
+/// When a sample starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pace {
+    /// Right after the sample before.
+    BackToBack,
+    /// After [`PAUSE`], as a model's next call comes after its turn.
+    Paused,
+}
+
+impl Pace {
+    fn name(self) -> &'static str {
+        match self {
+            Pace::BackToBack => "back_to_back",
+            Pace::Paused => "paused",
+        }
+    }
+}
+
+/// The pause before a paced sample: long enough for the run before to have
+/// made its sandbox's successor (a few hundred microseconds of work).
+const PAUSE: Duration = Duration::from_millis(5);
+
 /// Does `work` once, right after an untimed direct call, so every sample
 /// starts from the same state: on a shared VM, a call made after the
 /// session's threads sat idle (0.2 ms is enough, and a run idles them for
 /// longer) takes 2 to 5 times as long as one made right after another, and
-/// without this the direct calls that follow a run would pay for its idle
-/// time.
-async fn settled(client: &Client, work: Work, calls: usize) -> Duration {
+/// without this the direct calls that follow a run (or a pause) would pay
+/// for the idle time.
+async fn settled(client: &Client, work: Work, calls: usize, pace: Pace) -> Duration {
+    if pace == Pace::Paused {
+        tokio::time::sleep(PAUSE).await;
+    }
     once(client, Work::Direct, 1).await;
     once(client, work, calls).await
 }
 
 /// Medians of each of `works` over `rounds` interleaved rounds (after a
 /// warm-up of a tenth of them).
-async fn measure(client: &Client, works: &[Work], calls: usize, rounds: usize) -> Vec<Duration> {
+async fn measure(
+    client: &Client,
+    works: &[Work],
+    calls: usize,
+    rounds: usize,
+    pace: Pace,
+) -> Vec<Duration> {
     for _ in 0..rounds.div_ceil(10) {
         for &work in works {
-            settled(client, work, calls).await;
+            settled(client, work, calls, pace).await;
         }
     }
     let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); works.len()];
     for _ in 0..rounds {
         for (samples, &work) in times.iter_mut().zip(works) {
-            samples.push(settled(client, work, calls).await);
+            samples.push(settled(client, work, calls, pace).await);
         }
     }
     times.iter_mut().map(|samples| median(samples)).collect()
 }
 
 /// `execute` of `return 1` vs one direct call, over the session.
-async fn start(client: &Client, rounds: usize) {
-    let medians = measure(client, &[Work::Direct, Work::ReturnOne], 1, rounds).await;
+async fn start(client: &Client, rounds: usize, pace: Pace) {
+    let medians = measure(client, &[Work::Direct, Work::ReturnOne], 1, rounds, pace).await;
     let (direct, execute) = (medians[0], medians[1]);
     println!(
         "{}",
         json!({
             "bench": "code_mode_start",
+            "pace": pace.name(),
             "rounds": rounds,
             "direct_call_median_ns": ns(direct),
             "execute_return_1_median_ns": ns(execute),
@@ -245,14 +281,14 @@ async fn start_detached(server: &Server, rounds: usize) {
 /// `calls` calls from a script (sequential, then `Promise.all`) vs `calls`
 /// direct calls, with `execute` of `return 1` in the same rounds so the
 /// start cost can be taken out of the per-call figure.
-async fn calls_from_script(client: &Client, calls: usize, rounds: usize) {
+async fn calls_from_script(client: &Client, calls: usize, rounds: usize, pace: Pace) {
     let works = [
         Work::Direct,
         Work::Sequential,
         Work::Parallel,
         Work::ReturnOne,
     ];
-    let medians = measure(client, &works, calls, rounds).await;
+    let medians = measure(client, &works, calls, rounds, pace).await;
     let (direct, empty) = (medians[0], medians[3]);
     for (shape, script) in [("sequential", medians[1]), ("promise_all", medians[2])] {
         let per_call = script.saturating_sub(empty).as_secs_f64() / calls as f64;
@@ -260,6 +296,7 @@ async fn calls_from_script(client: &Client, calls: usize, rounds: usize) {
             "{}",
             json!({
                 "bench": "code_mode_calls",
+                "pace": pace.name(),
                 "shape": shape,
                 "calls": calls,
                 "rounds": rounds,
@@ -295,10 +332,15 @@ fn main() {
     };
     runtime.block_on(async {
         let client = connect(server()).await;
-        start(&client, rounds(2000)).await;
+        start(&client, rounds(2000), Pace::BackToBack).await;
         start_detached(&server(), rounds(2000)).await;
-        calls_from_script(&client, 10, rounds(400)).await;
-        calls_from_script(&client, 100, rounds(200)).await;
+        calls_from_script(&client, 10, rounds(400), Pace::BackToBack).await;
+        calls_from_script(&client, 100, rounds(200), Pace::BackToBack).await;
+        if full {
+            start(&client, rounds(500), Pace::Paused).await;
+            calls_from_script(&client, 10, rounds(400), Pace::Paused).await;
+            calls_from_script(&client, 100, rounds(200), Pace::Paused).await;
+        }
         client.cancel().await.expect("the session closes");
     });
 }

@@ -3,7 +3,7 @@
 //! held-out one (`testdata/discovery/discovery_tasks_held_out.yaml`) and on a
 //! fresh one written after the last ranking change
 //! (`testdata/discovery/discovery_tasks_fresh.yaml`), the bytes of `tools/list`
-//! and of a 5-result `search_tools` answer, and the latency of one search
+//! and of a 5-result `search_tools` answer's text, and the latency of one search
 //! (over every set's tasks).
 //!
 //! It also measures the corpus set
@@ -55,13 +55,14 @@ fn server(document: &str) -> Server {
         .expect("the server builds")
 }
 
-/// The bytes of the `search_tools` answer to `query` (the whole result).
+/// The bytes of the text of the `search_tools` answer to `query` (the
+/// structured content as JSON: what a model reading the text gets).
 fn answer_bytes(server: &Server, query: &str) -> usize {
     let search = server
         .tool(mcp_server::SEARCH_TOOLS)
         .expect("discovery mode is on");
     let result = block_on(search.call_detached(json!({ "query": query })));
-    serde_json::to_string(&result).map_or(0, |text| text.len())
+    result.text_content().len()
 }
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {

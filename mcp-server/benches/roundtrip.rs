@@ -13,7 +13,10 @@
 //! `cargo bench -p mcp-toolkit-server --bench roundtrip -- --bench` prints
 //! one JSON line per measurement (`cargo xtask bench` collects them);
 //! `BENCH_ONLY=http` (or `duplex`, `stdio`, `tools_list`, comma-separated)
-//! runs only those. Without
+//! runs only those, and `BENCH_SERVER=ours` (or `bare`) makes only one
+//! server's calls, nothing compared, for profiling it alone (under
+//! `valgrind --tool=callgrind`, the two runs' instruction counts differ by
+//! what our server adds). Without
 //! `--bench` (as `cargo test --benches` runs it) it is a smoke test: a few
 //! calls on every transport, nothing timed or asserted about time.
 
@@ -239,6 +242,9 @@ fn median(times: &mut [Duration]) -> Duration {
 }
 
 async fn roundtrip(transport: Transport, calls: usize, rounds: usize) {
+    if let Ok(server) = std::env::var("BENCH_SERVER") {
+        return alone(transport, &server, calls * rounds).await;
+    }
     let ours = connect_ours(transport).await;
     let bare = connect_bare(transport).await;
     round(&ours, calls.min(200)).await;
@@ -260,6 +266,26 @@ async fn roundtrip(transport: Transport, calls: usize, rounds: usize) {
             "ours_median_ns": ours_median.as_nanos() as u64,
             "bare_median_ns": bare_median.as_nanos() as u64,
             "ratio": ours_median.as_secs_f64() / bare_median.as_secs_f64(),
+        })
+    );
+}
+
+/// `calls` calls of one server alone (`ours` or `bare`), for a profiler.
+async fn alone(transport: Transport, server: &str, calls: usize) {
+    let client = match server {
+        "ours" => connect_ours(transport).await,
+        "bare" => connect_bare(transport).await,
+        other => panic!("BENCH_SERVER is `ours` or `bare`, not `{other}`"),
+    };
+    let mut times = round(&client, calls).await;
+    println!(
+        "{}",
+        json!({
+            "bench": "roundtrip_alone",
+            "transport": format!("{transport:?}").to_lowercase(),
+            "server": server,
+            "calls": calls,
+            "median_ns": median(&mut times).as_nanos() as u64,
         })
     );
 }

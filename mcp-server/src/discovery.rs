@@ -8,8 +8,9 @@
 //!   `inputSchema` (argument types, enums, `required`, one-line
 //!   descriptions, field names of object arguments), or the full input
 //!   schema with `detail: true`; then the next 15 candidates as `{name,
-//!   title}` (`more`, also in the text). A 5-result answer fits 6000 bytes:
-//!   the largest results say less first. An empty `query` with `tags`
+//!   title}` (`more`). The text block is the same JSON, so a client that
+//!   shows a model only the text still gives it every argument; a 5-result
+//!   answer's text fits 6000 bytes: the largest results say less first. An empty `query` with `tags`
 //!   lists those categories (names and descriptions only, 50 by default);
 //!   `categories: true`, or no query and no tags, lists the categories
 //!   (name, tool count, and what the category is: the first sentence of

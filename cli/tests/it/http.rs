@@ -177,6 +177,23 @@ async fn foreign_host_and_origin_are_forbidden() {
         .await
         .unwrap();
     assert_eq!(host.status(), 403);
+    // Every method is checked, not only a POST of JSON.
+    let stream = http
+        .get(&running.url)
+        .header("host", "evil.example")
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 403);
+    // A `Host` that is not a host at all is a bad request.
+    let malformed = running
+        .request(&http, &initialize())
+        .header("host", "not a host")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(malformed.status(), 400);
     let local = running
         .request(&http, &initialize())
         .header("origin", "http://localhost:3000")

@@ -10,6 +10,7 @@ mod cyclic_schemas;
 mod discovery;
 mod discovery_quality;
 mod e2e_code_mode;
+mod e2e_discovery;
 mod e2e_python;
 mod e2e_toolsets;
 mod e2e_typescript;

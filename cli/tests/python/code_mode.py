@@ -664,8 +664,9 @@ async def check_search(client, label):
     check(len(tools) == 5, f"{label}: search_tools gave {len(tools)} hits")
     check(isinstance(result.structured_content.get("total"), int) and result.structured_content["total"] >= 5,
           f"{label}: total {result.structured_content.get('total')}")
-    hit = next((tool for tool in tools if tool["name"] == "issues_list-for-repo"), None)
-    check(hit is not None, f"{label}: no issues_list-for-repo among {[tool['name'] for tool in tools]}")
+    hit = next((tool for tool in tools if tool["name"] == "issues_list_for_repo"), None)
+    check(hit is not None, f"{label}: no issues_list_for_repo among {[tool['name'] for tool in tools]}")
+    check(hit.get("tool") == "issues_list-for-repo", f"{label}: the hit names its tool {hit}")
     declaration = hit["typescript"]
     check("issues_list_for_repo(input: {" in declaration and "owner: string" in declaration
           and "repo: string" in declaration and "per_page?: number" in declaration and "page?: number" in declaration
@@ -673,7 +674,7 @@ async def check_search(client, label):
     check(declaration in result.content[0].text, f"{label}: the text does not hold the declaration")
     size = result_json(result)
     check(size < 6 * 1024, f"{label}: a 5-result search_tools answer is {size} bytes")
-    print(f"ok {label}: search_tools found issues_list-for-repo ({size} bytes for 5 hits)", flush=True)
+    print(f"ok {label}: search_tools found issues_list_for_repo ({size} bytes for 5 hits)", flush=True)
 
 
 async def check_paginate(client, mock, label):
@@ -776,8 +777,8 @@ const limits = await tools.rate_limit_get({});
 const bugs = await tools.issues_list_for_repo({ owner: "octo", repo: "app", labels: "bug" });
 console.log("remaining:", limits.resources.core.remaining);
 console.log("bugs", bugs.map((issue) => issue.number).join(","));
-const entry = catalog.find((tool) => tool.name === "issues_list-for-repo");
-return { remaining: limits.rate.remaining, bugs: bugs.length, identifier: entry.identifier, method: entry.method, path: entry.path };
+const entry = catalog.find((tool) => tool.tool === "issues_list-for-repo");
+return { remaining: limits.rate.remaining, bugs: bugs.length, identifier: entry.name, method: entry.method, path: entry.path };
 """
     structured, requests = await execute(client, mock, label, code)
     bugs = open_issue_numbers("bug")
@@ -793,6 +794,28 @@ return { remaining: limits.rate.remaining, bugs: bugs.length, identifier: entry.
         {"method": "GET", "path": LIST, "query": {"labels": "bug"}},
     ])
     print(f"ok {label}: console.log captured {logs}", flush=True)
+
+
+async def check_names_are_callable(client, mock, label):
+    """Every name a search answer, a listing and `catalog` show is `tools.<name>`."""
+    found = await client.call_tool("search_tools", {"query": "list pull request files and commits"})
+    listed = await client.call_tool("search_tools", {"query": "", "tags": ["pulls"]})
+    names = [tool["name"] for tool in found.structured_content["tools"]]
+    names += [candidate["name"] for candidate in found.structured_content["more"]]
+    names += [tool["name"] for tool in listed.structured_content["tools"]]
+    check(len(names) > 20, f"{label}: only {names}")
+    code = f"""
+const names = {json.dumps(names)};
+const uncallable = names.filter((name) => typeof tools[name] !== "function" || !(name in tools));
+const unlisted = catalog.filter((entry) => !(entry.name in tools)).map((entry) => entry.name);
+const renamed = catalog.filter((entry) => entry.tool !== undefined && entry.tool !== entry.name).length;
+return {{ uncallable, unlisted, renamed, total: catalog.length }};
+"""
+    structured, _ = await execute(client, mock, label, code)
+    result = structured["result"]
+    check(result["uncallable"] == [] and result["unlisted"] == [], f"{label}: names not callable {result}")
+    check(result["renamed"] > 100 and result["total"] > 1000, f"{label}: catalog {result}")
+    print(f"ok {label}: every name shown ({len(names)}) and the catalog's {result['total']} are tools.<name>", flush=True)
 
 
 async def check_failures(client, mock, label):
@@ -822,6 +845,7 @@ async def exercise(client, mock, label):
     await check_catch_404(client, mock, label)
     await check_chain(client, mock, label)
     await check_log(client, mock, label)
+    await check_names_are_callable(client, mock, label)
     await check_failures(client, mock, label)
     await check_direct_call(client, mock, label)
 

@@ -60,7 +60,8 @@ class Session:
     async def search(self, query, needed):
         """`search_tools` for `query`; its hits must show every tool of `needed`."""
         result = await self.call("search_tools", {"query": query})
-        hits = [hit["name"] for hit in result.structured_content["tools"]]
+        # Code mode names a hit by its identifier, its tool's name beside.
+        hits = [hit.get("tool", hit["name"]) for hit in result.structured_content["tools"]]
         missing = [name for name in needed if name not in hits]
         check(not missing, f"{self.label}: search_tools {query!r} does not show {missing}: {hits}")
         self.seen.update(hits)

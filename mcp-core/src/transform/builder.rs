@@ -18,6 +18,7 @@ use crate::tool::annotations::ToolAnnotations;
 use crate::tool::def::ToolDef;
 use crate::tool::result::IntoCallToolResult;
 use crate::tool::schema::ToolSchema;
+use crate::tool::unvalidated;
 use crate::transform::arg::ArgTransform;
 use crate::transform::error::TransformError;
 use crate::transform::forward::Forward;
@@ -275,9 +276,13 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
         let rewritten = rewrite_input(&original_name, &tool.name, &tool.input_schema, &self.args)?;
         tool.input_schema = ToolSchema::new(rewritten.schema);
 
+        let tolerant = tool
+            .output_schema
+            .as_ref()
+            .is_some_and(|schema| unvalidated::documented(schema.root()).is_some());
         let keep = match self.keep {
             None => None,
-            Some(fields) => Some(keep_rule(&original_name, fields, wrapped)?),
+            Some(fields) => Some(keep_rule(&original_name, fields, wrapped, tolerant)?),
         };
         if let Some(schema) = self.output_schema {
             check_object_schema(&schema).map_err(|error| {
@@ -331,7 +336,12 @@ impl<C: Send + Sync + 'static> ToolTransform<C> {
     }
 }
 
-fn keep_rule(tool: &str, fields: Vec<String>, wrapped: bool) -> Result<Keep, TransformError> {
+fn keep_rule(
+    tool: &str,
+    fields: Vec<String>,
+    wrapped: bool,
+    tolerant: bool,
+) -> Result<Keep, TransformError> {
     let fail = |reason: &str| TransformError::Result {
         tool: tool.to_owned(),
         reason: reason.to_owned(),
@@ -342,7 +352,7 @@ fn keep_rule(tool: &str, fields: Vec<String>, wrapped: bool) -> Result<Keep, Tra
     if fields.iter().any(String::is_empty) {
         return Err(fail("`keep` names an empty field"));
     }
-    Ok(Keep::new(fields, wrapped))
+    Ok(Keep::new(fields, wrapped, tolerant))
 }
 
 impl<C: Send + Sync + 'static> fmt::Debug for ToolTransform<C> {

@@ -7,7 +7,9 @@
 //! A payload object keeps only the listed fields; a payload array has each
 //! of its object items trimmed the same way. The output schema is trimmed by
 //! the same rule (through local `$ref`s and `anyOf`/`oneOf`/`allOf`
-//! branches), so a trimmed result still validates against it.
+//! branches), so a trimmed result still validates against it. A value
+//! passed on in the [`unvalidated`] envelope is trimmed inside it, and the
+//! envelope's branch of the schema stays as it is.
 
 use std::collections::HashSet;
 
@@ -17,6 +19,7 @@ use crate::content::block::Content;
 use crate::json::JsonObject;
 use crate::schema::walk::Walk;
 use crate::tool::result::CallToolResult;
+use crate::tool::unvalidated::{self, UNVALIDATED_RESPONSE, Unvalidated};
 
 /// How many `$ref` hops are followed at one place before giving up.
 const MAX_REF_HOPS: usize = 32;
@@ -43,12 +46,21 @@ enum Level {
 pub(crate) struct Keep {
     fields: Vec<String>,
     wrapped: bool,
+    /// Whether the tool passes on values that do not match its schema in
+    /// the [`unvalidated`] envelope.
+    tolerant: bool,
 }
 
 impl Keep {
-    /// Keeps `fields`; `wrapped` says whether the payload is under `result`.
-    pub(crate) fn new(fields: Vec<String>, wrapped: bool) -> Self {
-        Self { fields, wrapped }
+    /// Keeps `fields`; `wrapped` says whether the payload is under
+    /// `result`, `tolerant` whether the tool may answer with the
+    /// [`unvalidated`] envelope.
+    pub(crate) fn new(fields: Vec<String>, wrapped: bool, tolerant: bool) -> Self {
+        Self {
+            fields,
+            wrapped,
+            tolerant,
+        }
     }
 
     /// Trims a successful result's structured content. A text block that
@@ -60,6 +72,10 @@ impl Keep {
         let Some(structured) = result.structured_content.as_mut() else {
             return;
         };
+        if self.tolerant && Unvalidated::of(structured).is_some() {
+            self.unvalidated(result);
+            return;
+        }
         let before = structured.to_string();
         if self.wrapped {
             if let Some(payload) = structured.get_mut("result") {
@@ -72,6 +88,32 @@ impl Keep {
             && block.text == before
         {
             block.text = structured.to_string();
+        }
+    }
+
+    /// Trims the value inside the envelope; a text block that starts with
+    /// it (alone, or before a note) is rewritten to start with what is kept.
+    fn unvalidated(&self, result: &mut CallToolResult) {
+        let Some(payload) = result
+            .structured_content
+            .as_mut()
+            .and_then(|structured| structured.get_mut(UNVALIDATED_RESPONSE))
+        else {
+            return;
+        };
+        let before = payload.to_string();
+        self.value(payload, Level::Payload);
+        let after = payload.to_string();
+        if before == after {
+            return;
+        }
+        for content in &mut result.content {
+            if let Content::Text(block) = content
+                && let Some(rest) = block.text.strip_prefix(before.as_str())
+                && (rest.is_empty() || rest.starts_with("\n\n"))
+            {
+                block.text = format!("{after}{rest}");
+            }
         }
     }
 
@@ -124,7 +166,11 @@ impl Keep {
     ) {
         for keyword in BRANCHES {
             if let Some(Value::Array(branches)) = schema.get_mut(keyword) {
-                for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+                for branch in branches
+                    .iter_mut()
+                    .filter(|branch| !unvalidated::is_envelope_schema(branch))
+                    .filter_map(Value::as_object_mut)
+                {
                     if let Some(mut inner) = walk.step() {
                         self.trim_schema(branch, root, level, &mut inner);
                     }
@@ -296,7 +342,7 @@ mod tests {
     use super::*;
 
     fn keep(wrapped: bool) -> Keep {
-        Keep::new(vec!["number".into(), "title".into()], wrapped)
+        Keep::new(vec!["number".into(), "title".into()], wrapped, false)
     }
 
     #[test]
@@ -323,6 +369,51 @@ mod tests {
             result.structured_content,
             Some(json!({"result": [{"number": 1, "title": "a"}, {"number": 2}, "not an object"]}))
         );
+    }
+
+    #[test]
+    fn an_unvalidated_value_is_trimmed_inside_its_envelope() {
+        let documented = json!({
+            "type": "object",
+            "properties": {"number": {"type": "integer"}, "title": {"type": "string"}, "body": {"type": "string"}},
+            "required": ["number", "body"]
+        });
+        let tolerant = unvalidated::tolerant_output_schema(documented.as_object().unwrap());
+        let rule = Keep::new(vec!["number".into(), "title".into()], false, true);
+        let trimmed = rule.schema(&tolerant);
+        assert_eq!(
+            trimmed["anyOf"][0],
+            json!({"type": "object", "properties": {"number": {"type": "integer"}, "title": {"type": "string"}}, "required": ["number"]})
+        );
+        assert_eq!(trimmed["anyOf"][1], unvalidated::envelope_schema());
+        assert!(unvalidated::documented(&trimmed).is_some());
+
+        let value = json!({"number": 1, "title": null, "body": "x"});
+        let mut result = CallToolResult::text(format!("{value}\n\n[a note]"));
+        result.structured_content = Some(json!({
+            "unvalidatedResponse": value,
+            "schemaViolations": ["/title: null is not of type \"string\""]
+        }));
+        rule.result(&mut result);
+        assert_eq!(
+            result.structured_content,
+            Some(json!({
+                "unvalidatedResponse": {"number": 1, "title": null},
+                "schemaViolations": ["/title: null is not of type \"string\""]
+            }))
+        );
+        assert_eq!(
+            result.text_content(),
+            "{\"number\":1,\"title\":null}\n\n[a note]"
+        );
+
+        // A tool that never declared the envelope keeps the fields of what
+        // it sent, whatever its members are called.
+        let mut plain = CallToolResult::structured(
+            json!({"unvalidatedResponse": 1, "schemaViolations": [], "number": 2}),
+        );
+        keep(false).result(&mut plain);
+        assert_eq!(plain.structured_content, Some(json!({"number": 2})));
     }
 
     #[test]
@@ -381,7 +472,8 @@ mod tests {
             },
             "$ref": "#/$defs/Issue"
         });
-        let trimmed = Keep::new(vec!["user".into()], false).schema(schema.as_object().unwrap());
+        let trimmed =
+            Keep::new(vec!["user".into()], false, false).schema(schema.as_object().unwrap());
         let kept: Vec<&String> = trimmed["$defs"].as_object().unwrap().keys().collect();
         assert_eq!(kept, ["User", "Login"]);
 
@@ -390,7 +482,7 @@ mod tests {
             "not".into(),
             json!({"$ref": "https://example.com/other.json"}),
         );
-        let trimmed = Keep::new(vec!["user".into()], false).schema(&remote);
+        let trimmed = Keep::new(vec!["user".into()], false, false).schema(&remote);
         assert_eq!(
             trimmed["$defs"].as_object().unwrap().len(),
             5,

@@ -7,6 +7,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::{HeaderMap, StatusCode};
+use mcp_core::tool::unvalidated::{self, SCHEMA_VIOLATIONS, UNVALIDATED_RESPONSE};
 use mcp_core::{CallToolResult, content::Content, resource::ResourceContents};
 use serde_json::{Value, json};
 
@@ -17,31 +18,8 @@ use crate::media_type::is_json_media_type;
 const ERROR_EXCERPT: usize = 2_048;
 
 /// The names of the envelope's properties.
-const UNVALIDATED: &str = "unvalidatedResponse";
-const VIOLATIONS: &str = "schemaViolations";
-
-fn envelope_schema() -> Value {
-    json!({
-        "type": "object",
-        "description": "The upstream response did not match the documented schema; it is passed on unchanged.",
-        "properties": {
-            UNVALIDATED: {
-                "description": "The response as received (text when it is not JSON). Any JSON value on purpose: it did not match the documented schema, so nothing more about its shape is known.",
-                "anyOf": [
-                    {"type": "object"},
-                    {"type": "array"},
-                    {"type": "string"},
-                    {"type": "number"},
-                    {"type": "boolean"},
-                    {"type": "null"}
-                ]
-            },
-            VIOLATIONS: {"type": "array", "items": {"type": "string"}}
-        },
-        "required": [UNVALIDATED, VIOLATIONS],
-        "additionalProperties": false
-    })
-}
+const UNVALIDATED: &str = UNVALIDATED_RESPONSE;
+const VIOLATIONS: &str = SCHEMA_VIOLATIONS;
 
 /// The output schema a generated tool declares for a documented output
 /// schema `declared`.
@@ -50,31 +28,21 @@ fn envelope_schema() -> Value {
 /// never turned into a failure for it. Tool generation passes each output
 /// schema `D` through this function, which declares
 /// `{"type": "object", "anyOf": [D, envelope]}` (with `D`'s `$defs` hoisted
-/// to the root). A response that matches `D` is sent as is; one that does
-/// not (or whose media type is not JSON) is sent as the envelope
-/// `{"unvalidatedResponse": <the response>, "schemaViolations":
-/// ["<pointer>: <message>", ...]}`. Either way `structuredContent` is valid
-/// against the tool's `outputSchema`, so clients that check it (the official
-/// Python SDK does) accept the result, and the model still gets every byte
-/// plus the list of mismatches in the text block.
+/// to the root; see [`mcp_core::tool::unvalidated`]). A response that
+/// matches `D` is sent as is; one that does not (or whose media type is not
+/// JSON) is sent as the envelope `{"unvalidatedResponse": <the response>,
+/// "schemaViolations": ["<pointer>: <message>", ...]}`. Either way
+/// `structuredContent` is valid against the tool's `outputSchema`, so
+/// clients that check it (the official Python SDK does) accept the result,
+/// and the model still gets every byte plus the list of mismatches in the
+/// text block.
 pub fn tolerant_output_schema(declared: &JsonObject) -> JsonObject {
-    tolerant_of(declared.clone())
+    unvalidated::tolerant_output_schema(declared)
 }
 
 /// [`tolerant_output_schema`] of a schema given by value (nothing copied).
-pub(crate) fn tolerant_of(mut inner: JsonObject) -> JsonObject {
-    let mut root = JsonObject::new();
-    for key in ["$schema", "$defs", "definitions"] {
-        if let Some(value) = inner.remove(key) {
-            root.insert(key.to_owned(), value);
-        }
-    }
-    root.insert("type".to_owned(), json!("object"));
-    root.insert(
-        "anyOf".to_owned(),
-        json!([Value::Object(inner), envelope_schema()]),
-    );
-    root
+pub(crate) fn tolerant_of(inner: JsonObject) -> JsonObject {
+    unvalidated::tolerant(inner)
 }
 
 /// The documented part of a tool's output schema and whether the tool
@@ -87,9 +55,8 @@ pub(crate) struct OutputSchema {
 
 impl OutputSchema {
     pub(crate) fn of(schema: &JsonObject) -> Self {
-        let branches = schema.get("anyOf").and_then(Value::as_array);
-        match branches.map(Vec::as_slice) {
-            Some([declared, envelope]) if *envelope == envelope_schema() => {
+        match unvalidated::documented(schema) {
+            Some(declared) => {
                 let mut declared_root = schema.clone();
                 declared_root.remove("anyOf");
                 if let Value::Object(inner) = declared {
@@ -100,7 +67,7 @@ impl OutputSchema {
                     tolerant: true,
                 }
             }
-            _ => Self {
+            None => Self {
                 declared: Value::Object(schema.clone()),
                 tolerant: false,
             },

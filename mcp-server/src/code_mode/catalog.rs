@@ -11,9 +11,11 @@ use crate::discovery::finder::Finder;
 /// The characters of a description in the catalog.
 const DESCRIPTION_CHARS: usize = 200;
 
-/// The catalog of `finder`'s tools as a JSON array of `{name, identifier,
-/// title, description, tags, method, path}` (`null` where a tool has no
-/// such thing; method and path are those of generated tools).
+/// The catalog of `finder`'s tools as a JSON array of `{name, tool?, title,
+/// description, tags, method, path}`: `name` is the identifier a script
+/// calls the tool by, `tool` the tool's own name where the two differ
+/// (`null` where a tool has no title, description, method or path; method
+/// and path are those of generated tools).
 pub(crate) fn catalog_json(finder: &Finder, identifiers: &[String]) -> String {
     let index = finder.index();
     let entries: Vec<Value> = (0..index.len())
@@ -30,15 +32,17 @@ pub(crate) fn catalog_json(finder: &Finder, identifiers: &[String]) -> String {
                 .title
                 .clone()
                 .or_else(|| tool.annotations.as_ref()?.title.clone());
-            Some(json!({
-                "name": tool.name,
-                "identifier": identifiers.get(position),
-                "title": title,
-                "description": summary(tool, DESCRIPTION_CHARS),
-                "tags": index.tags_of(position),
-                "method": field("method"),
-                "path": field("path"),
-            }))
+            let identifier = identifiers.get(position).unwrap_or(&tool.name);
+            let mut entry = json!({ "name": identifier });
+            if *identifier != tool.name {
+                entry["tool"] = tool.name.clone().into();
+            }
+            entry["title"] = json!(title);
+            entry["description"] = summary(tool, DESCRIPTION_CHARS).into();
+            entry["tags"] = json!(index.tags_of(position));
+            entry["method"] = field("method");
+            entry["path"] = field("path");
+            Some(entry)
         })
         .collect();
     Value::Array(entries).to_string()

@@ -1,14 +1,11 @@
 //! The `execute` tool: runs a script in a fresh sandbox on a thread of its
-//! own, makes the tool calls it asks for (a bounded number at once), and
-//! answers with what it returned.
+//! own, which makes the tool calls it asks for (a bounded number at once)
+//! on the server's runtime, and answers with what it returned.
 
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
-use futures_util::stream::FuturesUnordered;
 use mcp_core::content::Content;
 use mcp_core::tool::middleware::Layer;
 use mcp_core::{BoxFuture, tool::ToolHandler};
@@ -18,7 +15,7 @@ use tokio::sync::{Semaphore, oneshot};
 
 use super::CodeMode;
 use super::invoke::{ConfiguredScopes, Invoker};
-use super::sandbox::{CallRequest, Job, Outcome, Pool, ScriptError, Start};
+use super::sandbox::{Caller, Calls, Job, Outcome, Pool, ScriptError, Start};
 use super::view::CodeModeView;
 
 /// How long past its time limit a run that does not stop is waited for
@@ -45,18 +42,23 @@ impl<C: Send + Sync + 'static> ToolHandler<C> for Execute<C> {
             Ok(code) => code,
             Err(message) => return Box::pin(std::future::ready(CallToolResult::error(message))),
         };
-        let invoker = Invoker {
-            view: self.view.clone(),
+        let view = self.view.clone();
+        let invoker = Arc::new(Invoker {
+            view: view.clone(),
             layers: self.layers.clone(),
             cx,
             scopes: self.scopes.clone(),
-        };
+            // The script's calls are made on its thread: their spans are
+            // children of this call's.
+            parent: tracing::Span::current(),
+        });
+        let caller: Caller = Arc::new(move |request| Box::pin(invoker.call(request)));
         let settings = self.settings.clone();
         let running = self.running.clone();
         let pool = self.pool.clone();
         Box::pin(async move {
             let started = Instant::now();
-            let outcome = run(code, &invoker, &settings, &running, &pool, started).await;
+            let outcome = run(code, &view, caller, &settings, &running, &pool, started).await;
             answer(outcome)
         })
     }
@@ -78,20 +80,24 @@ fn code_of(arguments: Option<JsonObject>) -> Result<String, String> {
 }
 
 /// Sets the cancellation flag when the call is dropped (cancelled by the
-/// client, or answered by the watchdog), so the sandbox stops too.
-struct CancelOnDrop(Arc<AtomicBool>);
+/// client, or answered by the watchdog), and wakes the sandbox waiting on
+/// its calls (its receiver ends with the sender), so the sandbox stops too.
+struct CancelOnDrop(Arc<AtomicBool>, Option<oneshot::Sender<()>>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
+        self.1.take();
     }
 }
 
-/// Runs `code`: waits for a place among the running scripts, hands it to
-/// a sandbox made ahead (see [`Pool`]) and makes its calls until it ends.
+/// Runs `code`: waits for a place among the running scripts and hands it
+/// to a sandbox made ahead (see [`Pool`]), whose thread makes its calls
+/// with `caller`, until it ends.
 async fn run<C: Send + Sync + 'static>(
     code: String,
-    invoker: &Invoker<C>,
+    view: &CodeModeView<C>,
+    caller: Caller,
     settings: &CodeMode,
     running: &Arc<Semaphore>,
     pool: &Arc<Pool>,
@@ -112,22 +118,32 @@ async fn run<C: Send + Sync + 'static>(
             )));
         }
     };
-    let (requests, mut incoming) = tokio::sync::mpsc::unbounded_channel::<CallRequest>();
-    let (replies, outgoing) = mpsc::channel();
-    let (done, mut finished) = oneshot::channel();
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return failed(ScriptError::Sandbox(
+            "`execute` runs inside a Tokio runtime".into(),
+        ));
+    };
+    let (done, finished) = oneshot::channel();
+    let (cancel, cancelled_calls) = oneshot::channel();
     let cancelled = Arc::new(AtomicBool::new(false));
-    let _cancel_on_drop = CancelOnDrop(cancelled.clone());
+    let _cancel_on_drop = CancelOnDrop(cancelled.clone(), Some(cancel));
+    let asked = Arc::new(AtomicUsize::new(0));
     let job = Job {
         code,
-        identifiers: invoker.view.identifiers(),
-        catalog: invoker.view.catalog_json(),
+        identifiers: view.identifiers(),
+        catalog: view.catalog_json(),
         limits,
         started,
     };
     let start = Start {
         job,
-        requests,
-        replies: outgoing,
+        calls: Calls::new(
+            caller,
+            settings.calls_at_once(),
+            runtime,
+            cancelled_calls,
+            asked.clone(),
+        ),
         cancelled,
         done,
         permit,
@@ -135,37 +151,21 @@ async fn run<C: Send + Sync + 'static>(
     if let Err(reason) = pool.run(start) {
         return failed(ScriptError::Sandbox(reason));
     }
-    let mut calls = FuturesUnordered::new();
-    let mut waiting = VecDeque::new();
-    let mut asked = 0;
-    let watchdog = tokio::time::sleep_until((started + limits.time + GRACE).into());
-    tokio::pin!(watchdog);
-    loop {
-        tokio::select! {
-            outcome = &mut finished => {
-                return outcome.unwrap_or_else(|_| failed(ScriptError::Sandbox("the script's thread ended without an answer".into())));
-            }
-            Some(request) = incoming.recv() => {
-                asked += 1;
-                if calls.len() < settings.calls_at_once() {
-                    calls.push(invoker.call(request));
-                } else {
-                    waiting.push_back(request);
-                }
-            }
-            Some(reply) = calls.next() => {
-                // The script may have ended meanwhile; its answer comes next.
-                let _ = replies.send(reply);
-                if let Some(request) = waiting.pop_front() {
-                    calls.push(invoker.call(request));
-                }
-            }
-            () = &mut watchdog => {
-                return Outcome {
-                    result: Err(ScriptError::Time { limit: limits.time, calls: asked }),
-                    logs: Vec::new(),
+    let deadline = started + limits.time + GRACE;
+    match tokio::time::timeout_at(deadline.into(), finished).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) => failed(ScriptError::Sandbox(
+            "the script's thread ended without an answer".into(),
+        )),
+        Err(_) => {
+            let asked = asked.load(Ordering::Relaxed);
+            Outcome {
+                result: Err(ScriptError::Time {
+                    limit: limits.time,
                     calls: asked,
-                };
+                }),
+                logs: Vec::new(),
+                calls: asked,
             }
         }
     }

@@ -25,7 +25,7 @@ pub(crate) fn execute_tool(
 Call a tool with `await tools.<identifier>(input)` (declarations from `search_tools`) or \
 `await callTool(name, input)`: it resolves to the tool's result value, and a failed call throws an \
 Error with the tool's message (catch it to go on). `catalog` lists every tool as {{name, \
-identifier, title, description, tags, method, path}}. Run calls in parallel with \
+tool, title, description, tags, method, path}} (`name` as in `tools.<name>`; `tool`, the tool's own name, where it differs). Run calls in parallel with \
 `Promise.all`; `console.log` goes to `logs`. Limits per run: {} s, {} MiB, {} calls, a result \
 of {} KB. A fresh sandbox each run: nothing persists, and there is no fetch, require, import, \
 timer or environment.",

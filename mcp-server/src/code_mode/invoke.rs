@@ -12,8 +12,8 @@ use mcp_core::tool::middleware::Layer;
 use mcp_core::{CallToolResult, ToolCallContext, ToolDef};
 use tracing::Instrument;
 
-use super::sandbox::{CallReply, CallRequest};
-use super::value::script_value;
+use super::sandbox::{CallReply, CallRequest, Mismatch};
+use super::value::{ScriptValue, script_value};
 use super::view::CodeModeView;
 
 /// The OAuth scopes the server's configuration asks of a tool on top of
@@ -27,6 +27,8 @@ pub(crate) struct Invoker<C> {
     /// The context of the `execute` call: its session, caller and channel.
     pub(crate) cx: ToolCallContext<C>,
     pub(crate) scopes: Option<ConfiguredScopes>,
+    /// The span of the `execute` call, parent of each call's.
+    pub(crate) parent: tracing::Span,
 }
 
 impl<C: Send + Sync + 'static> Invoker<C> {
@@ -46,6 +48,7 @@ impl<C: Send + Sync + 'static> Invoker<C> {
                 );
                 let name = def.name().to_owned();
                 let span = tracing::info_span!(
+                    parent: &self.parent,
                     "mcp.code_mode.call",
                     otel.name = %format_args!("execute_tool {name}"),
                     otel.kind = "internal",
@@ -55,21 +58,40 @@ impl<C: Send + Sync + 'static> Invoker<C> {
                 let running = AssertUnwindSafe(def.call_inside(self.layers.clone(), cx))
                     .catch_unwind()
                     .instrument(span);
-                (def.clone(), running)
+                let identifier = self.view.identifier_of(&name).to_owned();
+                (def.clone(), identifier, running)
             }),
         };
         async move {
-            let outcome = match started {
-                Err(message) => Err(message),
-                Ok((def, running)) => {
-                    let result = running.await.unwrap_or_else(|_| {
-                        tracing::error!(tool = %def.name(), "the tool handler panicked");
-                        CallToolResult::error(format!("tool `{}` failed unexpectedly", def.name()))
-                    });
-                    script_value(def.tool(), &result)
+            let (def, identifier, running) = match started {
+                Err(message) => {
+                    return CallReply {
+                        id,
+                        outcome: Err(message),
+                        mismatch: None,
+                    };
                 }
+                Ok(started) => started,
             };
-            CallReply { id, outcome }
+            let result = running.await.unwrap_or_else(|_| {
+                tracing::error!(tool = %def.name(), "the tool handler panicked");
+                CallToolResult::error(format!("tool `{}` failed unexpectedly", def.name()))
+            });
+            match script_value(def.tool(), &result) {
+                Err(message) => CallReply {
+                    id,
+                    outcome: Err(message),
+                    mismatch: None,
+                },
+                Ok(ScriptValue { json, mismatch }) => CallReply {
+                    id,
+                    outcome: Ok(json),
+                    mismatch: mismatch.map(|message| Mismatch {
+                        tool: identifier,
+                        message,
+                    }),
+                },
+            }
         }
     }
 

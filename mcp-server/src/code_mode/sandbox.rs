@@ -6,29 +6,39 @@
 //! loader and none of QuickJS's `std`/`os` modules: no `fetch`, `require`,
 //! `import()`, `process`, file system, timers or environment. A script
 //! reaches the world only through `tools.<identifier>(input)` and
-//! `callTool(name, input)`, which the thread hands to the server as
-//! [`CallRequest`]s and resolves when the [`CallReply`] comes back.
+//! `callTool(name, input)`: each becomes a [`CallRequest`], which the
+//! sandbox's own thread turns into the server's call (a [`Caller`]) and
+//! polls, on the server's runtime, until its [`CallReply`] settles the
+//! script's promise. A tool that answers at once is answered without the
+//! thread ever waiting; one that waits on I/O wakes the thread when done.
 //!
 //! The [`Limits`] are enforced inside the runtime: an interrupt handler
 //! stops the script at the deadline (time spent waiting on tools counts),
 //! when the call limit is passed, or when the run is cancelled; QuickJS
 //! itself bounds memory and stack.
 
+mod calls;
 mod engine;
 mod host;
 mod outcome;
 mod pool;
 mod script;
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_core::JsonObject;
+use mcp_core::{BoxFuture, JsonObject};
 
+pub(crate) use calls::Calls;
 pub(crate) use engine::Job;
 #[cfg(test)]
 pub(crate) use engine::run;
 pub(crate) use outcome::{Outcome, ScriptError};
 pub(crate) use pool::{Pool, Start};
+
+/// Makes the server's call a [`CallRequest`] asks for: a future, polled on
+/// the sandbox's thread, that answers with its [`CallReply`].
+pub(crate) type Caller = Arc<dyn Fn(CallRequest) -> BoxFuture<'static, CallReply> + Send + Sync>;
 
 /// What one run may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +84,19 @@ pub(crate) struct CallReply {
     pub(crate) id: u64,
     /// The tool's value as JSON text, or the message of the error to throw.
     pub(crate) outcome: Result<String, String>,
+    /// How the value departs from the tool's documented output schema, when
+    /// the tool passed it on regardless.
+    pub(crate) mismatch: Option<Mismatch>,
+}
+
+/// A value that does not match its tool's documented output schema: the
+/// run's logs say so once per tool.
+#[derive(Debug)]
+pub(crate) struct Mismatch {
+    /// The tool, as scripts call it.
+    pub(crate) tool: String,
+    /// Where and how the value departs from the schema.
+    pub(crate) message: String,
 }
 
 #[cfg(test)]

@@ -2,29 +2,32 @@
 //! answered with each tool's TypeScript declaration, the signature a
 //! script for `execute` codes against.
 //!
-//! `structuredContent` is `{"tools": [{"name", "typescript"}], "total": n}`
-//! (`detail: true` adds each tool's full `inputSchema`); the text holds the
-//! same declarations as one block of TypeScript. The declarations of one
-//! answer share a budget of [`ANSWER_BYTES_PER_TOOL`] per tool: the largest
-//! is written at a lower level of detail until they fit, so small
-//! declarations stay whole. An empty `query` with `tags` lists those
-//! categories as `{"name", "identifier", "description"}`; `categories:
-//! true` (or no query and no tags) lists the categories themselves. After
-//! the declarations, `more` names the next candidates (`{"name",
-//! "title"}`, and their names in one comment line of the text), their
-//! bytes taken from the declarations' budget. A request that
-//! names several steps is ranked step by step, the steps taking turns in
-//! the hits (see [`steps`]).
+//! Every tool an answer names is named as scripts call it: `name` is the
+//! tool's identifier (`tools.<name>`), with the tool's own name beside it
+//! as `tool` where the two differ. `structuredContent` is `{"tools":
+//! [{"name", "tool"?, "typescript"}], "total": n}` (`detail: true` adds
+//! each tool's full `inputSchema`); the text holds the same declarations
+//! as one block of TypeScript. The declarations of one answer share a
+//! budget of [`ANSWER_BYTES_PER_TOOL`] per tool: the largest is written at
+//! a lower level of detail until they fit, so small declarations stay
+//! whole. An empty `query` with `tags` lists those categories as
+//! `{"name", "tool"?, "description"}`; `categories: true` (or no query and
+//! no tags) lists the categories themselves. After the declarations,
+//! `more` names the next candidates (`{"name", "tool"?, "title"}`, and
+//! their identifiers in one comment line of the text), their bytes taken
+//! from the declarations' budget. A query that is a tool's identifier or
+//! name finds that tool first; a request that names several steps is
+//! ranked step by step, the steps taking turns in the hits (see
+//! [`steps`]).
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use mcp_core::{CallToolResult, Hint, JsonObject, ToolDef, ToolError, content::Content};
 use serde_json::{Map, Value, json};
 
-use super::typescript::{
-    CommonArguments, DECLARATION_BYTES, LEVEL_COUNT, declaration_at, declares_envelope, summary,
-};
-use crate::discovery::finder::{Ask, DEFAULT_LIMIT, Finder, MAX_LIMIT, SearchArgs};
+use super::typescript::{CommonArguments, DECLARATION_BYTES, LEVEL_COUNT, declaration_at, summary};
+use crate::discovery::finder::{Ask, DEFAULT_LIMIT, Finder, MAX_LIMIT, MORE, SearchArgs};
 use crate::discovery::view::{SEARCH_TOOLS, object};
 use steps::{interleave, steps};
 
@@ -78,6 +81,8 @@ pub(crate) fn search_tool<C: Send + Sync + 'static>(
 struct Search {
     finder: Arc<Finder>,
     identifiers: Arc<[String]>,
+    /// Each tool by its identifier and by its name.
+    exact: HashMap<String, usize>,
     /// The argument descriptions declarations leave out.
     common: CommonArguments,
     /// Each tool's declaration at each level of detail, written on first use.
@@ -91,9 +96,19 @@ impl Search {
             .collect();
         let count = finder.index().len();
         let common = CommonArguments::of((0..count).filter_map(|tool| finder.tool(tool)));
+        // Identifiers first: a name equal to another tool's identifier
+        // does not take its place.
+        let mut exact: HashMap<String, usize> = HashMap::new();
+        for (position, identifier) in identifiers.iter().enumerate() {
+            exact.entry(identifier.clone()).or_insert(position);
+        }
+        for (position, name) in finder.names().enumerate() {
+            exact.entry(name.to_owned()).or_insert(position);
+        }
         Self {
             finder,
             identifiers,
+            exact,
             common,
             declarations,
         }
@@ -105,6 +120,39 @@ impl Search {
             .get(tool)
             .cloned()
             .unwrap_or_else(|| name.to_owned())
+    }
+
+    /// How an answer names the tool at `tool`: `name`, the identifier a
+    /// script calls it by, and `tool`, its own name, where the two differ.
+    fn named(&self, tool: usize) -> Map<String, Value> {
+        let mut entry = Map::new();
+        let Some(found) = self.finder.tool(tool) else {
+            return entry;
+        };
+        let identifier = self.identifier(tool, &found.name);
+        let differs = identifier != found.name;
+        entry.insert("name".to_owned(), identifier.into());
+        if differs {
+            entry.insert("tool".to_owned(), found.name.clone().into());
+        }
+        entry
+    }
+
+    /// The candidates after the hits: how each is named, and its title.
+    fn more(&self, rest: &[usize]) -> Vec<Value> {
+        let rest = &rest[..rest.len().min(MORE)];
+        self.finder
+            .more(rest)
+            .into_iter()
+            .zip(rest)
+            .map(|(candidate, &tool)| {
+                let mut entry = self.named(tool);
+                if let Some(title) = candidate.get("title") {
+                    entry.insert("title".to_owned(), title.clone());
+                }
+                Value::Object(entry)
+            })
+            .collect()
     }
 
     /// The declaration of the tool at `tool` at `level`.
@@ -147,9 +195,14 @@ impl Search {
                     .collect()
             })
             .collect();
-        let found = interleave(rankings);
+        let mut found = interleave(rankings);
+        // A tool asked for by its identifier or name comes first.
+        if let Some(&exact) = self.exact.get(query).filter(|&&tool| in_tags(tool)) {
+            found.retain(|&tool| tool != exact);
+            found.insert(0, exact);
+        }
         let shown = &found[..limit.min(found.len())];
-        let more = self.finder.more(&found[shown.len()..]);
+        let more = self.more(&found[shown.len()..]);
         self.declarations_of(shown, found.len(), args.detail, more)
     }
 
@@ -172,7 +225,7 @@ impl Search {
                 .filter_map(|candidate| candidate["name"].as_str())
                 .collect();
             format!(
-                "\n// more (search a name for its declaration): {}\n",
+                "\n// more (search one for its declaration): {}\n",
                 named.join(", ")
             )
         };
@@ -196,8 +249,7 @@ impl Search {
             text.push('\n');
             text.push_str(typescript);
             text.push('\n');
-            let mut entry = Map::new();
-            entry.insert("name".to_owned(), found.name.clone().into());
+            let mut entry = self.named(tool);
             entry.insert("typescript".to_owned(), typescript.into());
             if detail {
                 let schema = Value::Object(found.input_schema.to_object());
@@ -276,11 +328,11 @@ impl Search {
         levels
     }
 
-    /// A category listing: each tool's name, identifier and description.
+    /// A category listing: how each tool is named, and its description.
     fn listing(&self, shown: &[usize], total: usize) -> CallToolResult {
         let mut tools = Vec::with_capacity(shown.len());
         let mut text = format!(
-            "// {} of {total} tools; search a tool's name for its declaration\n",
+            "// {} of {total} tools; search one for its declaration\n",
             shown.len()
         );
         for &tool in shown {
@@ -290,9 +342,9 @@ impl Search {
             let identifier = self.identifier(tool, &found.name);
             let description = summary(found, LISTED_DESCRIPTION_CHARS);
             text.push_str(&format!("{identifier}: {description}\n"));
-            tools.push(
-                json!({ "name": found.name, "identifier": identifier, "description": description }),
-            );
+            let mut entry = self.named(tool);
+            entry.insert("description".to_owned(), description.into());
+            tools.push(Value::Object(entry));
         }
         let mut result = CallToolResult::structured(json!({ "tools": tools, "total": total }));
         result.content = vec![Content::text(text)];
@@ -309,16 +361,10 @@ fn description(finder: &Finder) -> String {
     let mut description = format!(
         "Find tools of this server ({count}) for a task. Returns each tool's TypeScript declaration \
          (`detail`: in full, output fields too, with the input JSON Schema). Call them from a script run by `execute`: \
-         `await tools.<identifier>(input)`. An empty `query` with `tags` lists a category \
-         (name, identifier, description); `categories: true` lists the categories; `more` names the \
+         `await tools.<name>(input)`, every name shown being callable so (`tool`: the tool's own name, where it differs). \
+         An empty `query` with `tags` lists a category; `categories: true` lists the categories; `more` names the \
          next candidates."
     );
-    if (0..count).any(|tool| finder.tool(tool).is_some_and(declares_envelope)) {
-        description.push_str(
-            " A generated API tool resolves to `{unvalidatedResponse, schemaViolations}` instead when \
-             the upstream response does not match its document.",
-        );
-    }
     let categories = index.categories();
     if categories.is_empty() {
         return description;

@@ -211,8 +211,9 @@ pub(crate) fn summary(tool: &Tool, chars: usize) -> String {
     doc::cut(&paragraph, chars)
 }
 
-/// Whether `tool` returns a different shape when the upstream response does
-/// not match its document (generated tools do); its declaration shows the
+/// Whether `tool` sends a response that does not match its document in the
+/// [`unvalidated`](mcp_core::tool::unvalidated) envelope (generated tools
+/// do); a script gets the response itself, so its declaration shows the
 /// documented shape only.
 pub(crate) fn declares_envelope(tool: &Tool) -> bool {
     output::is_tolerant(tool)

@@ -114,6 +114,14 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
         self.identifiers.clone()
     }
 
+    /// The identifier scripts call the tool `name` by (the name itself for
+    /// a tool this view does not hold).
+    pub(crate) fn identifier_of<'a>(&'a self, name: &'a str) -> &'a str {
+        self.by_name
+            .get(name)
+            .map_or(name, |&position| self.identifiers[position].as_str())
+    }
+
     /// The sandbox's `catalog` as JSON.
     pub(crate) fn catalog_json(&self) -> Arc<str> {
         self.catalog
@@ -129,7 +137,13 @@ impl<C: Send + Sync + 'static> CodeModeView<C> {
                 self.by_identifier.get(identifier),
                 format!("tools.{identifier}"),
             ),
-            ToolRef::Name(name) => (self.by_name.get(name), format!("callTool(\"{name}\")")),
+            // `callTool` takes a tool's name, or the identifier answers show.
+            ToolRef::Name(name) => (
+                self.by_name
+                    .get(name)
+                    .or_else(|| self.by_identifier.get(name)),
+                format!("callTool(\"{name}\")"),
+            ),
         };
         if let Some(&position) = found {
             return Ok(&self.tools[position]);

@@ -21,7 +21,7 @@ pub(crate) const MAX_LIMIT: usize = 50;
 /// How many candidates after the results an answer names (`more`).
 pub(crate) const MORE: usize = 15;
 /// The bytes a search answer of up to [`DEFAULT_LIMIT`] results aims at
-/// (the whole result as JSON); each result beyond adds
+/// (its text, the structured content as JSON); each result beyond adds
 /// [`BYTES_PER_RESULT`].
 const ANSWER_BYTES: usize = 6000;
 /// The bytes each result beyond [`DEFAULT_LIMIT`] adds to the budget.
@@ -178,10 +178,9 @@ impl Finder {
     }
 
     /// The answer to `search_tools` with `args`: `{"tools": [...],
-    /// "total": n, "more": [...]}` as structured content, names and
-    /// one-line descriptions as text; the categories with `categories` (or
-    /// no query and no tags); bad arguments give an error result saying
-    /// what to change.
+    /// "total": n, "more": [...]}` as structured content and, the same, as
+    /// JSON text; the categories with `categories` (or no query and no
+    /// tags); bad arguments give an error result saying what to change.
     pub(crate) fn answer(&self, args: &SearchArgs) -> CallToolResult {
         let (query, tags, limit) = match args.ask(self) {
             Err(message) => return CallToolResult::error(message),
@@ -238,7 +237,7 @@ impl Finder {
         let mut entries: Vec<Value> = shown.iter().map(|&tool| entry(tool, 0)).collect();
         loop {
             let result = self.result(entries.clone(), total, more.clone());
-            if result_bytes(&result) <= budget {
+            if text_bytes(&result) <= budget {
                 return result;
             }
             let largest = (0..shown.len())
@@ -261,27 +260,16 @@ impl Finder {
     }
 
     /// The result of `tools` out of `total` found, with the candidates
-    /// after them: structured content and its brief text.
+    /// after them: structured content, and the same JSON as text (what a
+    /// client that shows a model only the text gives it).
     fn result(&self, tools: Vec<Value>, total: usize, more: Vec<Value>) -> CallToolResult {
-        let brief: Vec<Value> = tools
-            .iter()
-            .map(|tool| {
-                let line = tool["description"]
-                    .as_str()
-                    .map(one_line)
-                    .unwrap_or_default();
-                json!({ "name": tool["name"], "description": line })
-            })
-            .collect();
         let mut structured = json!({ "tools": tools, "total": total });
-        let mut text = json!({ "tools": brief, "total": total });
         if !more.is_empty() {
-            text["more"] = more_text(&more);
             structured["more"] = Value::Array(more);
         }
-        text["next"] = "call_tool with a name and its arguments; input schemas are in structuredContent (search a name in `more` for its schema)".into();
+        let text = structured.to_string();
         let mut result = CallToolResult::structured(structured);
-        result.content = vec![Content::text(text.to_string())];
+        result.content = vec![Content::text(text)];
         result
     }
 
@@ -417,24 +405,14 @@ impl Finder {
     }
 }
 
-/// The candidates of `more` as the text says them: `name (title)`.
-fn more_text(more: &[Value]) -> Value {
-    more.iter()
-        .map(|candidate| {
-            let name = candidate["name"].as_str().unwrap_or_default();
-            match candidate["title"].as_str() {
-                Some(title) => format!("{name} ({title})"),
-                None => name.to_owned(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-        .into()
-}
-
-/// The bytes of `result` as JSON.
-fn result_bytes(result: &CallToolResult) -> usize {
-    serde_json::to_string(result).map_or(0, |text| text.len())
+/// The bytes of `result`'s text.
+fn text_bytes(result: &CallToolResult) -> usize {
+    result
+        .content
+        .iter()
+        .filter_map(Content::as_text)
+        .map(str::len)
+        .sum()
 }
 
 /// The first paragraph of `description`, without markup, cut to

@@ -51,31 +51,42 @@ pub(crate) fn start(
 
 /// Runs `answer` in the request's span and ends it: a JSON-RPC error or a
 /// result.
-pub(crate) async fn run<T>(
+///
+/// `answer` is boxed at once: rmcp moves each request's future into a task
+/// of its own, and the future of a request handler that held its answer
+/// inline would be as large as the largest answer of any request, copied
+/// whole for every request.
+pub(crate) fn run<'a, T: 'a>(
     trace: RequestTrace,
-    answer: impl Future<Output = Result<T, ErrorData>>,
-) -> Result<T, ErrorData> {
-    let answered = answer.instrument(trace.span().clone()).await;
-    trace.finish(match &answered {
-        Ok(_) => Outcome::Answered,
-        Err(error) => Outcome::Error(error.code.0),
-    });
-    answered
+    answer: impl Future<Output = Result<T, ErrorData>> + 'a,
+) -> impl Future<Output = Result<T, ErrorData>> + 'a {
+    let answer = Box::pin(answer.instrument(trace.span().clone()));
+    async move {
+        let answered = answer.await;
+        trace.finish(match &answered {
+            Ok(_) => Outcome::Answered,
+            Err(error) => Outcome::Error(error.code.0),
+        });
+        answered
+    }
 }
 
 /// [`run`] for `tools/call`, whose result may be a tool error
 /// (`isError: true`).
-pub(crate) async fn run_call(
+pub(crate) fn run_call<'a>(
     trace: RequestTrace,
-    answer: impl Future<Output = Result<CallToolResponse, ErrorData>>,
-) -> Result<CallToolResponse, ErrorData> {
-    let answered = answer.instrument(trace.span().clone()).await;
-    trace.finish(match &answered {
-        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-            Outcome::ToolError
-        }
-        Ok(_) => Outcome::Answered,
-        Err(error) => Outcome::Error(error.code.0),
-    });
-    answered
+    answer: impl Future<Output = Result<CallToolResponse, ErrorData>> + 'a,
+) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + 'a {
+    let answer = Box::pin(answer.instrument(trace.span().clone()));
+    async move {
+        let answered = answer.await;
+        trace.finish(match &answered {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                Outcome::ToolError
+            }
+            Ok(_) => Outcome::Answered,
+            Err(error) => Outcome::Error(error.code.0),
+        });
+        answered
+    }
 }

@@ -7,6 +7,7 @@ mod jsonrpc;
 mod limits;
 #[cfg(feature = "oauth")]
 mod protected;
+mod rebinding;
 #[cfg(feature = "redis")]
 mod shared;
 mod streams;
@@ -23,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use self::config::HttpConfig;
 use self::endpoint::{Endpoint, EndpointLayer};
+use self::rebinding::Rebinding;
 use crate::error::ServeError;
 use crate::protocol::handler::SessionHandler;
 use crate::protocol::task::limit as task_limit;
@@ -53,17 +55,18 @@ impl<C: Send + Sync + 'static> Server<C> {
         if !config.stateless {
             task_limit::set_per_session(&state, config.max_tasks_per_session);
         }
+        #[cfg_attr(
+            not(feature = "redis"),
+            expect(unused_mut, reason = "the store is set with redis")
+        )]
         let mut rmcp_config = StreamableHttpServerConfig::default()
-            .with_allowed_hosts(config.allowed_hosts.iter().cloned())
-            .with_allowed_origins(config.allowed_origins.iter().cloned())
-            .enforce_origin_validation()
+            // The endpoint checks `Host` and `Origin` itself (see `rebinding`).
+            .disable_allowed_hosts()
+            .disable_allowed_origins()
             .with_legacy_session_mode(!config.stateless)
             .with_json_response(config.stateless)
             .with_max_request_body_bytes(config.max_body_bytes)
             .with_cancellation_token(config.cancellation.clone());
-        if config.allowed_hosts.is_empty() {
-            rmcp_config = rmcp_config.disable_allowed_hosts();
-        }
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(config.session_idle_timeout);
         #[cfg(feature = "redis")]
@@ -120,6 +123,7 @@ impl<C: Send + Sync + 'static> Server<C> {
             StreamableHttpService::new(handler, sessions.clone(), rmcp_config),
         );
         let router = router.layer(EndpointLayer(Arc::new(Endpoint {
+            rebinding: Rebinding::new(&config.allowed_hosts, &config.allowed_origins),
             limits,
             sessions,
             shared,

@@ -19,10 +19,10 @@ pub(super) fn discovery_table(report: &mut String, lines: &[Value]) {
          tasks whose tool ranks first (@1) or in the top 5 (@5): the tasks the ranking was developed on\n\
          (`testdata/discovery/discovery_tasks.yaml`) and, in brackets, a held-out set it was never\n\
          tuned to (`discovery_tasks_held_out.yaml`) / a fresh set written after the last ranking change\n\
-         and measured once (`discovery_tasks_fresh.yaml`). Answer bytes are a whole 5-result `search_tools`\n\
-         result (largest over the tasks); latency is one search, median and 95th percentile over every\n\
+         and measured once (`discovery_tasks_fresh.yaml`). Answer bytes are the text of a 5-result `search_tools`\n\
+         answer, its structured content as JSON (largest over the tasks); latency is one search, median and 95th percentile over every\n\
          task (absolute, for context).\n\n\
-         | document | tasks (held out / fresh) | recall@1 (held out / fresh) | recall@5 (held out / fresh) | list bytes | answer bytes (max) | search µs (median / p95) |\n\
+         | document | tasks (held out / fresh) | recall@1 (held out / fresh) | recall@5 (held out / fresh) | list bytes | answer text bytes (max) | search µs (median / p95) |\n\
          |---|---:|---:|---:|---:|---:|---:|"
     );
     for line in lines.iter().filter(|l| l["bench"] == "discovery") {

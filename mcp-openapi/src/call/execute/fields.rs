@@ -13,12 +13,10 @@
 //! keep their length). A member whose name holds a dot is matched by its
 //! whole name too.
 
+use mcp_core::tool::unvalidated::UNVALIDATED_RESPONSE as UNVALIDATED;
+use mcp_core::tool::unvalidated::Unvalidated;
 use mcp_core::{CallToolResult, content::Content};
 use serde_json::{Map, Value};
-
-/// The tolerant envelope's members (see `crate::call::response`).
-const UNVALIDATED: &str = "unvalidatedResponse";
-const VIOLATIONS: &str = "schemaViolations";
 
 /// The fields a call's `fields` argument asks for; `None` (the whole
 /// result) when it is absent, `null` or an empty list.
@@ -50,7 +48,7 @@ pub(super) fn project_result(result: &mut CallToolResult, fields: &[String], wra
         return;
     };
     let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-    let (before, after) = if is_envelope(structured) {
+    let (before, after) = if Unvalidated::of(structured).is_some() {
         let Some(payload) = structured.get_mut(UNVALIDATED) else {
             return;
         };
@@ -80,14 +78,6 @@ pub(super) fn project_result(result: &mut CallToolResult, fields: &[String], wra
             block.text = format!("{after}{rest}");
         }
     }
-}
-
-/// Whether structured content is the tolerant envelope of a response that
-/// did not match the documented schema.
-fn is_envelope(structured: &Value) -> bool {
-    structured.as_object().is_some_and(|object| {
-        object.len() == 2 && object.contains_key(UNVALIDATED) && object.contains_key(VIOLATIONS)
-    })
 }
 
 /// Keeps `fields` of a payload: of an object, or of each item of an array.
@@ -130,6 +120,7 @@ fn object_fields(object: &mut Map<String, Value>, paths: &[&str]) {
 
 #[cfg(test)]
 mod tests {
+    use mcp_core::tool::unvalidated::SCHEMA_VIOLATIONS as VIOLATIONS;
     use serde_json::json;
 
     use super::*;

@@ -6,18 +6,17 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Instant;
 
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
 use rquickjs::{Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value};
-use tokio::sync::mpsc::UnboundedSender;
 
+use super::calls::{Calls, InFlight, Waited};
 use super::host::{self, Host};
 use super::outcome::{Outcome, ScriptError};
 use super::script::{FILE_NAME, as_body, as_expression, position_of, syntax_error};
-use super::{CallReply, CallRequest, Limits};
+use super::{CallReply, Limits};
 
 /// The prelude that makes the script's globals.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -39,14 +38,9 @@ pub(crate) struct Job {
 
 /// Runs `job` on this thread in a sandbox made for it (see [`Prepared`]).
 #[cfg(test)]
-pub(crate) fn run(
-    job: Job,
-    requests: UnboundedSender<CallRequest>,
-    replies: &Receiver<CallReply>,
-    cancelled: Arc<AtomicBool>,
-) -> Outcome {
+pub(crate) fn run(job: Job, calls: Calls, cancelled: Arc<AtomicBool>) -> Outcome {
     match Prepared::new() {
-        Ok(prepared) => prepared.run(job, requests, replies, cancelled),
+        Ok(prepared) => prepared.run(job, calls, cancelled),
         Err(error) => Outcome {
             result: Err(error),
             logs: Vec::new(),
@@ -93,25 +87,22 @@ impl Prepared {
         })
     }
 
-    /// Runs `job`: its tool calls go out on `requests`, their answers come
-    /// in on `replies`; `cancelled` (or `replies` closing) stops the run.
-    pub(crate) fn run(
-        self,
-        job: Job,
-        requests: UnboundedSender<CallRequest>,
-        replies: &Receiver<CallReply>,
-        cancelled: Arc<AtomicBool>,
-    ) -> Outcome {
+    /// Runs `job`, making its tool calls with `calls` on this thread;
+    /// `cancelled` (or the cancellation `calls` watches) stops the run. The
+    /// sandbox is spent: drop it once the outcome is on its way.
+    pub(crate) fn run(&self, job: Job, calls: Calls, cancelled: Arc<AtomicBool>) -> Outcome {
         self.host.borrow_mut().begin(
-            requests,
             job.limits.calls,
             job.limits.log_bytes,
             job.identifiers.clone(),
             job.catalog.clone(),
         );
+        let mut in_flight = InFlight::new(calls);
         let result =
-            Run::new(&self, &job, cancelled).and_then(|mut run| run.until_settled(replies));
-        // Promises still held are freed before the runtime.
+            Run::new(self, &job, cancelled).and_then(|mut run| run.until_settled(&mut in_flight));
+        // Calls still running end here, and the promises still held are
+        // freed before the runtime.
+        drop(in_flight);
         let mut host = self.host.borrow_mut();
         host.forget_calls();
         Outcome {
@@ -212,12 +203,10 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Runs jobs and delivers replies until the script's promise settles:
-    /// its value as JSON (`None` for `undefined`), or why it failed.
-    fn until_settled(
-        &mut self,
-        replies: &Receiver<CallReply>,
-    ) -> Result<Option<String>, ScriptError> {
+    /// Runs jobs, makes the calls they ask for and delivers their replies
+    /// until the script's promise settles: its value as JSON (`None` for
+    /// `undefined`), or why it failed.
+    fn until_settled(&mut self, calls: &mut InFlight) -> Result<Option<String>, ScriptError> {
         loop {
             loop {
                 match self.runtime.execute_pending_job() {
@@ -237,22 +226,26 @@ impl<'a> Run<'a> {
             if let Some(settled) = self.settled() {
                 return settled;
             }
+            self.host
+                .borrow_mut()
+                .take_requests()
+                .for_each(|request| calls.push(request));
+            // Calls done at once are answered before anything waits.
+            let mut delivered = false;
+            while let Some(reply) = calls.ready() {
+                self.deliver(reply)?;
+                delivered = true;
+            }
+            if delivered {
+                continue;
+            }
             if !self.host.borrow().is_waiting() {
                 return Err(ScriptError::NeverSettled);
             }
-            let left = self
-                .stops
-                .deadline
-                .saturating_duration_since(Instant::now());
-            match replies.recv_timeout(left) {
-                Ok(reply) => {
-                    self.deliver(reply)?;
-                    while let Ok(reply) = replies.try_recv() {
-                        self.deliver(reply)?;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(self.time_exceeded()),
-                Err(RecvTimeoutError::Disconnected) => return Err(ScriptError::Cancelled),
+            match calls.wait(self.stops.deadline) {
+                Waited::Reply(reply) => self.deliver(reply)?,
+                Waited::Deadline => return Err(self.time_exceeded()),
+                Waited::Cancelled => return Err(ScriptError::Cancelled),
             }
         }
     }

@@ -2,16 +2,15 @@
 //! the calls they leave outstanding.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
 use rquickjs::{Ctx, Exception, Function, Object, Persistent, Promise};
 use serde_json::Value;
-use tokio::sync::mpsc::UnboundedSender;
 
 use super::outcome::{ScriptError, size};
-use super::{CallReply, CallRequest, ToolRef};
+use super::{CallReply, CallRequest, Mismatch, ToolRef};
 
 /// What the native functions share within one run.
 pub(super) struct Host {
@@ -23,9 +22,13 @@ pub(super) struct Host {
     /// Set once the script asks for a call past the limit; the interrupt
     /// handler then stops it.
     over_call_limit: Rc<Cell<bool>>,
-    /// Where calls go, once a run has begun.
-    requests: Option<UnboundedSender<CallRequest>>,
+    /// Whether a run has begun (an idle sandbox makes no calls).
+    running: bool,
+    /// The calls asked for since the run's loop last took them.
+    requests: Vec<CallRequest>,
     logs: Logs,
+    /// The tools whose values did not match their schema, said once each.
+    mismatched: HashSet<String>,
     identifiers: Arc<[String]>,
     catalog: Arc<str>,
 }
@@ -55,28 +58,29 @@ impl Host {
             calls: 0,
             max_calls: 0,
             over_call_limit: Rc::new(Cell::new(false)),
-            requests: None,
+            running: false,
+            requests: Vec::new(),
             logs: Logs {
                 entries: Vec::new(),
                 bytes: 0,
                 limit: 0,
                 cut: false,
             },
+            mismatched: HashSet::new(),
             identifiers: Arc::from(Vec::new()),
             catalog: Arc::from("[]"),
         }
     }
 
-    /// Starts a run: where its calls go, its limits, its tools.
+    /// Starts a run: its limits, its tools.
     pub(super) fn begin(
         &mut self,
-        requests: UnboundedSender<CallRequest>,
         max_calls: usize,
         log_bytes: usize,
         identifiers: Arc<[String]>,
         catalog: Arc<str>,
     ) {
-        self.requests = Some(requests);
+        self.running = true;
         self.max_calls = max_calls;
         self.logs.limit = log_bytes;
         self.identifiers = identifiers;
@@ -103,13 +107,28 @@ impl Host {
         std::mem::take(&mut self.logs.entries)
     }
 
+    /// Takes the calls asked for since the last time.
+    pub(super) fn take_requests(&mut self) -> impl Iterator<Item = CallRequest> + '_ {
+        self.requests.drain(..)
+    }
+
     /// Forgets the outstanding calls (their promises are freed here, before
     /// the runtime they belong to).
     pub(super) fn forget_calls(&mut self) {
         self.pending.clear();
+        self.requests.clear();
     }
 
-    /// Sends a call and returns its promise.
+    /// Says in the logs, once per tool, that a value did not match its
+    /// tool's schema.
+    fn note_mismatch(&mut self, mismatch: Mismatch) {
+        if self.mismatched.insert(mismatch.tool.clone()) {
+            let line = format!("{}: {}", mismatch.tool, mismatch.message);
+            self.log("warn", &line);
+        }
+    }
+
+    /// Asks for a call and returns its promise.
     fn call<'js>(
         &mut self,
         ctx: &Ctx<'js>,
@@ -147,21 +166,17 @@ impl Host {
         } else {
             ToolRef::Name(key.clone())
         };
-        let request = CallRequest {
-            id,
-            tool,
-            arguments,
-        };
-        let sent = self
-            .requests
-            .as_ref()
-            .is_some_and(|requests| requests.send(request).is_ok());
-        if !sent {
+        if !self.running {
             return Err(Exception::throw_internal(
                 ctx,
                 &ScriptError::Cancelled.to_string(),
             ));
         }
+        self.requests.push(CallRequest {
+            id,
+            tool,
+            arguments,
+        });
         self.pending.insert(
             id,
             Pending {
@@ -234,14 +249,22 @@ pub(super) fn object<'js>(
 
 /// Settles the promise of the call `reply` answers: resolved with the
 /// tool's value, or rejected with an `Error` whose message is the tool's
-/// error text (and whose `tool` names the tool).
+/// error text (and whose `tool` names the tool). A value that does not
+/// match its tool's schema is said in the logs.
 pub(super) fn deliver<'js>(
     ctx: &Ctx<'js>,
     host: &RefCell<Host>,
     reply: CallReply,
 ) -> rquickjs::Result<()> {
-    let Some(pending) = host.borrow_mut().pending.remove(&reply.id) else {
-        return Ok(());
+    let pending = {
+        let mut host = host.borrow_mut();
+        let Some(pending) = host.pending.remove(&reply.id) else {
+            return Ok(());
+        };
+        if let Some(mismatch) = reply.mismatch {
+            host.note_mismatch(mismatch);
+        }
+        pending
     };
     match reply.outcome {
         Ok(json) => {

@@ -1,7 +1,7 @@
 //! Runs of real scripts against a scripted server.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -19,30 +19,17 @@ fn limits() -> Limits {
     }
 }
 
-/// Runs `code` with `limits`; every call is answered by `answer` with the
-/// tool's name (or identifier) and its arguments.
-fn run_with(
-    code: &str,
-    limits: Limits,
-    answer: impl Fn(&ToolRef, &Value) -> Result<Value, String> + Send + 'static,
-) -> Outcome {
-    let (requests, mut incoming) = tokio::sync::mpsc::unbounded_channel::<CallRequest>();
-    let (replies, outgoing) = mpsc::channel();
-    let server = std::thread::spawn(move || {
-        while let Some(request) = incoming.blocking_recv() {
-            let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-            let outcome = answer(&request.tool, &arguments).map(|value| value.to_string());
-            if replies
-                .send(CallReply {
-                    id: request.id,
-                    outcome,
-                })
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
+/// The runtime the scripts' calls run inside.
+static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+});
+
+/// Runs `code` with `limits`, its calls made by `caller`.
+fn run_calls(code: &str, limits: Limits, caller: Caller) -> Outcome {
     let job = Job {
         code: code.to_owned(),
         identifiers: Arc::from(vec!["echo".to_owned(), "fail".to_owned()]),
@@ -50,10 +37,35 @@ fn run_with(
         limits,
         started: Instant::now(),
     };
-    let outcome = run(job, requests, &outgoing, Arc::new(AtomicBool::new(false)));
-    drop(outgoing);
-    server.join().unwrap();
-    outcome
+    let (_cancel, cancelled) = tokio::sync::oneshot::channel();
+    let calls = Calls::new(
+        caller,
+        8,
+        RUNTIME.handle().clone(),
+        cancelled,
+        Arc::new(AtomicUsize::new(0)),
+    );
+    run(job, calls, Arc::new(AtomicBool::new(false)))
+}
+
+/// Runs `code` with `limits`; every call is answered at once by `answer`
+/// with the tool's name (or identifier) and its arguments.
+fn run_with(
+    code: &str,
+    limits: Limits,
+    answer: impl Fn(&ToolRef, &Value) -> Result<Value, String> + Send + Sync + 'static,
+) -> Outcome {
+    let caller: Caller = Arc::new(move |request: CallRequest| {
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let outcome = answer(&request.tool, &arguments).map(|value| value.to_string());
+        let reply = CallReply {
+            id: request.id,
+            outcome,
+            mismatch: None,
+        };
+        Box::pin(std::future::ready(reply))
+    });
+    run_calls(code, limits, caller)
 }
 
 fn echo(tool: &ToolRef, arguments: &Value) -> Result<Value, String> {
@@ -207,10 +219,17 @@ fn limits_end_hostile_scripts_with_a_clear_error() {
 fn waiting_on_a_slow_tool_counts_toward_the_time_limit() {
     let mut short = limits();
     short.time = Duration::from_millis(300);
-    let outcome = run_with("await tools.echo({}); return 1", short, |_, _| {
-        std::thread::sleep(Duration::from_millis(600));
-        Ok(json!(1))
+    let slow: Caller = Arc::new(|request: CallRequest| {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            CallReply {
+                id: request.id,
+                outcome: Ok("1".to_owned()),
+                mismatch: None,
+            }
+        })
     });
+    let outcome = run_calls("await tools.echo({}); return 1", short, slow);
     assert_eq!(
         outcome.result.unwrap_err().to_string(),
         "time limit of 0.3 s exceeded after 1 call"

@@ -60,17 +60,24 @@ fn answers_carry_each_declaration_in_structured_content_and_text() {
         "{content}"
     );
     assert!(
-        names(&result).contains(&"issues_list-for-repo".to_owned()),
+        names(&result).contains(&"issues_list_for_repo".to_owned()),
         "{:?}",
         names(&result)
     );
     for tool in tools {
         let keys: Vec<&String> = tool.as_object().expect("an object").keys().collect();
-        assert_eq!(keys, ["name", "typescript"]);
-        let typescript = tool["typescript"].as_str().expect("a declaration");
         let name = tool["name"].as_str().expect("a name");
+        match tool.get("tool").and_then(Value::as_str) {
+            Some(own) => {
+                assert_eq!(keys, ["name", "tool", "typescript"]);
+                assert_eq!(identifier(own), name);
+                assert_ne!(own, name);
+            }
+            None => assert_eq!(keys, ["name", "typescript"]),
+        }
+        let typescript = tool["typescript"].as_str().expect("a declaration");
         assert!(
-            typescript.contains(&format!("{}(input", identifier(name))),
+            typescript.contains(&format!("{name}(input")),
             "{typescript}"
         );
         assert!(
@@ -91,11 +98,11 @@ fn the_ranking_is_discovery_modes() {
     ] {
         let args = json!({"query": query, "limit": 8, "tags": tags});
         let parsed: SearchArgs = serde_json::from_value(args.clone()).expect("the arguments parse");
-        assert_eq!(
-            names(&ask(&SEARCH, args)),
-            names(&discovery.answer(&parsed)),
-            "{query}"
-        );
+        let discovered: Vec<String> = names(&discovery.answer(&parsed))
+            .iter()
+            .map(|name| identifier(name))
+            .collect();
+        assert_eq!(names(&ask(&SEARCH, args)), discovered, "{query}");
     }
 }
 
@@ -171,7 +178,11 @@ fn detail_adds_the_full_input_schema() {
     let first = &content["tools"][0];
     let tool = crate::code_mode::typescript::corpus::named(
         &GITHUB,
-        first["name"].as_str().expect("a name"),
+        first
+            .get("tool")
+            .unwrap_or(&first["name"])
+            .as_str()
+            .expect("the tool's name"),
     );
     assert_eq!(
         first["inputSchema"],
@@ -196,7 +207,10 @@ fn an_empty_query_with_tags_lists_a_category() {
     assert_eq!(content["total"], tools.len());
     for tool in tools {
         let keys: Vec<&String> = tool.as_object().expect("an object").keys().collect();
-        assert_eq!(keys, ["name", "identifier", "description"]);
+        assert!(
+            keys == ["name", "description"] || keys == ["name", "tool", "description"],
+            "{keys:?}"
+        );
         assert!(
             tool["name"]
                 .as_str()
@@ -205,7 +219,7 @@ fn an_empty_query_with_tags_lists_a_category() {
         );
         let line = format!(
             "{}: {}",
-            tool["identifier"].as_str().unwrap_or(""),
+            tool["name"].as_str().unwrap_or(""),
             tool["description"].as_str().unwrap_or("")
         );
         assert!(text(&result).contains(&line), "{line}");
@@ -242,17 +256,16 @@ async fn the_tool_describes_how_to_call_what_it_finds() {
     let tool = def.tool();
     assert_eq!(tool.name, SEARCH_TOOLS);
     let description = tool.description.as_deref().unwrap_or_default();
-    for says in [
-        "(1223)",
-        "`await tools.<identifier>(input)`",
-        "`{unvalidatedResponse, schemaViolations}`",
-        " Tags: repos (",
-    ] {
+    for says in ["(1223)", "`await tools.<name>(input)`", " Tags: repos ("] {
         assert!(
             description.contains(says),
             "{says} missing in {description}"
         );
     }
+    assert!(
+        !description.contains("unvalidatedResponse"),
+        "a script gets the response itself: {description}"
+    );
     assert!(description.len() < 1400, "{} bytes", description.len());
     insta::assert_json_snapshot!("search_tools_on_github", tool);
     let found = def
@@ -350,6 +363,62 @@ fn categories_are_listed_and_more_candidates_named() {
         && candidate.get("typescript").is_none()));
     let first = more[0]["name"].as_str().unwrap_or_default();
     assert!(text(&result).contains(&format!(
-        "// more (search a name for its declaration): {first}"
+        "// more (search one for its declaration): {first}"
     )));
+}
+
+/// The tool a script calls as `tools.<name>`, if any.
+fn callable(name: &str) -> Option<&'static Tool> {
+    GITHUB.iter().find(|tool| identifier(&tool.name) == name)
+}
+
+#[test]
+fn every_name_an_answer_shows_is_callable_in_a_script() {
+    let result = ask(
+        &SEARCH,
+        json!({"query": "list pull request files and commits"}),
+    );
+    let content = result.structured_content.as_ref().expect("structured");
+    let listing = ask(&SEARCH, json!({"query": "", "tags": ["pulls"]}));
+    let listed = listing.structured_content.as_ref().expect("structured");
+    let shown = content["tools"]
+        .as_array()
+        .into_iter()
+        .chain(content["more"].as_array())
+        .chain(listed["tools"].as_array())
+        .flatten();
+    let mut differing = 0;
+    for entry in shown {
+        let name = entry["name"].as_str().expect("a name");
+        let tool = callable(name).unwrap_or_else(|| panic!("`tools.{name}` calls nothing"));
+        match entry.get("tool") {
+            Some(own) => {
+                assert_eq!(own, &tool.name, "{entry}");
+                differing += 1;
+            }
+            None => assert_eq!(tool.name, name, "{entry}"),
+        }
+    }
+    assert!(differing > 0, "no name differs from its identifier");
+    let line = text(&result)
+        .lines()
+        .find(|line| line.starts_with("// more"))
+        .expect("the more line");
+    let (_, named) = line.split_once(": ").expect("names");
+    for name in named.split(", ") {
+        assert!(callable(name).is_some(), "`tools.{name}` calls nothing");
+    }
+}
+
+#[test]
+fn a_search_for_an_identifier_or_a_name_finds_its_tool_first() {
+    for query in [
+        "issues_list_for_repo",
+        "issues_list-for-repo",
+        "repos_compare_commits_with_basehead",
+        "pulls_list_files",
+    ] {
+        let found = names(&ask(&SEARCH, json!({"query": query, "limit": 3})));
+        assert_eq!(found[0], identifier(query), "{query}: {found:?}");
+    }
 }

@@ -4,18 +4,22 @@
 //! ...}` when the tool wraps a non-object value (its `_meta` says so under
 //! [`WRAPPED_OUTPUT_META_KEY`]), so the declared type is that of `result`.
 //! A generated OpenAPI tool declares `{"anyOf": [documented, envelope]}`,
-//! the envelope being what it returns when the upstream response does not
-//! match the document; the declaration keeps the documented branch (the
-//! search tool says once what the envelope holds).
+//! the [`unvalidated`] envelope being what it sends when the upstream
+//! response does not match the document; a script gets the response itself
+//! either way, so the declaration keeps the documented branch.
 
+use mcp_core::Tool;
 use mcp_core::meta::WRAPPED_OUTPUT_META_KEY;
-use mcp_core::{JsonObject, Tool};
+use mcp_core::tool::unvalidated;
 use serde_json::Value;
 
 /// The schema, inside the output schema `root` of `tool`, of the value a
 /// script gets back.
 pub(crate) fn entry<'a>(tool: &Tool, root: &'a Value) -> &'a Value {
-    let documented = root.as_object().and_then(documented).unwrap_or(root);
+    let documented = root
+        .as_object()
+        .and_then(unvalidated::documented)
+        .unwrap_or(root);
     let wrapped = tool.meta.get(WRAPPED_OUTPUT_META_KEY) == Some(&Value::Bool(true));
     let result = documented
         .get("properties")
@@ -31,40 +35,10 @@ pub(crate) fn entry<'a>(tool: &Tool, root: &'a Value) -> &'a Value {
 pub(crate) fn is_tolerant(tool: &Tool) -> bool {
     tool.output_schema
         .as_ref()
-        .is_some_and(|schema| documented(schema.root()).is_some())
+        .is_some_and(|schema| unvalidated::documented(schema.root()).is_some())
 }
 
-/// The documented branch of a tolerant output schema.
-fn documented(root: &JsonObject) -> Option<&Value> {
-    let envelope = envelope()?;
-    match root
-        .get("anyOf")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-    {
-        Some([documented, other]) if other == envelope => Some(documented),
-        _ => None,
-    }
-}
-
-/// The envelope branch generated tools declare.
-#[cfg(feature = "openapi")]
-fn envelope() -> Option<&'static Value> {
-    use std::sync::LazyLock;
-    static ENVELOPE: LazyLock<Option<Value>> = LazyLock::new(|| {
-        let tolerant = mcp_openapi::call::tolerant_output_schema(&JsonObject::new());
-        tolerant.get("anyOf")?.get(1).cloned()
-    });
-    ENVELOPE.as_ref()
-}
-
-/// Without OpenAPI generation no tool declares the envelope.
-#[cfg(not(feature = "openapi"))]
-fn envelope() -> Option<&'static Value> {
-    None
-}
-
-#[cfg(all(test, feature = "openapi"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -81,7 +55,7 @@ mod tests {
     #[test]
     fn the_envelope_and_the_result_wrapper_are_taken_off() {
         let documented = json!({"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]});
-        let tolerant = Value::Object(mcp_openapi::call::tolerant_output_schema(
+        let tolerant = Value::Object(unvalidated::tolerant_output_schema(
             documented.as_object().unwrap(),
         ));
         assert!(is_tolerant(&tool(false, tolerant.clone())));

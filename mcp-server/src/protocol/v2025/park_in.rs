@@ -96,8 +96,9 @@ fn park_task_param(message: &mut Value) -> bool {
 
 /// `bytes` with a parked `params.task`, or unchanged.
 pub(crate) fn park_in_bytes(bytes: Bytes) -> Bytes {
-    let mentions = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
-    if !mentions(b"\"task\"") && !mentions(b"\"tasks/") {
+    // `"task` starts both `"task"` and `"tasks/`.
+    let mentions = |needle: &[u8]| memchr::memmem::find(&bytes, needle).is_some();
+    if !mentions(b"\"task") || (!mentions(b"\"task\"") && !mentions(b"\"tasks/")) {
         return bytes;
     }
     let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) else {

@@ -139,13 +139,12 @@ fn restore_in_message(message: &mut Value) -> bool {
 
 /// Whether `bytes` may hold a parked execution (a cheap pre-check).
 fn mentions_parked(bytes: &[u8]) -> bool {
-    [PARKED_EXECUTION_KEY, PARKED_TASKS_KEY, PARKED_RESULT_KEY]
-        .iter()
-        .any(|key| {
-            bytes
-                .windows(key.len())
-                .any(|window| window == key.as_bytes())
-        })
+    // Every parked key starts so: most messages hold none of it.
+    const PREFIX: &str = "rs.mcp-toolkit/";
+    memchr::memmem::find(bytes, PREFIX.as_bytes()).is_some()
+        && [PARKED_EXECUTION_KEY, PARKED_TASKS_KEY, PARKED_RESULT_KEY]
+            .iter()
+            .any(|key| memchr::memmem::find(bytes, key.as_bytes()).is_some())
 }
 
 /// Wraps a transport so 2025-11-25 clients see `Tool.execution`.

@@ -1,7 +1,9 @@
 //! The MCP endpoint's one middleware, in front of rmcp's service: every
 //! check and rewrite a request and its response go through, in one pass.
 //!
-//! For a `POST` of JSON, the body is read once (413 over the size limit), a
+//! A request whose `Host` or `Origin` is not allowed is refused first
+//! ([`rebinding`](super::rebinding)). For a `POST` of JSON, the body is
+//! read once (413 over the size limit), a
 //! 2025-11-25 `params.task` parked for rmcp's parser, and the request
 //! admitted by the [limits](super::limits). Its JSON-RPC envelope is read
 //! only where it decides something (an `initialize` without a session, a
@@ -37,12 +39,15 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use self::body::Tap;
 use super::jsonrpc::{Envelope, JsonRpcRequest, invalid_request, is_json, parse_error};
 use super::limits::{Held, Limits, Ticket};
+use super::rebinding::Rebinding;
 use super::streams::{self, StreamNamer};
 use crate::protocol::v2025::park_in::park_in_bytes;
 use crate::protocol::v2025::park_out::restore_in_json;
 
 /// What the endpoint's middleware needs, shared by every request.
 pub(super) struct Endpoint {
+    /// The `Host` and `Origin` a request must carry.
+    pub(super) rebinding: Rebinding,
     pub(super) limits: Arc<Limits>,
     /// rmcp's sessions, whose SSE streams a handler may close.
     pub(super) sessions: Arc<LocalSessionManager>,
@@ -104,6 +109,9 @@ impl Endpoint {
     where
         S: tower::Service<Request, Response = Response, Error = Infallible>,
     {
+        if let Some(refused) = self.rebinding.refusal(request.uri(), request.headers()) {
+            return refused;
+        }
         let session = super::session_id(request.headers()).map(Arc::<str>::from);
         if request.method() == http::Method::POST && is_json(request.headers()) {
             return self.serve_message(inner, session, request).await;
