@@ -25,7 +25,7 @@ async fn code_mode_lists_two_meta_tools_and_runs_a_script_over_both_kinds() {
             .contains("pets_listPets(input?: { limit?: number }): Promise<"),
         "{hit}"
     );
-    let code = "const generated = catalog.filter((tool) => tool.method === 'GET').map((tool) => tool.identifier);\n\
+    let code = "const generated = catalog.filter((tool) => tool.method === 'GET').map((tool) => tool.name);\n\
         return { generated, score: await tools.score({ names: generated }) };";
     let ran = example.call("execute", json!({ "code": code })).await;
     assert_eq!(
