@@ -4,12 +4,20 @@
 //!
 //! - `tools`: `mcp-server tools --openapi FILE > /dev/null`, start to exit;
 //! - `serve`: `mcp-server serve --openapi FILE` over stdio, from start to
-//!   the first `tools/list` answer (after `initialize`).
+//!   the first `tools/list` answer (after `initialize`);
+//! - `--modes`: `serve --discovery` and `serve --code-mode` to the answer of
+//!   one `search_tools` call, with their peak RSS and the floor's
+//!   ([`modes`]).
 //!
-//! `cargo bench -p mcp-server --bench process -- --bench FILE...` prints one
-//! JSON line per document (`cargo xtask bench` collects them). This bench
-//! runs itself as the floor (`--parse FILE`). Without `--bench` (as `cargo
-//! test --benches` runs it) it is a smoke test on a small document.
+//! `cargo bench -p mcp-server --bench process -- --bench FILE...` (or
+//! `-- --modes FILE...`) prints one JSON line per document (`cargo xtask
+//! bench` collects them). This bench runs itself as the floor (`--parse
+//! FILE`, which prints its peak RSS in KiB as it ends). Without `--bench` or
+//! `--modes` (as `cargo test --benches` runs it) it is a smoke test of both
+//! on a small document.
+
+#[path = "process/modes.rs"]
+mod modes;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -21,11 +29,15 @@ use serde_json::{Value, json};
 /// The `mcp-server` binary of this build.
 const SERVER: &str = env!("CARGO_BIN_EXE_mcp-server");
 
-/// The floor process: reads and parses `path`, nothing else.
+/// The floor process: reads and parses `path`, nothing else; then prints
+/// its peak RSS in KiB (where `/proc` tells it).
 fn parse_only(path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
     std::hint::black_box(value);
+    if let Some(kib) = peak_rss_kib(std::process::id()) {
+        println!("{kib}");
+    }
     Ok(())
 }
 
@@ -45,9 +57,28 @@ fn timed(command: &mut Command) -> Result<Duration, String> {
     Ok(elapsed)
 }
 
-fn floor(path: &Path) -> Result<Duration, String> {
+/// The floor process run on `path`: the time it took, and the peak RSS in
+/// KiB it printed.
+fn floor(path: &Path) -> Result<(Duration, Option<u64>), String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    timed(Command::new(me).arg("--parse").arg(path))
+    let start = Instant::now();
+    let output = Command::new(me)
+        .arg("--parse")
+        .arg(path)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot start the parse floor: {e}"))?;
+    let elapsed = start.elapsed();
+    if !output.status.success() {
+        return Err(format!(
+            "the parse floor failed on {}: {}",
+            path.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let rss = String::from_utf8_lossy(&output.stdout).trim().parse().ok();
+    Ok((elapsed, rss))
 }
 
 fn tools(path: &Path) -> Result<Duration, String> {
@@ -125,7 +156,7 @@ fn measure(path: &Path, rounds: usize) -> Value {
         let (mut floors, mut tool_runs, mut serves) = (Vec::new(), Vec::new(), Vec::new());
         let (mut list_bytes, mut serve_rss) = (0, None);
         for _ in 0..rounds.max(1) {
-            floors.push(floor(path)?);
+            floors.push(floor(path)?.0);
             tool_runs.push(tools(path)?);
             let (time, bytes, rss) = first_list(path)?;
             serves.push(time);
@@ -160,18 +191,44 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .map(PathBuf::from)
         .collect();
-    if args.iter().any(|a| a == "--bench") {
-        let rounds = std::env::var("BENCH_ROUNDS")
+    let rounds = |default| {
+        std::env::var("BENCH_ROUNDS")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(7);
+            .unwrap_or(default)
+    };
+    if args.iter().any(|a| a == "--bench") {
+        let rounds = rounds(7);
         for file in &files {
             println!("{}", measure(file, rounds));
         }
         return;
     }
+    if args.iter().any(|a| a == "--modes") {
+        // The big documents take seconds a session.
+        let rounds = rounds(3);
+        for file in &files {
+            println!("{}", modes::measure(file, rounds));
+        }
+        return;
+    }
     // Smoke mode: every step runs once on a small document; failures fail.
-    let line = measure(&testdata::openapi("petstore-swagger2.json"), 1);
+    let petstore = testdata::openapi("petstore-swagger2.json");
+    let line = measure(&petstore, 1);
     assert!(line.get("error").is_none(), "{line}");
     assert!(line["first_list_bytes"].as_u64().unwrap_or(0) > 0, "{line}");
+    let line = modes::measure(&petstore, 1);
+    assert!(line.get("error").is_none(), "{line}");
+    assert!(line["tools"].as_u64().unwrap_or(0) > 0, "{line}");
+    let mut measured = vec!["floor_ns", "discovery_ns", "code_mode_ns"];
+    if cfg!(target_os = "linux") {
+        measured.extend([
+            "floor_peak_rss_kib",
+            "discovery_peak_rss_kib",
+            "code_mode_peak_rss_kib",
+        ]);
+    }
+    for key in measured {
+        assert!(line[key].as_u64().unwrap_or(0) > 0, "{key}: {line}");
+    }
 }

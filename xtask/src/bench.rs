@@ -1,6 +1,8 @@
 //! `cargo xtask bench`: runs every benchmark on this machine and writes
 //! `BENCHMARKS.md`, always as ratios against a baseline measured in the same
 //! run (the machine is shared and noisy; absolute times are context only).
+//! `cargo xtask bench big-documents` measures only the biggest directory
+//! documents and rewrites their section and target rows.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -12,6 +14,7 @@ use serde_json::Value;
 use crate::{stdout_of, synth};
 use tables::{call_tables, discovery_table, generation_table, scaling_table, targets_table};
 
+mod big_documents;
 mod process;
 mod tables;
 
@@ -25,8 +28,21 @@ const RESULT_BYTES: &str = "## Results sized for a model";
 /// Operation counts of the synthetic documents (scaling benchmark).
 const SYNTHETIC: [usize; 4] = [10, 100, 1_000, 10_000];
 
-/// Runs the benchmarks and writes `BENCHMARKS.md`.
-pub(crate) fn run(root: &Path) -> Result<(), String> {
+/// `cargo xtask bench [PART]`: with no part, runs every benchmark and
+/// writes `BENCHMARKS.md`; `big-documents` runs only that part.
+pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    match args {
+        [] => all(root),
+        [part] if part == "big-documents" => big_documents::run_alone(root),
+        _ => Err(format!(
+            "unknown arguments {args:?}; `cargo xtask bench` runs everything, \
+             `cargo xtask bench big-documents` the biggest directory documents only"
+        )),
+    }
+}
+
+/// Runs every benchmark and writes `BENCHMARKS.md`.
+fn all(root: &Path) -> Result<(), String> {
     let documents = documents(root)?;
     let files: Vec<String> = documents.iter().map(|p| p.display().to_string()).collect();
 
@@ -68,17 +84,25 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let server = bench_lines(root, "mcp-toolkit-server", "roundtrip", &[])?;
     let generated_call = bench_lines(root, "mcp-toolkit-openapi", "call_overhead", &[])?;
     let discovery = bench_lines(root, "mcp-toolkit-server", "discovery", &[])?;
+    let big = big_documents::lines(root).inspect_err(|error| {
+        eprintln!("xtask bench: the biggest directory documents were not measured: {error}");
+    });
+    let mut whole_process_rows = process::target_rows(&processes);
+    whole_process_rows.extend(big_documents::target_rows(
+        big.as_deref().unwrap_or_default(),
+    ));
     targets_table(
         &mut report,
         &ours,
         &anchor,
         &server,
         &generated_call,
-        &processes,
+        whole_process_rows,
         &discovery,
     );
     generation_table(&mut report, &ours, &anchor);
     process::table(&mut report, &processes);
+    big_documents::table(&mut report, big.as_deref().map_err(String::as_str));
     scaling_table(&mut report, &ours);
     call_tables(&mut report, &server, &generated_call);
     discovery_table(&mut report, &discovery);
@@ -101,7 +125,8 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         "## Reproduce\n\n`cargo xtask bench` (about 3 minutes on 2 cores once built; the rmcp-openapi anchor's first\n\
          release build takes about 15 minutes more; `BENCH_SKIP_ANCHOR=1` leaves it out). Each bench also runs alone:\n\
          `cargo bench -p mcp-toolkit-openapi --bench generate -- --bench FILE...`,\n\
-         `cargo bench -p mcp-server --bench process -- --bench FILE...`,\n\
+         `cargo bench -p mcp-server --bench process -- --bench FILE...` (and `-- --modes FILE...` for discovery\n\
+         and code mode; `cargo xtask bench big-documents` runs that part alone, on the biggest directory documents),\n\
          `cargo bench -p mcp-toolkit-server --bench roundtrip -- --bench`,\n\
          `cargo bench -p mcp-toolkit-openapi --bench call_overhead -- --bench`,\n\
          `cargo bench -p mcp-toolkit-server --bench discovery -- --bench`; compile times:\n\
@@ -145,11 +170,23 @@ fn bench_lines(
     bench: &str,
     args: &[String],
 ) -> Result<Vec<Value>, String> {
+    bench_output(root, package, bench, "--bench", args)
+}
+
+/// Runs a `harness = false` bench of `package` with `flag` (the measure it
+/// takes) and `args`, and parses its JSON lines.
+fn bench_output(
+    root: &Path,
+    package: &str,
+    bench: &str,
+    flag: &str,
+    args: &[String],
+) -> Result<Vec<Value>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command
         .args([
-            "bench", "--quiet", "-p", package, "--bench", bench, "--", "--bench",
+            "bench", "--quiet", "-p", package, "--bench", bench, "--", flag,
         ])
         .args(args)
         .current_dir(root);

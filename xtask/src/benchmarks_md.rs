@@ -1,6 +1,7 @@
 //! Sections of `BENCHMARKS.md` that commands other than `cargo xtask bench`
-//! write (build cost, load), found by their `## ` heading so that `bench`
-//! keeps them when it rewrites the file.
+//! write (build cost, load, the big documents of `bench big-documents`),
+//! found by their `## ` heading so that `bench` keeps them when it rewrites
+//! the file, and rows of its tables.
 
 /// The section of `benchmarks` (the text of `BENCHMARKS.md`) headed
 /// `heading`, up to the next `## ` heading, if it has one.
@@ -24,6 +25,42 @@ pub(crate) fn with_section(benchmarks: &str, heading: &str, text: &str) -> Strin
             None => format!("{benchmarks}\n{text}"),
         },
     }
+}
+
+/// `benchmarks` with its section headed like `text` replaced by `text`, or
+/// `text` added right after the section headed `after` (as [`with_section`]
+/// adds it when there is no such section).
+pub(crate) fn with_section_after(
+    benchmarks: &str,
+    heading: &str,
+    text: &str,
+    after: &str,
+) -> String {
+    if section(benchmarks, heading).is_none()
+        && let Some(before) = section(benchmarks, after)
+    {
+        return benchmarks.replacen(before, &format!("{before}{text}"), 1);
+    }
+    with_section(benchmarks, heading, text)
+}
+
+/// `benchmarks` with the table row of the section headed `heading` that
+/// starts with `key` replaced by `row`, or `row` added after the section's
+/// last table row; unchanged when the section has no table.
+pub(crate) fn with_table_row(benchmarks: &str, heading: &str, key: &str, row: &str) -> String {
+    let Some(old) = section(benchmarks, heading) else {
+        return benchmarks.to_owned();
+    };
+    let mut lines: Vec<String> = old.split_inclusive('\n').map(str::to_owned).collect();
+    let row = format!("{row}\n");
+    if let Some(at) = lines.iter().position(|line| line.starts_with(key)) {
+        lines[at] = row;
+    } else if let Some(last) = lines.iter().rposition(|line| line.starts_with('|')) {
+        lines.insert(last + 1, row);
+    } else {
+        return benchmarks.to_owned();
+    }
+    benchmarks.replacen(old, &lines.concat(), 1)
 }
 
 /// Writes `text` as the section headed `heading` of `root`'s
@@ -55,6 +92,33 @@ mod tests {
             Some("## Build cost\n\nx\n")
         );
         assert_eq!(section("# B\n", "## Build cost"), None);
+    }
+
+    #[test]
+    fn a_new_section_goes_after_the_one_named() {
+        let text = "# B\n\n## A\n\na\n\n## C\n\nc\n";
+        let added = with_section_after(text, "## N", "## N\n\nn\n\n", "## A");
+        assert_eq!(added, "# B\n\n## A\n\na\n\n## N\n\nn\n\n## C\n\nc\n");
+        let replaced = with_section_after(&added, "## N", "## N\n\nm\n\n", "## C");
+        assert_eq!(replaced, "# B\n\n## A\n\na\n\n## N\n\nm\n\n## C\n\nc\n");
+        let missing = with_section_after(text, "## N", "## N\n\nn\n", "## Z");
+        assert_eq!(missing, "# B\n\n## A\n\na\n\n## C\n\nc\n\n## N\n\nn\n");
+    }
+
+    #[test]
+    fn a_table_row_is_replaced_or_added_after_the_last() {
+        let text = "# B\n\n## T\n\n| m | t |\n|---|---|\n| a | 1 |\n\nnote\n\n## U\n\n| a | 9 |\n";
+        let added = with_table_row(text, "## T", "| b |", "| b | 2 |");
+        assert_eq!(
+            added,
+            "# B\n\n## T\n\n| m | t |\n|---|---|\n| a | 1 |\n| b | 2 |\n\nnote\n\n## U\n\n| a | 9 |\n"
+        );
+        let replaced = with_table_row(&added, "## T", "| a |", "| a | 3 |");
+        assert_eq!(
+            replaced,
+            "# B\n\n## T\n\n| m | t |\n|---|---|\n| a | 3 |\n| b | 2 |\n\nnote\n\n## U\n\n| a | 9 |\n"
+        );
+        assert_eq!(with_table_row(text, "## V", "| a |", "| a | 3 |"), text);
     }
 
     #[test]

@@ -25,7 +25,10 @@
 //!   verified by building it from its `.crate`, each under 1 MB compressed.
 //! - `bless`: re-runs the tests accepting new insta snapshots and trybuild output.
 //! - `synth N`: prints a synthetic OpenAPI document of N operations.
-//! - `bench`: runs the benchmarks and writes `BENCHMARKS.md`.
+//! - `bench [big-documents]`: runs the benchmarks and writes `BENCHMARKS.md`;
+//!   `big-documents` runs only the biggest documents of the directory in
+//!   discovery and code mode against their parse floor, and rewrites their
+//!   section and target rows.
 //! - `load [replicas|flood]`: the bounded load test of replicas behind
 //!   nginx and the session flood of the release binary; writes their
 //!   section of `BENCHMARKS.md`.
@@ -81,7 +84,7 @@ fn main() -> ExitCode {
         "tidy" => tidy::check(&workspace_root()),
         "bless" => bless(),
         "synth" => synth(),
-        "bench" => bench::run(&workspace_root()),
+        "bench" => bench::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "load" => load::run(&workspace_root()),
         "soak" => soak::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),
         "discovery" => discovery::run(&workspace_root(), &env::args().skip(2).collect::<Vec<_>>()),

@@ -8,6 +8,9 @@ use serde_json::Value;
 
 use super::{file_name, ms};
 
+/// The heading of the section.
+pub(super) const SECTION: &str = "## Whole processes: `mcp-server tools` and `serve` over stdio";
+
 /// The documents timed as whole processes (each takes a few seconds).
 pub(super) const DOCUMENTS: [&str; 3] = [
     "github-api.github.com.json",
@@ -56,10 +59,7 @@ pub(super) fn target_rows(lines: &[Value]) -> Vec<(String, String, String)> {
 
 /// The table of whole-process times.
 pub(super) fn table(report: &mut String, lines: &[Value]) {
-    let _ = writeln!(
-        report,
-        "## Whole processes: `mcp-server tools` and `serve` over stdio\n"
-    );
+    let _ = writeln!(report, "{SECTION}\n");
     let _ = writeln!(
         report,
         "Floor: a process that reads the document and parses it with serde_json, started in alternation\n\
