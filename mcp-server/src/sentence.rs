@@ -39,7 +39,11 @@ pub(crate) fn sentence_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
 
 /// The word a period follows, without opening punctuation.
 fn word_before(head: &str) -> &str {
-    let start = head.rfind(char::is_whitespace).map_or(0, |space| space + 1);
+    let start = head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(at, space)| at + space.len_utf8());
     head[start..].trim_start_matches(['(', '[', '"', '\'', '“'])
 }
 
@@ -78,6 +82,10 @@ mod tests {
         );
         assert_eq!(first_sentence("  The owner.  "), "The owner.");
         assert_eq!(first_sentence("No period"), "No period");
+        assert_eq!(
+            first_sentence("Pagination\u{a0}control. Optional."),
+            "Pagination\u{a0}control."
+        );
         assert_eq!(first_sentence("One line\nand the next. More."), "One line");
         assert_eq!(
             first_sentence("Version 1.2 is out. Later."),
