@@ -81,7 +81,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 "#,
-        ceiling: 110,
+        ceiling: 114,
     },
     Shape {
         name: "http",
