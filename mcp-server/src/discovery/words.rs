@@ -129,35 +129,83 @@ impl Words {
 
 /// Calls `visit` with each lowercase word of `text`: runs of letters and
 /// digits, split further at camelCase humps (`listStargazers`,
-/// `HTTPServer` gives `http`, `server`).
+/// `HTTPServer` gives `http`, `server`). A word already in lowercase is
+/// visited as a slice of `text`; only the others are copied.
 pub(crate) fn for_each_word(text: &str, mut visit: impl FnMut(&str)) {
-    let chars: Vec<char> = text.chars().collect();
-    let mut word = String::new();
-    for (index, &c) in chars.iter().enumerate() {
+    let mut word = Word::default();
+    let mut chars = text.char_indices().peekable();
+    let mut previous: Option<char> = None;
+    while let Some((at, c)) = chars.next() {
         if !c.is_alphanumeric() {
-            flush(&mut word, &mut visit);
+            word.flush(text, at, &mut visit);
+            previous = Some(c);
             continue;
         }
-        let previous = index.checked_sub(1).map(|i| chars[i]);
-        let next = chars.get(index + 1).copied();
         let hump = c.is_uppercase()
             && previous.is_some_and(|p| {
                 p.is_lowercase()
-                    || p.is_ascii_digit() && !word.chars().all(|w| w.is_ascii_digit())
-                    || p.is_uppercase() && next.is_some_and(char::is_lowercase)
+                    || p.is_ascii_digit() && !word.digits
+                    || p.is_uppercase() && chars.peek().is_some_and(|&(_, n)| n.is_lowercase())
             });
         if hump {
-            flush(&mut word, &mut visit);
+            word.flush(text, at, &mut visit);
         }
-        word.extend(c.to_lowercase());
+        word.push(text, at, c);
+        previous = Some(c);
     }
-    flush(&mut word, &mut visit);
+    word.flush(text, text.len(), &mut visit);
 }
 
-fn flush(word: &mut String, visit: &mut impl FnMut(&str)) {
-    if !word.is_empty() {
-        visit(word);
-        word.clear();
+/// The word [`for_each_word`] is reading: where it starts in the text, and
+/// its lowercase copy once one of its characters is not lowercase.
+struct Word {
+    start: Option<usize>,
+    /// Whether the word is read into `lowered` (else it is a slice of the
+    /// text).
+    lowering: bool,
+    lowered: String,
+    /// Whether every character so far is an ASCII digit.
+    digits: bool,
+}
+
+impl Default for Word {
+    fn default() -> Self {
+        Self {
+            start: None,
+            lowering: false,
+            lowered: String::new(),
+            digits: true,
+        }
+    }
+}
+
+impl Word {
+    /// Adds `c`, at byte `at` of `text`, to the word.
+    fn push(&mut self, text: &str, at: usize, c: char) {
+        let start = *self.start.get_or_insert(at);
+        self.digits &= c.is_ascii_digit();
+        if self.lowering {
+            self.lowered.extend(c.to_lowercase());
+        } else if !(c.is_ascii_lowercase() || c.is_ascii_digit()) {
+            self.lowered.clear();
+            self.lowered.push_str(&text[start..at]);
+            self.lowered.extend(c.to_lowercase());
+            self.lowering = true;
+        }
+    }
+
+    /// Visits the word (when there is one), which ends at byte `end` of
+    /// `text`, and makes ready for the next.
+    fn flush(&mut self, text: &str, end: usize, visit: &mut impl FnMut(&str)) {
+        if let Some(start) = self.start.take() {
+            if self.lowering {
+                visit(&self.lowered);
+            } else {
+                visit(&text[start..end]);
+            }
+        }
+        self.lowering = false;
+        self.digits = true;
     }
 }
 
@@ -166,8 +214,12 @@ fn flush(word: &mut String, visit: &mut impl FnMut(&str)) {
 pub(crate) fn strip_markup(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c == '<'
+    // Only a `<` or an `h` may start what is left out; the text between
+    // is copied whole.
+    while let Some(at) = memchr::memchr2(b'<', b'h', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with('<')
             && let Some(end) = rest.find('>')
         {
             out.push(' ');
@@ -182,9 +234,11 @@ pub(crate) fn strip_markup(text: &str) -> String {
             rest = &rest[end..];
             continue;
         }
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
+        // `<` and `h` are one byte each.
+        out.push_str(&rest[..1]);
+        rest = &rest[1..];
     }
+    out.push_str(rest);
     out
 }
 
