@@ -6,18 +6,20 @@
 //! term are the best of its widenings, so a tool is not favoured for
 //! matching many spellings of the same word.
 
+mod read;
 mod widen;
 
 use std::collections::{HashMap, HashSet};
 
 use mcp_core::Tool;
 
-use super::document::{Field, ToolText};
+use super::document::Field;
 use super::request::{Mood, Request, VALUE_WEIGHT};
 use super::signals::Signals;
 use super::synonyms::{Lexicon, Synonyms};
 use super::toolsets::Toolsets;
-use super::words::{Words, for_each_word, strip_markup};
+use super::words::Words;
+use read::{OperationWords, read_tools};
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
@@ -45,26 +47,13 @@ const READ_WORDS: &[&str] = &["list", "get", "retriev"];
 /// `feedback`).
 const STRONG_FIELDS: [Field; 4] = [Field::Name, Field::Title, Field::Path, Field::Summary];
 
-/// Each distinct word met while indexing, with the id of the term it
-/// stands for (`None`: a stop word).
-#[derive(Default)]
-struct Stems(HashMap<String, Option<u32>>);
-
-/// The words of a tool's name that may say what it does, stemmed, and
-/// those of its path's parameters, kept until every term is known.
-struct OperationWords {
-    name: Vec<String>,
-    parameters: Vec<String>,
-    method: Option<String>,
-}
-
 /// The searchable form of a tool set: postings of stemmed terms with their
 /// field-weighted frequencies, and each tool's categories.
 pub(crate) struct SearchIndex {
     signals: Signals,
     words: Words,
     synonyms: Synonyms,
-    term_ids: HashMap<String, u32>,
+    term_ids: foldhash::HashMap<String, u32>,
     terms: Vec<String>,
     /// Per term: the tools containing it and the term's weighted,
     /// length-normalized frequency in each.
@@ -102,66 +91,52 @@ impl SearchIndex {
         signals: Signals,
     ) -> Self {
         let words = Words::new();
+        if signals.lexicon {
+            Lexicon::prepare();
+        }
         let lexicon = signals.lexicon.then_some(signals.weights.lexicon);
         let hand = signals.synonyms.then_some(signals.weights.synonym);
         let synonyms = Synonyms::new(&words, hand, lexicon);
         // A field that is neither weighed nor strong is never read, so its
         // words are not stemmed.
-        let read = Field::ALL
+        let fields_read = Field::ALL
             .map(|field| STRONG_FIELDS.contains(&field) || field_weight(field, signals) > 0.0);
+        let tools: Vec<&Tool> = tools.into_iter().collect();
+        // The index holds words and ids, never a tool's text or schemas.
+        let (vocabulary, tool_terms) = read_tools(&tools, toolsets, fields_read);
         let mut index = Self {
             signals,
             words,
             synonyms,
-            term_ids: HashMap::new(),
-            terms: Vec::new(),
-            postings: Vec::new(),
+            postings: vec![Vec::new(); vocabulary.terms.len()],
+            term_ids: vocabulary.term_ids,
+            terms: vocabulary.terms,
             idf: Vec::new(),
-            tags: Vec::new(),
-            names: Vec::new(),
+            tags: Vec::with_capacity(tool_terms.len()),
+            names: Vec::with_capacity(tool_terms.len()),
             name_terms: Vec::new(),
-            reads: Vec::new(),
-            people: Vec::new(),
-            updates_item: Vec::new(),
-            strong_terms: Vec::new(),
+            reads: Vec::with_capacity(tool_terms.len()),
+            people: Vec::with_capacity(tool_terms.len()),
+            updates_item: Vec::with_capacity(tool_terms.len()),
+            strong_terms: Vec::with_capacity(tool_terms.len()),
         };
-        // One tool's text at a time, kept only as term ids: the index
-        // holds words and ids, never a tool's text or schemas.
-        let mut stems = Stems::default();
-        let mut fields: Vec<[Vec<u32>; Field::ALL.len()]> = Vec::new();
-        let mut operations: Vec<OperationWords> = Vec::new();
-        for (position, tool) in tools.into_iter().enumerate() {
-            let text = ToolText::of(tool, position, toolsets);
-            let mut ids: [Vec<u32>; Field::ALL.len()] = Default::default();
-            for ((raw, read), ids) in text.fields.iter().zip(read).zip(&mut ids) {
-                if read {
-                    for_each_word(&strip_markup(raw), |word| {
-                        if let Some(id) = index.word_id(word, &mut stems) {
-                            ids.push(id);
-                        }
-                    });
-                }
-            }
+        let mut fields: Vec<[Vec<u32>; Field::ALL.len()]> = Vec::with_capacity(tool_terms.len());
+        let mut operations: Vec<OperationWords> = Vec::with_capacity(tool_terms.len());
+        for tool in tool_terms {
             let mut strong: Vec<u32> = STRONG_FIELDS
                 .iter()
-                .flat_map(|field| ids[field.index()].iter().copied())
+                .flat_map(|field| tool.fields[field.index()].iter().copied())
                 .collect();
             strong.sort_unstable();
             strong.dedup();
             index.strong_terms.push(strong);
-            operations.push(OperationWords {
-                name: index.words.terms(&text.operation_name),
-                parameters: index.words.terms(&text.path_parameters),
-                method: text.method.clone(),
-            });
-            index
-                .names
-                .push(text.fields[Field::Name.index()].to_lowercase());
-            index.reads.push(text.reads);
-            index.people.push(text.people);
-            index.updates_item.push(text.updates_item);
-            index.tags.push(text.tags);
-            fields.push(ids);
+            operations.push(tool.operation);
+            index.names.push(tool.name);
+            index.reads.push(tool.reads);
+            index.people.push(tool.people);
+            index.updates_item.push(tool.updates_item);
+            index.tags.push(tool.tags);
+            fields.push(tool.fields);
         }
         let count = fields.len().max(1) as f32;
         let mut average = [0.0_f32; Field::ALL.len()];
@@ -206,17 +181,6 @@ impl SearchIndex {
         index
     }
 
-    /// The id of the term `word` stands for (made when new), or `None` for a
-    /// stop word; each distinct word is stemmed once.
-    fn word_id(&mut self, word: &str, stems: &mut Stems) -> Option<u32> {
-        if let Some(&id) = stems.0.get(word) {
-            return id;
-        }
-        let id = self.words.term(word).map(|term| self.term_id(&term));
-        stems.0.insert(word.to_owned(), id);
-        id
-    }
-
     /// The terms naming what a tool does, for its specificity: the words
     /// of its name without the category prefix, a leading method word, or
     /// words that come only from path parameters (`ExposedId`), among the
@@ -238,17 +202,6 @@ impl SearchIndex {
         ids.sort_unstable();
         ids.dedup();
         ids
-    }
-
-    fn term_id(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.term_ids.get(term) {
-            return id;
-        }
-        let id = self.terms.len() as u32;
-        self.term_ids.insert(term.to_owned(), id);
-        self.terms.push(term.to_owned());
-        self.postings.push(Vec::new());
-        id
     }
 
     /// The number of indexed tools.

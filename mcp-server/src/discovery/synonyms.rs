@@ -7,7 +7,7 @@
 //! at a lower weight.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use super::lexicon::LEXICON;
 use super::words::Words;
@@ -27,60 +27,93 @@ const INTENT_VERBS: [(&[&str], &str); 4] = [
 const INTENT_STEPS: usize = 3;
 /// The lexicon, stemmed: each term (or phrase, its words joined by `_`) to
 /// the single-word terms related to it, with how (0: synonym, 1: a verb
-/// it is a kind of, 2: a derived noun or verb).
+/// it is a kind of, 2: a derived noun or verb). Each term's text is held
+/// once; the relations hold its position in `terms`.
 pub(crate) struct Lexicon {
-    by_term: HashMap<String, Vec<(String, usize)>>,
+    by_term: HashMap<String, Vec<(u32, u8)>>,
+    terms: Vec<String>,
     phrases: HashSet<String>,
 }
 
-static PARSED: LazyLock<Lexicon> = LazyLock::new(|| Lexicon::parse(&Words::new()));
+static PARSED: OnceLock<Lexicon> = OnceLock::new();
 
 impl Lexicon {
     /// The lexicon, parsed once per process.
     pub(crate) fn get() -> &'static Lexicon {
-        &PARSED
+        PARSED.get_or_init(|| Lexicon::parse(&Words::new()))
+    }
+
+    /// Parses the lexicon on a thread of its own unless it is parsed
+    /// already, so that it is ready by a server's first search without
+    /// holding up its start.
+    pub(crate) fn prepare() {
+        if PARSED.get().is_none() {
+            // Without a thread, the first search parses it.
+            let _ = std::thread::Builder::new()
+                .name("lexicon".into())
+                .spawn(Lexicon::get);
+        }
     }
 
     fn parse(words: &Words) -> Self {
-        let mut by_term: HashMap<String, Vec<(String, usize)>> = HashMap::new();
-        let mut phrases = HashSet::new();
+        let mut lexicon = Self {
+            by_term: HashMap::new(),
+            terms: Vec::new(),
+            phrases: HashSet::new(),
+        };
+        // Each distinct word of the table is stemmed once.
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut stems: foldhash::HashMap<&'static str, Option<u32>> = Default::default();
+        let mut id_of = |word: &'static str, terms: &mut Vec<String>| -> Option<u32> {
+            *stems.entry(word).or_insert_with(|| {
+                let term = words.term(word)?;
+                Some(*ids.entry(term).or_insert_with_key(|term| {
+                    terms.push(term.clone());
+                    (terms.len() - 1) as u32
+                }))
+            })
+        };
         for line in LEXICON.lines() {
             let Some((word, related)) = line.split_once(':') else {
                 continue;
             };
-            let key = if word.contains('_') {
-                phrases.insert(word.to_owned());
-                word.to_owned()
+            let (key, key_id) = if word.contains('_') {
+                lexicon.phrases.insert(word.to_owned());
+                (word.to_owned(), None)
             } else {
-                match words.term(word) {
-                    Some(term) => term,
+                match id_of(word, &mut lexicon.terms) {
+                    Some(id) => (lexicon.terms[id as usize].clone(), Some(id)),
                     None => continue,
                 }
             };
-            let entry = by_term.entry(key.clone()).or_default();
-            for (relation, list) in related.split(';').enumerate() {
+            let entry = lexicon.by_term.entry(key).or_default();
+            for (relation, list) in (0_u8..).zip(related.split(';')) {
                 for other in list.split(',').filter(|other| !other.contains('_')) {
-                    let Some(term) = words.term(other) else {
+                    let Some(id) = id_of(other, &mut lexicon.terms) else {
                         continue;
                     };
-                    if term == key {
+                    if Some(id) == key_id {
                         continue;
                     }
                     // The closest relation wins: synonym, then kind, then derived.
-                    match entry.iter_mut().find(|(seen, _)| *seen == term) {
+                    match entry.iter_mut().find(|(seen, _)| *seen == id) {
                         Some(seen) => seen.1 = seen.1.min(relation),
-                        None => entry.push((term, relation)),
+                        None => entry.push((id, relation)),
                     }
                 }
             }
         }
-        Self { by_term, phrases }
+        lexicon
     }
 
     /// The terms related to `term` (a stemmed word or a phrase), with how
     /// (0: synonym, 1: a verb it is a kind of, 2: derived).
-    pub(crate) fn related(&self, term: &str) -> &[(String, usize)] {
-        self.by_term.get(term).map_or(&[], Vec::as_slice)
+    pub(crate) fn related(&self, term: &str) -> impl Iterator<Item = (&str, usize)> {
+        self.by_term
+            .get(term)
+            .into_iter()
+            .flatten()
+            .map(|&(id, how)| (self.terms[id as usize].as_str(), usize::from(how)))
     }
 
     /// The intent (as the intent field words it: `creat`, `delet`,
@@ -102,13 +135,13 @@ impl Lexicon {
             let mut next = Vec::new();
             for word in frontier {
                 for (kind, how) in self.related(word) {
-                    if *how != 1 {
+                    if how != 1 {
                         continue;
                     }
                     if let Some(found) = intent(kind) {
                         return Some(found);
                     }
-                    next.push(kind.as_str());
+                    next.push(kind);
                 }
             }
             frontier = next;
@@ -232,8 +265,11 @@ const EQUIVALENTS: &[&[&str]] = &[
 /// the other way round (`pr` is also a part of other names).
 const ABBREVIATIONS: &[(&str, &str)] = &[("pr", "pull")];
 
-/// The table, stemmed: each term to the terms it stands for.
+/// The table, stemmed: each term to the terms it stands for, and the
+/// weights of the lexicon's relations (read from the lexicon as asked,
+/// not copied).
 pub(crate) struct Synonyms {
+    lexicon: Option<[f32; 3]>,
     by_term: HashMap<String, Vec<(String, f32)>>,
 }
 
@@ -243,17 +279,8 @@ impl Synonyms {
     /// (synonyms, kinds, derived words).
     pub(crate) fn new(words: &Words, hand: Option<f32>, lexicon: Option<[f32; 3]>) -> Self {
         let mut by_term: HashMap<String, Vec<(String, f32)>> = HashMap::new();
-        if let Some(weights) = lexicon {
-            for (term, related) in &Lexicon::get().by_term {
-                let related = related
-                    .iter()
-                    .map(|(other, relation)| (other.clone(), weights[*relation]))
-                    .collect();
-                by_term.insert(term.clone(), related);
-            }
-        }
         let Some(synonym_weight) = hand else {
-            return Self { by_term };
+            return Self { lexicon, by_term };
         };
         let stem = |word: &str| words.term(word).unwrap_or_else(|| word.to_owned());
         let mut add = |from: &str, to: &str, weight: f32| {
@@ -285,12 +312,25 @@ impl Synonyms {
                 }
             }
         }
-        Self { by_term }
+        Self { lexicon, by_term }
     }
 
-    /// The terms `term` stands for (not itself), with how much each counts.
-    pub(crate) fn of(&self, term: &str) -> &[(String, f32)] {
-        self.by_term.get(term).map_or(&[], Vec::as_slice)
+    /// The terms `term` stands for (not itself), with how much each counts;
+    /// a term may come twice (from the lexicon and from the table), and
+    /// then its higher weight is the one that counts.
+    pub(crate) fn of<'a>(&'a self, term: &'a str) -> impl Iterator<Item = (&'a str, f32)> {
+        let related = self.lexicon.into_iter().flat_map(move |weights| {
+            Lexicon::get()
+                .related(term)
+                .map(move |(other, how)| (other, weights[how]))
+        });
+        let hand = self
+            .by_term
+            .get(term)
+            .into_iter()
+            .flatten()
+            .map(|(other, weight)| (other.as_str(), *weight));
+        related.chain(hand)
     }
 }
 

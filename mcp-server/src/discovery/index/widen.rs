@@ -40,10 +40,9 @@ impl SearchIndex {
         if let Some(&id) = self.term_ids.get(term) {
             add(id, 1.0);
         }
-        let synonyms = self.synonyms.of(term);
-        for (synonym, weight) in synonyms {
+        for (synonym, weight) in self.synonyms.of(term) {
             if let Some(&id) = self.term_ids.get(synonym) {
-                add(id, *weight);
+                add(id, weight);
             }
         }
         if term.len() < 3 || !(self.signals.derivations || self.signals.subwords) {
