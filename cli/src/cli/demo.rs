@@ -95,7 +95,7 @@ pub(crate) async fn run(args: DemoArgs) -> Result<(), CliError> {
         result_fields: false,
         transform: None,
     };
-    let petstore = openapi::load(&document, "the embedded Petstore document", None, &specs)?;
+    let petstore = openapi::load(document, "the embedded Petstore document", None, &specs)?;
     let pets = PetsFeed::default();
     let mut builder = Server::builder();
     if let Some(store) = shared_state::connect(args.state.as_deref(), args.transport).await? {

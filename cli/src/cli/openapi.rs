@@ -84,7 +84,7 @@ fn load_file(raw: &str, overlays: &[PathBuf], specs: &SpecArgs) -> Result<Genera
     let api = open(spec.path, overlays)?;
     let loaded = started.elapsed();
     let label = format!("OpenAPI document `{}`", spec.path);
-    let generated = generate(&api, &label, spec.name, specs)?;
+    let generated = generate(api, &label, spec.name, specs)?;
     tracing::info!(
         document = spec.path,
         tools = generated.tools.len(),
@@ -118,7 +118,7 @@ fn open(path: &str, overlays: &[PathBuf]) -> Result<OpenApi, CliError> {
 /// API as `specs` says (`--transform` is not applied: it is for the
 /// documents of the command line).
 pub(crate) fn load(
-    api: &OpenApi,
+    api: OpenApi,
     label: &str,
     name: Option<&str>,
     specs: &SpecArgs,
@@ -127,8 +127,11 @@ pub(crate) fn load(
 }
 
 /// The tools (named `NAME_...` when `name` is given) and resources of `api`.
+/// The document is let go as soon as the tools are generated, before they
+/// get their handlers, so a large document and its tools are not all held
+/// at once.
 fn generate(
-    api: &OpenApi,
+    api: OpenApi,
     label: &str,
     name: Option<&str>,
     specs: &SpecArgs,
@@ -159,19 +162,23 @@ fn generate(
         config = config.header(header.clone(), value.clone());
     }
     let config = Arc::new(config.build().map_err(CliError::Client)?);
+    let tags = api.tags();
+    drop(api);
 
-    let mut tools = generated.tool_defs(&config).map_err(spec_error(label))?;
-    if let Some(name) = name {
-        tools = prefixed(tools, &format!("{name}_"), label)?;
-    }
     let resources = generated
         .resource_defs(&config)
         .map_err(spec_error(label))?;
+    let mut tools = generated
+        .into_tool_defs(&config)
+        .map_err(spec_error(label))?;
+    if let Some(name) = name {
+        tools = prefixed(tools, &format!("{name}_"), label)?;
+    }
     Ok(Generated {
         label: label.to_owned(),
         tools,
         resources,
-        tags: api.tags(),
+        tags,
     })
 }
 

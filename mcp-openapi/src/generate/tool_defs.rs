@@ -40,18 +40,21 @@ impl GeneratedTool {
         &self,
         config: &Arc<ClientConfig>,
     ) -> Result<ToolDef<C>, SpecError> {
-        self.tool_def_sharing(config, &mut TolerantSchemas::default())
+        self.clone()
+            .into_tool_def_sharing(config, &mut TolerantSchemas::default())
     }
 
-    fn tool_def_sharing<C: Send + Sync + 'static>(
-        &self,
+    fn into_tool_def_sharing<C: Send + Sync + 'static>(
+        self,
         config: &Arc<ClientConfig>,
         tolerant: &mut TolerantSchemas,
     ) -> Result<ToolDef<C>, SpecError> {
-        let handler =
-            HttpToolHandler::new(self.route.clone(), self.binding.clone(), config.clone());
-        let mut tool = self.tool.clone();
-        if let Some(declared) = &tool.output_schema {
+        let Self {
+            mut tool,
+            route,
+            binding,
+        } = self;
+        if let Some(declared) = tool.output_schema.take() {
             tool.output_schema = Some(tolerant.of(declared));
         }
         let forwards = config.passthrough_authorization;
@@ -67,16 +70,15 @@ impl GeneratedTool {
                     .collect()
             })
             .unwrap_or_default();
-        let toolsets = self.route.tags.iter().cloned().chain(mcp_tags);
+        let toolsets: Vec<String> = route.tags.iter().cloned().chain(mcp_tags).collect();
+        let pointer = route.pointer.clone();
+        let handler = HttpToolHandler::new(route, binding, config.clone());
         ToolDef::new(tool, handler)
             .map(|def| {
                 def.forwarding_caller_credentials(forwards)
                     .in_toolsets(toolsets)
             })
-            .map_err(|error| SpecError::Tool {
-                pointer: self.route.pointer.clone(),
-                error,
-            })
+            .map_err(|error| SpecError::Tool { pointer, error })
     }
 }
 
@@ -84,15 +86,19 @@ impl GeneratedTool {
 /// tools that share an output schema share its tolerant form too, and the
 /// definitions of both stay shared (only the roots are rewritten).
 #[derive(Default)]
-struct TolerantSchemas(HashMap<*const (), ToolSchema>);
+struct TolerantSchemas(HashMap<*const (), (ToolSchema, ToolSchema)>);
 
 impl TolerantSchemas {
-    fn of(&mut self, declared: &ToolSchema) -> ToolSchema {
-        // The address identifies the schema while `declared` lives (the
-        // generated tools hold it for the whole `tool_defs` call).
+    fn of(&mut self, declared: ToolSchema) -> ToolSchema {
+        // The address identifies the schema while it lives: the map keeps
+        // each declared schema beside its tolerant form.
         self.0
             .entry(declared.as_ptr())
-            .or_insert_with(|| declared.map_root(tolerant_of))
+            .or_insert_with(|| {
+                let tolerant = declared.map_root(tolerant_of);
+                (declared, tolerant)
+            })
+            .1
             .clone()
     }
 }
@@ -100,6 +106,10 @@ impl TolerantSchemas {
 #[cfg_attr(docsrs, doc(cfg(feature = "call")))]
 impl Generated {
     /// Every generated tool with its HTTP handler, in document order.
+    ///
+    /// [`into_tool_defs`](Self::into_tool_defs) gives the same tools
+    /// without copying them, where the generated tools are not needed
+    /// after.
     pub fn tool_defs<C: Send + Sync + 'static>(
         &self,
         config: &Arc<ClientConfig>,
@@ -107,7 +117,38 @@ impl Generated {
         let mut tolerant = TolerantSchemas::default();
         self.tools
             .iter()
-            .map(|tool| tool.tool_def_sharing(config, &mut tolerant))
+            .map(|tool| tool.clone().into_tool_def_sharing(config, &mut tolerant))
+            .collect()
+    }
+
+    /// [`tool_defs`](Self::tool_defs), taking the generated tools: each
+    /// tool and its route move into its definition, so a large document's
+    /// tools are not held twice while the definitions are made. Take the
+    /// [`resource_defs`](Self::resource_defs) first.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use mcp_openapi::{ClientConfig, OpenApi};
+    ///
+    /// let api = OpenApi::from_slice(br#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    ///     "paths": {"/ping": {"get": {"operationId": "ping", "responses": {"200": {"description": "ok"}}}}}}"#)?;
+    /// let generated = api.generator().generate()?;
+    /// let config = Arc::new(ClientConfig::builder().build()?);
+    /// let resources: Vec<mcp_core::resource::ResourceDef> = generated.resource_defs(&config)?;
+    /// let tools: Vec<mcp_core::ToolDef> = generated.into_tool_defs(&config)?;
+    /// assert_eq!(tools[0].name(), "ping");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn into_tool_defs<C: Send + Sync + 'static>(
+        self,
+        config: &Arc<ClientConfig>,
+    ) -> Result<Vec<ToolDef<C>>, SpecError> {
+        let mut tolerant = TolerantSchemas::default();
+        self.tools
+            .into_iter()
+            .map(|tool| tool.into_tool_def_sharing(config, &mut tolerant))
             .collect()
     }
 }

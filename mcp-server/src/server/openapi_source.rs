@@ -264,11 +264,15 @@ impl OpenApiSource {
             config = configure(config);
         }
         let config = Arc::new(config.build().map_err(client_error)?);
-        let tools = generated.tool_defs(&config).map_err(spec_error)?;
+        let tags = api.tags();
+        // The document is not needed past this point; the tools move into
+        // their definitions.
+        drop(api);
         let resources = generated.resource_defs(&config).map_err(spec_error)?;
+        let tools = generated.into_tool_defs(&config).map_err(spec_error)?;
         let mut source = ToolSource::new(name, tools)
             .resources(resources)
-            .describe_tags(&api.tags());
+            .describe_tags(&tags);
         if let Some(prefix) = self.prefix {
             source = source.prefix(prefix);
         }
