@@ -42,6 +42,7 @@ use serde_json::Value;
 pub(crate) use arguments::CommonArguments;
 use convert::{Converter, Detail, Document};
 use literal::string_literal;
+use refs::Definitions;
 
 /// The bytes a declaration should fit in when written alone.
 pub(crate) const DECLARATION_BYTES: usize = 1_200;
@@ -146,21 +147,27 @@ pub(crate) fn declaration_at(
     common: &CommonArguments,
 ) -> String {
     let level = LEVELS[level.min(LEVEL_COUNT - 1)];
-    // Assembled for this declaration only: nothing is kept per tool.
-    let input = Value::Object(tool.input_schema.to_object());
-    let output_root = tool
+    // The roots are copied for this declaration; shared definitions are
+    // read where they are.
+    let input = Value::Object(tool.input_schema.root().clone());
+    let output = tool
         .output_schema
         .as_ref()
-        .map(|schema| Value::Object(schema.to_object()));
+        .map(|schema| (Value::Object(schema.root().clone()), schema));
     let mut converter = Converter::default();
 
-    let input_document = Document::new(0, &input, &input, level.input);
+    let input_definitions = Definitions::Tool {
+        root: &input,
+        schema: &tool.input_schema,
+    };
+    let input_document = Document::new(0, input_definitions, &input, level.input);
     let input_ty = converter.convert(&input_document, &input);
     let arguments_abbreviated = converter.abbreviated();
-    let output_ty = match &output_root {
-        Some(root) => {
+    let output_ty = match &output {
+        Some((root, schema)) => {
             let entry = output::entry(tool, root);
-            let document = Document::new(1, root, entry, level.output);
+            let definitions = Definitions::Tool { root, schema };
+            let document = Document::new(1, definitions, entry, level.output);
             converter.convert(&document, entry)
         }
         None => ty::Ty::Unknown,

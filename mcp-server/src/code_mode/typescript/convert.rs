@@ -12,12 +12,12 @@
 
 use std::collections::HashMap;
 
-use mcp_core::schema::walk::{Walk, reference_name, resolve};
+use mcp_core::schema::walk::{Walk, reference_name};
 use serde_json::Value;
 
 use super::direct::without_direct_cycles;
 use super::literal::type_name;
-use super::refs::Uses;
+use super::refs::{Definitions, Uses};
 use super::ty::{Object, Property, Tuple, Ty, literal_type};
 
 /// Type names a definition never takes: the declarations write these.
@@ -42,7 +42,7 @@ pub(crate) struct Detail {
 #[derive(Debug)]
 pub(crate) struct Document<'a> {
     id: usize,
-    root: &'a Value,
+    definitions: Definitions<'a>,
     uses: Uses,
     detail: Detail,
 }
@@ -50,11 +50,17 @@ pub(crate) struct Document<'a> {
 impl<'a> Document<'a> {
     /// The document `root` (number `id` among those of one declaration),
     /// whose types start at `entry` and are spelled out to `detail`.
-    pub(crate) fn new(id: usize, root: &'a Value, entry: &'a Value, detail: Detail) -> Self {
+    pub(crate) fn new(
+        id: usize,
+        definitions: impl Into<Definitions<'a>>,
+        entry: &'a Value,
+        detail: Detail,
+    ) -> Self {
+        let definitions = definitions.into();
         Self {
             id,
-            root,
-            uses: Uses::of(root, [entry]),
+            definitions,
+            uses: Uses::of(definitions, [entry]),
             detail,
         }
     }
@@ -344,7 +350,7 @@ impl<'a> Converter<'a> {
     }
 
     fn reference(&mut self, document: &Document<'a>, reference: &'a str, depth: usize) -> Ty {
-        let Some(target) = resolve(document.root, reference) else {
+        let Some(target) = document.definitions.resolve(reference) else {
             return Ty::Unknown;
         };
         if document.uses.named(reference) && depth < document.detail.depth {

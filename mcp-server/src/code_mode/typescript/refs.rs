@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use mcp_core::ToolSchema;
 use mcp_core::schema::walk::{Keyword, Walk, resolve};
 use serde_json::Value;
 
@@ -23,6 +24,38 @@ const READ: [Keyword; 10] = [
     Keyword::PatternProperties,
 ];
 
+/// What the `$ref`s of a declaration's schemas resolve against.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Definitions<'a> {
+    /// One self-contained document, its definitions inside.
+    Document(&'a Value),
+    /// A tool's schema, whose definitions may be shared with other tools:
+    /// they are read where they are, never assembled into one document.
+    Tool {
+        /// The schema's root object (without shared definitions).
+        root: &'a Value,
+        schema: &'a ToolSchema,
+    },
+}
+
+impl<'a> Definitions<'a> {
+    /// What `reference` points to, if anything.
+    pub(crate) fn resolve(self, reference: &str) -> Option<&'a Value> {
+        match self {
+            Self::Document(root) => resolve(root, reference),
+            Self::Tool { root, schema } => {
+                resolve(root, reference).or_else(|| schema.resolve(reference))
+            }
+        }
+    }
+}
+
+impl<'a> From<&'a Value> for Definitions<'a> {
+    fn from(root: &'a Value) -> Self {
+        Self::Document(root)
+    }
+}
+
 /// Which references of a document, reached from some entry schemas, are
 /// to be written as named types.
 #[derive(Debug, Default)]
@@ -37,12 +70,16 @@ pub(crate) struct Uses {
 }
 
 impl Uses {
-    /// The uses of references in `root` reached from `entries`.
-    pub(crate) fn of<'a>(root: &'a Value, entries: impl IntoIterator<Item = &'a Value>) -> Self {
+    /// The uses of references into `definitions` reached from `entries`.
+    pub(crate) fn of<'a>(
+        definitions: impl Into<Definitions<'a>>,
+        entries: impl IntoIterator<Item = &'a Value>,
+    ) -> Self {
+        let definitions = definitions.into();
         let mut uses = Self::default();
         let mut walk = Walk::new();
         for entry in entries {
-            uses.visit(root, entry, &mut walk);
+            uses.visit(definitions, entry, &mut walk);
         }
         uses
     }
@@ -55,7 +92,7 @@ impl Uses {
                 && self.counts.get(reference).is_some_and(|&count| count > 1))
     }
 
-    fn visit<'a>(&mut self, root: &'a Value, schema: &'a Value, walk: &mut Walk<'a>) {
+    fn visit<'a>(&mut self, definitions: Definitions<'a>, schema: &'a Value, walk: &mut Walk<'a>) {
         let Value::Object(schema) = schema else {
             return;
         };
@@ -65,20 +102,20 @@ impl Uses {
             if walk.is_inside(reference) {
                 self.cyclic.insert(reference.clone());
             } else if *count == 1
-                && let Some(target) = resolve(root, reference)
+                && let Some(target) = definitions.resolve(reference)
             {
                 if is_composite(target) {
                     self.composite.insert(reference.clone());
                 }
                 if let Some(mut inner) = walk.follow(reference) {
-                    self.visit(root, target, &mut inner);
+                    self.visit(definitions, target, &mut inner);
                 }
             }
         }
         for keyword in READ {
             for sub in keyword.subschemas_in(schema) {
                 if let Some(mut inner) = walk.step() {
-                    self.visit(root, sub.schema, &mut inner);
+                    self.visit(definitions, sub.schema, &mut inner);
                 }
             }
         }
